@@ -1,7 +1,6 @@
 /* `mpcr`: dispatches to a subcommand in the manner of git. */
 #include "cli.h"
 
-#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,7 +36,8 @@ const char *mpcr_self_dir(void)
         ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
         if (n <= 0) return ".";
         dir[n] = 0;
-        memmove(dir, dirname(dir), strlen(dirname(dir)) + 1);
+        char *slash = strrchr(dir, '/');
+        if (slash) *slash = 0;
     }
     return dir;
 }

@@ -1,9 +1,116 @@
+/* `mpcr run`: starts an MPI job whose every rank runs behind an mpcr proxy.
+ *
+ *   mpcr run [-n N] [--mpi mpich] [--] PROGRAM ARGS...
+ *
+ * It launches `mpiexec.mpich -n N mpcr-proxy-mpich --lib-dir L -- PROGRAM
+ * ARGS`, passes signals on to it, and exits with its status. The
+ * coordinator of later checkpoints will live in this process. */
 #include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static pid_t launcher;
+
+static void forward(int sig)
+{
+    if (launcher > 0) kill(launcher, sig);
+}
+
+static int run_usage(void)
+{
+    fprintf(stderr, "usage: mpcr run [-n N] [--mpi mpich] [--] PROGRAM ARGS...\n"
+                    "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] PROGRAM ARGS...\n");
+    return 2;
+}
+
+/* Parses a positive count; 0 when invalid. */
+static long positive(const char *s)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    return errno || *end || v <= 0 || v > INT_MAX ? 0 : v;
+}
+
 int cmd_run(int argc, char **argv)
 {
-    for (int i = 1; i < argc && argv[i][0] == '-'; i++)
-        if (!strcmp(argv[i], "--no-mpi")) return cmd_run_no_mpi(argc, argv);
-    mpcr_err("run: not implemented yet");
-    return 2;
+    const char *nprocs = "1", *mpi = "mpich";
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "--no-mpi")) return cmd_run_no_mpi(argc, argv);
+        if (!strcmp(o, "--")) { i++; break; }
+        if ((!strcmp(o, "-n") || !strcmp(o, "-np")) && i + 1 < argc) {
+            nprocs = argv[++i];
+            if (!positive(nprocs)) {
+                mpcr_err("run: -n needs a positive number of ranks, not '%s'", nprocs);
+                return run_usage();
+            }
+        } else if (!strcmp(o, "--mpi") && i + 1 < argc) {
+            mpi = argv[++i];
+        } else {
+            mpcr_err("run: unknown or incomplete option '%s'", o);
+            return run_usage();
+        }
+    }
+    if (i >= argc) {
+        mpcr_err("run: no program given");
+        return run_usage();
+    }
+    if (strcmp(mpi, "mpich")) {
+        mpcr_err("run: --mpi %s is not supported yet (only mpich)", mpi);
+        return 2;
+    }
+
+    char proxy[PATH_MAX], lib_dir[PATH_MAX];
+    snprintf(proxy, sizeof proxy, "%s/../libexec/mpcr/mpcr-proxy-%s", mpcr_self_dir(), mpi);
+    snprintf(lib_dir, sizeof lib_dir, "%s/../lib/mpcr", mpcr_self_dir());
+    if (access(proxy, X_OK) < 0) {
+        mpcr_err("run: cannot find the proxy %s: %s; is mpcr installed completely?", proxy,
+                 strerror(errno));
+        return 1;
+    }
+    const char *mpiexec = getenv("MPCR_MPIEXEC");
+    if (!mpiexec) mpiexec = "mpiexec.mpich";
+
+    int nargs = argc - i;
+    char **args = calloc((size_t)nargs + 8, sizeof *args);
+    int k = 0;
+    args[k++] = (char *)mpiexec;
+    args[k++] = "-n";
+    args[k++] = (char *)nprocs;
+    args[k++] = proxy;
+    args[k++] = "--lib-dir";
+    args[k++] = lib_dir;
+    args[k++] = "--";
+    for (int j = i; j < argc; j++) args[k++] = argv[j];
+
+    struct sigaction sa = {.sa_handler = forward, .sa_flags = SA_RESTART};
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    launcher = fork();
+    if (launcher < 0) {
+        mpcr_err("run: fork: %s", strerror(errno));
+        return 1;
+    }
+    if (launcher == 0) {
+        execvp(args[0], args);
+        mpcr_err("run: cannot start %s: %s; install MPICH (scripts/setup.sh does)", args[0],
+                 strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(launcher, &status, 0) < 0)
+        if (errno != EINTR) return 1;
+    free(args);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return WEXITSTATUS(status);
 }

@@ -1,0 +1,79 @@
+/* Shared helpers of the channel: futexes, spin policy, descriptor passing. */
+#include "channel.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+int mpcr_futex_wait(_Atomic uint32_t *word, uint32_t expected, long timeout_ms)
+{
+    struct timespec ts = {timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
+    long r = syscall(SYS_futex, word, FUTEX_WAIT, expected, timeout_ms >= 0 ? &ts : NULL, NULL, 0);
+    return r < 0 ? -errno : 0;
+}
+
+void mpcr_futex_wake(_Atomic uint32_t *word)
+{
+    syscall(SYS_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+uint64_t mpcr_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t mpcr_spin_ns(void)
+{
+    static uint64_t spin = UINT64_MAX;
+    if (spin == UINT64_MAX) {
+        const char *s = getenv("MPCR_SPIN_NS");
+        spin = s ? strtoull(s, NULL, 10) : 50000; /* 50 us */
+    }
+    return spin;
+}
+
+int mpcr_send_fd(int sock, int fd, const void *msg, unsigned len)
+{
+    char ctl[CMSG_SPACE(sizeof(int))] = {0};
+    struct iovec iov = {(void *)msg, len};
+    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+                        .msg_controllen = sizeof ctl};
+    struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    return sendmsg(sock, &mh, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -errno;
+}
+
+int mpcr_recv_fd(int sock, int *fd, void *msg, unsigned len)
+{
+    char ctl[CMSG_SPACE(sizeof(int))] = {0};
+    struct iovec iov = {msg, len};
+    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+                        .msg_controllen = sizeof ctl};
+    ssize_t n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+    if (n < 0) return -errno;
+    if (n != (ssize_t)len) return -EPROTO;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+    if (!c || c->cmsg_type != SCM_RIGHTS) return -EPROTO;
+    memcpy(fd, CMSG_DATA(c), sizeof *fd);
+    return 0;
+}
+
+const char *mpcr_op_name(uint32_t op)
+{
+    static const char *const names[] = {
+#define MPCR_OP_NAME(name, fn) #name,
+        MPCR_OPS(MPCR_OP_NAME)
+#undef MPCR_OP_NAME
+    };
+    return op < MPCR_OP_COUNT ? names[op] : "?";
+}

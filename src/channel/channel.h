@@ -1,0 +1,125 @@
+/* The channel between mpcr's passive MPI library (in the application) and
+ * mpcr-proxy (which holds the real MPI library).
+ *
+ * One memfd, created by the library and handed to the proxy over a unix
+ * socket at start-up, mapped MAP_SHARED by both:
+ *
+ *   [0, MPCR_CHAN_CONTROL)   control page: the call line (written by the
+ *                            library), the reply line (written by the proxy)
+ *   [MPCR_CHAN_CONTROL, ...) staging area: message data and bulky arguments,
+ *                            addressed by offsets; the library allocates in
+ *                            it and grows it (ftruncate) when needed.
+ *
+ * A call is one cache line each way: the library fills the call line and
+ * publishes it by bumping call.seq; the proxy answers in the reply line and
+ * bumps reply.seq to the same value. Each side spins a short while, then
+ * sleeps on a futex; the other side wakes it only when its *_sleeping flag
+ * says so, so the fast path makes no system call.
+ *
+ * Nothing in here is implementation-specific: handles are mpcr's virtual
+ * ids, errors are MPI error classes, data is packed bytes. An image taken
+ * under one proxy can therefore continue under another. The channel memory
+ * is never part of a checkpoint: a restarted library maps a new one.
+ * See docs/channel.md. */
+#ifndef MPCR_CHANNEL_H
+#define MPCR_CHANNEL_H
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define MPCR_CHAN_MAGIC   0x7263706du /* "mpcr" */
+#define MPCR_CHAN_VERSION 1
+#define MPCR_CHAN_CONTROL 4096u
+#define MPCR_CACHE_LINE   64
+
+/* Environment variable through which the proxy tells the application which
+ * inherited descriptor is its end of the set-up socket. */
+#define MPCR_ENV_CHANNEL_FD "MPCR_CHANNEL_FD"
+
+/* The operations, described once. X(NAME, name) */
+#define MPCR_OPS(X)                                                                                \
+    X(INIT, init)         /* -> value: rank, source: size, tag: tag_ub; name+version in staging */ \
+    X(FINALIZE, finalize)     /* real MPI_Finalize */                                                        \
+    X(ABORT, abort)        /* tag: error code; never answered */                                          \
+    X(SEND, send)         /* comm, peer, tag, offset, bytes */                                           \
+    X(SSEND, ssend)        /* same, synchronous */                                                        \
+    X(ISEND, isend)        /* same, -> token */                                                           \
+    X(RECV, recv)         /* comm, peer, tag, offset, bytes(capacity) -> status */                       \
+    X(IRECV, irecv)        /* same -> token */                                                            \
+    X(PROBE, probe)        /* comm, peer, tag -> status */                                                \
+    X(IPROBE, iprobe)       /* comm, peer, tag -> flag, status */                                          \
+    X(WAIT, wait)         /* token -> status */                                                          \
+    X(TEST, test)         /* token -> flag, status */                                                    \
+    X(BARRIER, barrier)      /* comm */
+
+enum mpcr_op {
+#define MPCR_OP_ENUM(name, fn) MPCR_OP_##name,
+    MPCR_OPS(MPCR_OP_ENUM)
+#undef MPCR_OP_ENUM
+        MPCR_OP_COUNT
+};
+
+/* Written by the library, read by the proxy. */
+struct mpcr_call {
+    alignas(MPCR_CACHE_LINE) _Atomic uint32_t seq; /* published last */
+    uint32_t op;
+    uint32_t comm;  /* virtual communicator id */
+    int32_t peer;   /* rank in comm, or MPI_ANY_SOURCE */
+    int32_t tag;    /* or MPI_ANY_TAG; the error code for ABORT */
+    uint32_t token; /* proxy-side request slot, for WAIT/TEST */
+    uint64_t offset;       /* of the data in the staging area */
+    uint64_t bytes;        /* data length, or receive capacity */
+    uint64_t staging_size; /* current size of the staging area */
+    _Atomic uint32_t app_sleeping; /* library is (about to be) asleep on reply.seq */
+};
+
+/* Written by the proxy, read by the library. */
+struct mpcr_reply {
+    alignas(MPCR_CACHE_LINE) _Atomic uint32_t seq; /* published last */
+    int32_t rc;     /* MPI error class (MPI_SUCCESS = 0) */
+    int32_t source; /* status of a receive or probe */
+    int32_t tag;
+    uint64_t bytes;
+    int32_t flag;   /* IPROBE, TEST: 1 when found / complete */
+    int32_t value;  /* small results (INIT: rank) */
+    uint32_t token; /* ISEND/IRECV: request slot */
+    _Atomic uint32_t proxy_sleeping; /* proxy is (about to be) asleep on doorbell */
+};
+
+struct mpcr_chan {
+    uint32_t magic;
+    uint32_t version;
+    _Atomic uint32_t doorbell; /* bumped to wake a sleeping proxy */
+    struct mpcr_call call;
+    struct mpcr_reply reply;
+};
+
+_Static_assert(sizeof(struct mpcr_call) == MPCR_CACHE_LINE, "call is one cache line");
+_Static_assert(sizeof(struct mpcr_reply) == MPCR_CACHE_LINE, "reply is one cache line");
+_Static_assert(sizeof(struct mpcr_chan) <= MPCR_CHAN_CONTROL, "control page");
+
+static inline void *mpcr_staging(struct mpcr_chan *ch, uint64_t offset)
+{
+    return (char *)ch + MPCR_CHAN_CONTROL + offset;
+}
+
+/* Futex helpers on a shared (not process-private) word. */
+int mpcr_futex_wait(_Atomic uint32_t *word, uint32_t expected, long timeout_ms);
+void mpcr_futex_wake(_Atomic uint32_t *word);
+
+/* How long a side spins before it sleeps. Spinning keeps a ping-pong fast
+ * when both processes have a core; sleeping keeps an idle side off the CPU.
+ * MPCR_SPIN_NS overrides it (0: sleep at once, for oversubscribed nodes). */
+uint64_t mpcr_spin_ns(void);
+uint64_t mpcr_now_ns(void);
+
+static inline void mpcr_cpu_relax(void) { __builtin_ia32_pause(); }
+
+/* Sends / receives one descriptor with a small fixed message over a unix socket. */
+int mpcr_send_fd(int sock, int fd, const void *msg, unsigned len);
+int mpcr_recv_fd(int sock, int *fd, void *msg, unsigned len);
+
+const char *mpcr_op_name(uint32_t op);
+
+#endif

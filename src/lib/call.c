@@ -1,0 +1,52 @@
+/* The library's side of a call to the proxy: publish, then wait for the
+ * reply, spinning briefly and sleeping after that (see channel.h). */
+#include "lib.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+_Noreturn void mpcr_proxy_lost(void)
+{
+    fprintf(stderr, "mpcr: rank %d: its proxy (pid %d) is gone; ending the program\n", mpcr.rank,
+            (int)mpcr.proxy_pid);
+    _exit(1);
+}
+
+static void wait_reply(struct mpcr_chan *ch, uint32_t seq)
+{
+    uint64_t spin = mpcr_spin_ns(), start = 0;
+    for (unsigned i = 0;; i++) {
+        if (atomic_load_explicit(&ch->reply.seq, memory_order_acquire) == seq) return;
+        mpcr_cpu_relax();
+        if ((i & 255) == 255) { /* read the clock rarely: it costs more than a spin */
+            if (!start) start = mpcr_now_ns();
+            else if (mpcr_now_ns() - start >= spin) break;
+        }
+    }
+    /* Sleep. The store of app_sleeping and the proxy's store of reply.seq are
+     * both sequentially consistent, so one of us sees the other: either we
+     * see the reply below, or the proxy sees app_sleeping and wakes us. */
+    atomic_store(&ch->call.app_sleeping, 1);
+    for (;;) {
+        uint32_t cur = atomic_load(&ch->reply.seq);
+        if (cur == seq) break;
+        if (mpcr_futex_wait(&ch->reply.seq, cur, 500) == -ETIMEDOUT && getppid() != mpcr.proxy_pid)
+            mpcr_proxy_lost();
+    }
+    atomic_store_explicit(&ch->call.app_sleeping, 0, memory_order_relaxed);
+}
+
+const struct mpcr_reply *mpcr_call_finish(void)
+{
+    struct mpcr_chan *ch = mpcr.chan;
+    uint32_t seq = ++mpcr.seq;
+    ch->call.staging_size = mpcr.staging_size;
+    atomic_store(&ch->call.seq, seq); /* seq_cst: orders it before the load below */
+    if (atomic_load(&ch->reply.proxy_sleeping)) {
+        atomic_fetch_add(&ch->doorbell, 1);
+        mpcr_futex_wake(&ch->doorbell);
+    }
+    wait_reply(ch, seq);
+    return &ch->reply;
+}

@@ -1,0 +1,128 @@
+/* Error classes, their texts, and error handlers. The library returns MPI
+ * error classes as error codes; the proxy converts whatever its MPI returns
+ * into a class before it crosses the channel. */
+#include "lib.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const class_text[] = {
+    [MPI_SUCCESS] = "No MPI error",
+    [MPI_ERR_BUFFER] = "Invalid buffer pointer",
+    [MPI_ERR_COUNT] = "Invalid count argument",
+    [MPI_ERR_TYPE] = "Invalid datatype argument",
+    [MPI_ERR_TAG] = "Invalid tag argument",
+    [MPI_ERR_COMM] = "Invalid communicator",
+    [MPI_ERR_RANK] = "Invalid rank",
+    [MPI_ERR_ROOT] = "Invalid root",
+    [MPI_ERR_GROUP] = "Invalid group",
+    [MPI_ERR_OP] = "Invalid operation",
+    [MPI_ERR_TOPOLOGY] = "Invalid topology",
+    [MPI_ERR_DIMS] = "Invalid dimension argument",
+    [MPI_ERR_ARG] = "Invalid argument",
+    [MPI_ERR_UNKNOWN] = "Unknown error",
+    [MPI_ERR_TRUNCATE] = "Message truncated",
+    [MPI_ERR_OTHER] = "Other MPI error",
+    [MPI_ERR_INTERN] = "Internal MPI error",
+    [MPI_ERR_IN_STATUS] = "Error code is in status",
+    [MPI_ERR_PENDING] = "Pending request",
+    [MPI_ERR_REQUEST] = "Invalid request",
+    [MPI_ERR_ACCESS] = "Permission denied",
+    [MPI_ERR_AMODE] = "Invalid file access mode",
+    [MPI_ERR_BAD_FILE] = "Invalid file name",
+    [MPI_ERR_CONVERSION] = "Data conversion error",
+    [MPI_ERR_DUP_DATAREP] = "Data representation already defined",
+    [MPI_ERR_FILE_EXISTS] = "File exists",
+    [MPI_ERR_FILE_IN_USE] = "File in use",
+    [MPI_ERR_FILE] = "Invalid file handle",
+    [MPI_ERR_INFO] = "Invalid info object",
+    [MPI_ERR_INFO_KEY] = "Invalid info key",
+    [MPI_ERR_INFO_VALUE] = "Invalid info value",
+    [MPI_ERR_INFO_NOKEY] = "Info key not defined",
+    [MPI_ERR_IO] = "I/O error",
+    [MPI_ERR_NAME] = "Invalid service name",
+    [MPI_ERR_NO_MEM] = "Out of memory",
+    [MPI_ERR_NOT_SAME] = "Arguments differ among processes",
+    [MPI_ERR_NO_SPACE] = "Not enough space",
+    [MPI_ERR_NO_SUCH_FILE] = "File does not exist",
+    [MPI_ERR_PORT] = "Invalid port",
+    [MPI_ERR_QUOTA] = "Quota exceeded",
+    [MPI_ERR_READ_ONLY] = "Read-only file or file system",
+    [MPI_ERR_SERVICE] = "Invalid service",
+    [MPI_ERR_SPAWN] = "Error in spawn",
+    [MPI_ERR_UNSUPPORTED_DATAREP] = "Unsupported data representation",
+    [MPI_ERR_UNSUPPORTED_OPERATION] = "Unsupported operation",
+    [MPI_ERR_WIN] = "Invalid window",
+    [MPI_ERR_BASE] = "Invalid base address",
+    [MPI_ERR_LOCKTYPE] = "Invalid lock type",
+    [MPI_ERR_KEYVAL] = "Invalid attribute key",
+    [MPI_ERR_RMA_CONFLICT] = "Conflicting RMA accesses",
+    [MPI_ERR_RMA_SYNC] = "Wrong RMA synchronization",
+    [MPI_ERR_SIZE] = "Invalid size",
+    [MPI_ERR_DISP] = "Invalid displacement",
+    [MPI_ERR_ASSERT] = "Invalid assert",
+    [MPI_ERR_RMA_RANGE] = "RMA access out of window range",
+    [MPI_ERR_RMA_ATTACH] = "Memory cannot be attached",
+    [MPI_ERR_RMA_SHARED] = "Memory cannot be shared",
+    [MPI_ERR_RMA_FLAVOR] = "Wrong window flavor",
+    [MPI_ERR_SESSION] = "Invalid session",
+    [MPI_ERR_PROC_ABORTED] = "Communication with an aborted process",
+    [MPI_ERR_VALUE_TOO_LARGE] = "Value too large to store",
+};
+#define NCLASSES ((int)(sizeof class_text / sizeof class_text[0]))
+
+_Noreturn void mpcr_fatal(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "mpcr: rank %d: %s\n", mpcr.rank, msg);
+    fflush(stdout);
+    if (mpcr.initialized && !mpcr.finalized) PMPI_Abort(MPI_COMM_WORLD, 1);
+    _exit(1);
+}
+
+int mpcr_error(struct mpcr_comm *comm, int err, const char *fn)
+{
+    if (err == MPI_SUCCESS || (comm && comm->errhandler == MPI_ERRORS_RETURN)) return err;
+    const char *text = err > 0 && err < NCLASSES && class_text[err] ? class_text[err] : "error";
+    mpcr_fatal("%s failed: %s (error class %d); the communicator's error handler is "
+               "MPI_ERRORS_ARE_FATAL",
+               fn, text, err);
+}
+
+int mpcr_error_world(int err, const char *fn)
+{
+    return mpcr_error(mpcr_comm_get(MPI_COMM_WORLD), err, fn);
+}
+
+int PMPI_Error_class(int errorcode, int *errorclass)
+{
+    if (errorcode < 0 || errorcode >= NCLASSES || !class_text[errorcode])
+        return mpcr_error_world(MPI_ERR_ARG, "MPI_Error_class");
+    *errorclass = errorcode;
+    return MPI_SUCCESS;
+}
+MPCR_ALIAS(Error_class);
+
+int PMPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    if (errorcode < 0 || errorcode >= NCLASSES || !class_text[errorcode])
+        return mpcr_error_world(MPI_ERR_ARG, "MPI_Error_string");
+    *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", class_text[errorcode]);
+    return MPI_SUCCESS;
+}
+MPCR_ALIAS(Error_string);
+
+_Noreturn void mpcr_unsupported(const char *name);
+_Noreturn void mpcr_unsupported(const char *name)
+{
+    fprintf(stderr, "mpcr: %s is not supported\n", name);
+    fflush(stdout);
+    if (mpcr.initialized && !mpcr.finalized) PMPI_Abort(MPI_COMM_WORLD, 1);
+    _exit(1);
+}

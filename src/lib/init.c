@@ -1,0 +1,160 @@
+/* Start and end of MPI: connecting to the proxy, MPI_Finalize, MPI_Abort
+ * and the thread-level queries. */
+#include "lib.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+struct mpcr_lib mpcr = {.memfd = -1, .sock = -1};
+
+void mpcr_comm_setup(int rank, int size);
+
+/* The proxy is our parent; the kernel sends this signal when it dies. */
+#define PROXY_DEATH_SIGNAL (SIGRTMAX - 1)
+
+static void on_proxy_death(int sig)
+{
+    (void)sig;
+    static const char msg[] = "mpcr: the proxy of this rank died; ending the program\n";
+    if (write(2, msg, sizeof msg - 1) < 0) { /* nothing more to do */
+    }
+    _exit(1);
+}
+
+static void watch_proxy(void)
+{
+    struct sigaction sa = {.sa_handler = on_proxy_death};
+    sigaction(PROXY_DEATH_SIGNAL, &sa, NULL);
+    prctl(PR_SET_PDEATHSIG, PROXY_DEATH_SIGNAL);
+    if (getppid() != mpcr.proxy_pid) on_proxy_death(0); /* died before the prctl */
+}
+
+/* Creates the channel and hands it to the proxy over the set-up socket. */
+static void connect_proxy(void)
+{
+    const char *fd_env = getenv(MPCR_ENV_CHANNEL_FD);
+    if (!fd_env) {
+        fprintf(stderr, "mpcr: this program is linked with mpcr's MPI library but was not started "
+                        "by `mpcr run`; start it with `mpcr run -n N PROGRAM`\n");
+        exit(1);
+    }
+    mpcr.sock = atoi(fd_env);
+    mpcr.proxy_pid = getppid();
+    mpcr.memfd = memfd_create("mpcr-channel", MFD_CLOEXEC);
+    if (mpcr.memfd < 0 || ftruncate(mpcr.memfd, MPCR_CHAN_CONTROL) < 0) {
+        perror("mpcr: cannot create the channel to the proxy");
+        exit(1);
+    }
+    mpcr.chan = mmap(NULL, MPCR_CHAN_CONTROL, PROT_READ | PROT_WRITE, MAP_SHARED, mpcr.memfd, 0);
+    if (mpcr.chan == MAP_FAILED) {
+        perror("mpcr: cannot map the channel to the proxy");
+        exit(1);
+    }
+    mpcr.chan->magic = MPCR_CHAN_MAGIC;
+    mpcr.chan->version = MPCR_CHAN_VERSION;
+    uint32_t hello[2] = {MPCR_CHAN_MAGIC, MPCR_CHAN_VERSION};
+    int err = mpcr_send_fd(mpcr.sock, mpcr.memfd, hello, sizeof hello);
+    if (err) {
+        fprintf(stderr, "mpcr: cannot reach the proxy: %s\n", strerror(-err));
+        exit(1);
+    }
+    watch_proxy();
+}
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc, (void)argv;
+    if (mpcr.initialized) return mpcr_error_world(MPI_ERR_OTHER, "MPI_Init (called twice)");
+    connect_proxy();
+    mpcr.initialized = 1;
+    /* One call line: calls must not overlap, so SERIALIZED is the most we give. */
+    mpcr.thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
+    if (mpcr.thread_level < MPI_THREAD_SINGLE) mpcr.thread_level = MPI_THREAD_SINGLE;
+    if (provided) *provided = mpcr.thread_level;
+    mpcr.main_thread = pthread_self();
+
+    uint64_t off;
+    if (mpcr_staging_alloc(MPI_MAX_PROCESSOR_NAME + sizeof mpcr.proxy_version, &off))
+        mpcr_fatal("cannot allocate the channel's staging area");
+    struct mpcr_call *c = mpcr_call_begin(MPCR_OP_INIT);
+    c->offset = off;
+    c->bytes = MPI_MAX_PROCESSOR_NAME + sizeof mpcr.proxy_version;
+    const struct mpcr_reply *r = mpcr_call_finish();
+    if (r->rc) mpcr_fatal("the proxy failed to start MPI (error class %d)", r->rc);
+    mpcr.rank = r->value;
+    mpcr.size = r->source;
+    mpcr.tag_ub = r->tag;
+    const char *s = mpcr_staging_ptr(off);
+    snprintf(mpcr.processor_name, sizeof mpcr.processor_name, "%s", s);
+    snprintf(mpcr.proxy_version, sizeof mpcr.proxy_version, "%s", s + MPI_MAX_PROCESSOR_NAME);
+    mpcr_staging_free(off);
+    mpcr_comm_setup(mpcr.rank, mpcr.size);
+    return MPI_SUCCESS;
+}
+MPCR_ALIAS(Init_thread);
+
+int PMPI_Init(int *argc, char ***argv)
+{
+    int provided;
+    return PMPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
+}
+MPCR_ALIAS(Init);
+
+int PMPI_Initialized(int *flag)
+{
+    *flag = mpcr.initialized;
+    return MPI_SUCCESS;
+}
+MPCR_ALIAS(Initialized);
+
+int PMPI_Finalized(int *flag)
+{
+    *flag = mpcr.finalized;
+    return MPI_SUCCESS;
+}
+MPCR_ALIAS(Finalized);
+
+int PMPI_Finalize(void)
+{
+    MPCR_REQUIRE_INIT("MPI_Finalize");
+    const struct mpcr_reply *r = mpcr_call_finish_op(MPCR_OP_FINALIZE);
+    int rc = r->rc;
+    mpcr.finalized = 1;
+    return mpcr_error_world(rc, "MPI_Finalize");
+}
+MPCR_ALIAS(Finalize);
+
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    (void)comm; /* MPICH, too, ends the whole job whatever the communicator */
+    fflush(stdout);
+    fflush(stderr);
+    if (!mpcr.chan) _exit(errorcode ? errorcode : 1);
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* the proxy's end is expected now: no message */
+    struct mpcr_call *c = mpcr_call_begin(MPCR_OP_ABORT);
+    c->tag = errorcode;
+    mpcr_call_finish(); /* the proxy ends the job; the reply never comes */
+    _exit(errorcode ? errorcode : 1);
+}
+MPCR_ALIAS(Abort);
+
+int PMPI_Query_thread(int *provided)
+{
+    *provided = mpcr.thread_level;
+    return MPI_SUCCESS;
+}
+MPCR_ALIAS(Query_thread);
+
+int PMPI_Is_thread_main(int *flag)
+{
+    *flag = pthread_equal(pthread_self(), mpcr.main_thread);
+    return MPI_SUCCESS;
+}
+MPCR_ALIAS(Is_thread_main);

@@ -1,0 +1,236 @@
+/* mpcr-proxy-<mpi>: started by mpiexec in place of the program. It starts
+ * the real MPI, then the program (with mpcr's passive library first on its
+ * library path), serves the program's MPI calls, and ends with the
+ * program's exit status.
+ *
+ *   mpcr-proxy-mpich --lib-dir DIR [--] PROGRAM ARGS...  */
+#include "proxy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct proxy proxy = {.memfd = -1};
+volatile sig_atomic_t child_exited;
+static int app_called_init;
+
+/* The staging area may grow while the real MPI still holds pointers into it
+ * (pending non-blocking calls), so it must never move: it is mapped at the
+ * start of a large reservation, and grown in place. */
+#define STAGING_RESERVE (256ull << 30)
+static void *reserve;
+
+static void on_sigchld(int sig)
+{
+    (void)sig;
+    child_exited = 1;
+    if (proxy.chan) {
+        atomic_fetch_add(&proxy.chan->doorbell, 1);
+        mpcr_futex_wake(&proxy.chan->doorbell);
+    }
+}
+
+_Noreturn void child_ended(void)
+{
+    int status;
+    while (waitpid(proxy.child, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        fprintf(stderr, "mpcr: rank %d: the program was killed by signal %d (%s)\n", proxy.rank,
+                sig, strsignal(sig));
+        /* End the same way, so that mpiexec reports and cleans up as it would natively. */
+        struct rlimit no_core = {0, 0};
+        setrlimit(RLIMIT_CORE, &no_core);
+        signal(sig, SIG_DFL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        sigprocmask(SIG_UNBLOCK, &set, NULL);
+        raise(sig);
+        _exit(128 + sig);
+    }
+    int code = WEXITSTATUS(status);
+    if (!proxy.finalized) {
+        if (!app_called_init && code == 0) {
+            MPI_Finalize(); /* a program that never used MPI ended normally */
+        } else if (app_called_init) {
+            fprintf(stderr, "mpcr: rank %d: the program exited with status %d without calling "
+                            "MPI_Finalize\n", proxy.rank, code);
+        }
+    }
+    fflush(stderr);
+    _exit(code); /* without MPI_Finalize when the program skipped it, as the program did */
+}
+
+static _Noreturn void start_program(int sock, const char *lib_dir, char **argv)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* Only the channel socket and the standard streams go to the program;
+     * MPI's own descriptors (PMI, shared memory) stay with the proxy. */
+    if (sock > 3) close_range(3, sock - 1, 0);
+    close_range(sock + 1, ~0u, 0);
+    char fd[16];
+    snprintf(fd, sizeof fd, "%d", sock);
+    setenv(MPCR_ENV_CHANNEL_FD, fd, 1);
+    const char *old = getenv("LD_LIBRARY_PATH");
+    char *path;
+    if (asprintf(&path, "%s%s%s", lib_dir, old && *old ? ":" : "", old ? old : "") < 0) _exit(127);
+    setenv("LD_LIBRARY_PATH", path, 1);
+    signal(SIGCHLD, SIG_DFL);
+    execvp(argv[0], argv);
+    fprintf(stderr, "mpcr: rank %d: cannot start %s: %s\n", proxy.rank, argv[0], strerror(errno));
+    _exit(127);
+}
+
+/* Waits for the program's hello, which carries the channel's memfd. Returns
+ * 0, or -1 if the program ended first (child_ended handles that). */
+static int accept_channel(int sock)
+{
+    for (;;) {
+        if (child_exited) child_ended();
+        struct pollfd p = {sock, POLLIN, 0};
+        int n = poll(&p, 1, 200);
+        if (n < 0 && errno != EINTR) return -1;
+        if (n <= 0) continue;
+        if (p.revents & (POLLHUP | POLLERR) && !(p.revents & POLLIN)) return -1;
+        uint32_t hello[2];
+        int err = mpcr_recv_fd(sock, &proxy.memfd, hello, sizeof hello);
+        if (err == -EPROTO || (!err && (hello[0] != MPCR_CHAN_MAGIC || hello[1] != MPCR_CHAN_VERSION))) {
+            fprintf(stderr, "mpcr: rank %d: the program's MPI library speaks another channel "
+                            "version; rebuild or reinstall mpcr consistently\n", proxy.rank);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        if (err) return -1;
+        reserve = mmap(NULL, STAGING_RESERVE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        proxy.chan = mmap(reserve, MPCR_CHAN_CONTROL, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                          proxy.memfd, 0);
+        if (reserve == MAP_FAILED || proxy.chan == MAP_FAILED) {
+            perror("mpcr-proxy: cannot map the channel");
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        app_called_init = 1;
+        return 0;
+    }
+}
+
+/* Follows the library's growth of the staging area. */
+static void map_staging(uint64_t size)
+{
+    if (size + MPCR_CHAN_CONTROL > STAGING_RESERVE ||
+        mmap(reserve, MPCR_CHAN_CONTROL + size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+             proxy.memfd, 0) == MAP_FAILED) {
+        fprintf(stderr, "mpcr: rank %d: cannot map %llu bytes of staging area\n", proxy.rank,
+                (unsigned long long)size);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    proxy.staging_size = size;
+}
+
+/* Waits for the next call: spins a while, then sleeps on the doorbell. */
+static void wait_call(void)
+{
+    struct mpcr_chan *ch = proxy.chan;
+    uint64_t spin = mpcr_spin_ns(), start = 0;
+    for (unsigned i = 0;; i++) {
+        if (atomic_load_explicit(&ch->call.seq, memory_order_acquire) != proxy.last_seq) return;
+        mpcr_cpu_relax();
+        if ((i & 255) == 255) {
+            if (!start) start = mpcr_now_ns();
+            else if (mpcr_now_ns() - start >= spin) break;
+        }
+    }
+    for (;;) {
+        atomic_store(&ch->reply.proxy_sleeping, 1);
+        uint32_t bell = atomic_load(&ch->doorbell);
+        if (atomic_load(&ch->call.seq) != proxy.last_seq) break;
+        if (child_exited) child_ended();
+        mpcr_futex_wait(&ch->doorbell, bell, 1000);
+    }
+    atomic_store_explicit(&ch->reply.proxy_sleeping, 0, memory_order_relaxed);
+}
+
+static _Noreturn void serve(void)
+{
+    for (;;) {
+        wait_call();
+        struct mpcr_chan *ch = proxy.chan;
+        const struct mpcr_call *c = &ch->call;
+        if (c->staging_size != proxy.staging_size) map_staging(c->staging_size);
+        uint32_t seq = atomic_load_explicit(&c->seq, memory_order_acquire);
+        struct mpcr_reply *r = &ch->reply;
+        serve_call(c, r);
+        proxy.last_seq = seq;
+        atomic_store(&r->seq, seq); /* seq_cst: ordered before the load below */
+        if (atomic_load(&ch->call.app_sleeping)) mpcr_futex_wake(&r->seq);
+        if (proxy.finalized) child_ended(); /* waits for the program to exit */
+    }
+}
+
+int progress_wait(MPI_Request *req, MPI_Status *st)
+{
+    for (;;) {
+        int flag = 0, rc = MPI_Test(req, &flag, st);
+        if (rc != MPI_SUCCESS || flag) return rc;
+        if (child_exited) child_ended();
+    }
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: mpcr-proxy --lib-dir DIR [--] PROGRAM ARGS...\n"
+                    "(started by `mpcr run`, not by hand)\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    const char *lib_dir = NULL;
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "--lib-dir") && i + 1 < argc) lib_dir = argv[++i];
+        else if (!strcmp(argv[i], "--")) { i++; break; }
+        else return usage();
+    }
+    if (!lib_dir || i >= argc) return usage();
+
+    int provided;
+    MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &proxy.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &proxy.size);
+
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+        perror("mpcr-proxy: socketpair");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    struct sigaction sa = {.sa_handler = on_sigchld, .sa_flags = SA_RESTART | SA_NOCLDSTOP};
+    sigaction(SIGCHLD, &sa, NULL);
+    fflush(NULL);
+    proxy.child = fork();
+    if (proxy.child < 0) {
+        perror("mpcr-proxy: fork");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (proxy.child == 0) {
+        if (fcntl(sv[1], F_SETFD, 0) < 0) _exit(127);
+        start_program(sv[1], lib_dir, argv + i);
+    }
+    close(sv[1]);
+    if (accept_channel(sv[0]) < 0) {
+        while (!child_exited) pause();
+        child_ended();
+    }
+    serve();
+}

@@ -1,0 +1,49 @@
+/* mpcr-proxy: the process that holds the real MPI library for one rank and
+ * serves its application's calls over the channel. It keeps no state that
+ * must survive a checkpoint (DESIGN section 2): only real handles that the
+ * library's virtual ids map to, and calls in progress. */
+#ifndef MPCR_PROXY_H
+#define MPCR_PROXY_H
+
+#include <mpi.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "channel.h"
+
+struct proxy {
+    int rank, size;
+    pid_t child;                 /* the application */
+    int finalized;               /* the application called MPI_Finalize */
+    int memfd;
+    struct mpcr_chan *chan;      /* at a fixed address inside `reserve` */
+    uint64_t staging_size;
+    uint32_t last_seq;
+};
+extern struct proxy proxy;
+
+/* Set by the SIGCHLD handler; checked wherever the proxy waits. */
+extern volatile sig_atomic_t child_exited;
+
+/* Handles one call; fills the reply line except its seq. */
+void serve_call(const struct mpcr_call *c, struct mpcr_reply *r);
+
+/* Drives real MPI until `req` completes; returns the real error code. Also
+ * watches the application: if it ends meanwhile, the proxy ends too. */
+int progress_wait(MPI_Request *req, MPI_Status *st);
+
+/* Called when the application has ended; never returns. */
+_Noreturn void child_ended(void);
+
+/* Mapping of mpcr's neutral values to this MPI's (mpi_map.c). */
+MPI_Comm real_comm(uint32_t vid);
+int error_class(int real_code);
+int real_source(int peer); /* MPI_ANY_SOURCE in mpcr's ABI -> this MPI's */
+int real_tag(int tag);
+int neutral_source(int source);
+int neutral_tag(int tag);
+
+static inline void *staging(uint64_t offset) { return mpcr_staging(proxy.chan, offset); }
+
+#endif

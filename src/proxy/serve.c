@@ -1,0 +1,238 @@
+/* The proxy's handlers, one per channel operation, and the table that
+ * dispatches to them. Blocking operations run as the non-blocking real call
+ * plus progress_wait, so that the proxy keeps control while it waits (it
+ * must notice its application dying, and later, checkpoint requests). */
+#include "proxy.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- non-blocking requests held for the library, named by token ---- */
+
+static struct pending {
+    MPI_Request req; /* MPI_REQUEST_NULL: slot free */
+} *pending;
+static uint32_t npending;
+
+static uint32_t token_new(MPI_Request req)
+{
+    uint32_t i = 0;
+    while (i < npending && pending[i].req != MPI_REQUEST_NULL) i++;
+    if (i == npending) {
+        uint32_t n = npending ? 2 * npending : 64;
+        pending = realloc(pending, n * sizeof *pending);
+        if (!pending) {
+            fprintf(stderr, "mpcr-proxy: out of memory\n");
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        for (uint32_t j = npending; j < n; j++) pending[j].req = MPI_REQUEST_NULL;
+        npending = n;
+    }
+    pending[i].req = req;
+    return i + 1;
+}
+
+static MPI_Request *token_req(uint32_t token)
+{
+    return token >= 1 && token <= npending ? &pending[token - 1].req : NULL;
+}
+
+/* ---- byte counts of any size (MPI 4 large-count calls where available) ---- */
+
+static int isend_bytes(int sync, const struct mpcr_call *c, MPI_Request *req)
+{
+    void *buf = staging(c->offset);
+    MPI_Comm comm = real_comm(c->comm);
+#if MPI_VERSION >= 4
+    if (sync) return MPI_Issend_c(buf, (MPI_Count)c->bytes, MPI_BYTE, c->peer, c->tag, comm, req);
+    return MPI_Isend_c(buf, (MPI_Count)c->bytes, MPI_BYTE, c->peer, c->tag, comm, req);
+#else
+    if (c->bytes > INT_MAX) return MPI_ERR_COUNT;
+    if (sync) return MPI_Issend(buf, (int)c->bytes, MPI_BYTE, c->peer, c->tag, comm, req);
+    return MPI_Isend(buf, (int)c->bytes, MPI_BYTE, c->peer, c->tag, comm, req);
+#endif
+}
+
+static int irecv_bytes(const struct mpcr_call *c, MPI_Request *req)
+{
+    void *buf = staging(c->offset);
+    int src = real_source(c->peer), tag = real_tag(c->tag);
+#if MPI_VERSION >= 4
+    return MPI_Irecv_c(buf, (MPI_Count)c->bytes, MPI_BYTE, src, tag, real_comm(c->comm), req);
+#else
+    if (c->bytes > INT_MAX) return MPI_ERR_COUNT;
+    return MPI_Irecv(buf, (int)c->bytes, MPI_BYTE, src, tag, real_comm(c->comm), req);
+#endif
+}
+
+static uint64_t status_bytes(const MPI_Status *st)
+{
+#if MPI_VERSION >= 4
+    MPI_Count n = 0;
+    MPI_Get_count_c(st, MPI_BYTE, &n);
+#else
+    int n = 0;
+    MPI_Get_count(st, MPI_BYTE, &n);
+#endif
+    return n < 0 ? 0 : (uint64_t)n;
+}
+
+static void reply_status(struct mpcr_reply *r, int rc, const MPI_Status *st)
+{
+    r->rc = error_class(rc);
+    r->source = neutral_source(st->MPI_SOURCE);
+    r->tag = neutral_tag(st->MPI_TAG);
+    r->bytes = status_bytes(st);
+}
+
+/* ---- handlers ---- */
+
+static void op_init(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    int tag_ub_flag = 0, *tag_ub = NULL, len;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &tag_ub_flag);
+    r->value = proxy.rank;
+    r->source = proxy.size;
+    r->tag = tag_ub_flag ? *tag_ub : 32767;
+    char *out = staging(c->offset);
+    memset(out, 0, c->bytes);
+    MPI_Get_processor_name(out, &len);
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    MPI_Get_library_version(version, &len);
+    version[strcspn(version, "\n")] = 0; /* first line only */
+    snprintf(out + MPI_MAX_PROCESSOR_NAME, c->bytes - MPI_MAX_PROCESSOR_NAME, "%s", version);
+    r->rc = MPI_SUCCESS;
+}
+
+static void op_finalize(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    (void)c;
+    r->rc = error_class(MPI_Finalize());
+    proxy.finalized = 1;
+}
+
+static void op_abort(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    (void)r;
+    MPI_Abort(MPI_COMM_WORLD, c->tag);
+}
+
+static void send_common(int sync, const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    MPI_Request req;
+    MPI_Status st;
+    int rc = isend_bytes(sync, c, &req);
+    if (rc == MPI_SUCCESS) rc = progress_wait(&req, &st);
+    r->rc = error_class(rc);
+}
+static void op_send(const struct mpcr_call *c, struct mpcr_reply *r) { send_common(0, c, r); }
+static void op_ssend(const struct mpcr_call *c, struct mpcr_reply *r) { send_common(1, c, r); }
+
+static void op_isend(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    MPI_Request req;
+    int rc = isend_bytes(0, c, &req);
+    r->rc = error_class(rc);
+    if (rc == MPI_SUCCESS) r->token = token_new(req);
+}
+
+static void op_recv(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    MPI_Request req;
+    MPI_Status st;
+    int rc = irecv_bytes(c, &req);
+    if (rc != MPI_SUCCESS) {
+        r->rc = error_class(rc);
+        return;
+    }
+    rc = progress_wait(&req, &st);
+    reply_status(r, rc, &st);
+}
+
+static void op_irecv(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    MPI_Request req;
+    int rc = irecv_bytes(c, &req);
+    r->rc = error_class(rc);
+    if (rc == MPI_SUCCESS) r->token = token_new(req);
+}
+
+static void op_probe(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    MPI_Status st;
+    int flag = 0, rc;
+    do {
+        rc = MPI_Iprobe(real_source(c->peer), real_tag(c->tag), real_comm(c->comm), &flag, &st);
+        if (child_exited) child_ended();
+    } while (rc == MPI_SUCCESS && !flag);
+    reply_status(r, rc, &st);
+}
+
+static void op_iprobe(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    MPI_Status st;
+    int rc = MPI_Iprobe(real_source(c->peer), real_tag(c->tag), real_comm(c->comm), &r->flag, &st);
+    if (r->flag) reply_status(r, rc, &st);
+    else r->rc = error_class(rc);
+}
+
+static void op_wait(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    MPI_Request *req = token_req(c->token);
+    MPI_Status st;
+    if (!req) {
+        r->rc = MPI_ERR_REQUEST;
+        return;
+    }
+    int rc = progress_wait(req, &st);
+    reply_status(r, rc, &st);
+    *req = MPI_REQUEST_NULL;
+}
+
+static void op_test(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    MPI_Request *req = token_req(c->token);
+    MPI_Status st;
+    if (!req) {
+        r->rc = MPI_ERR_REQUEST;
+        return;
+    }
+    int rc = MPI_Test(req, &r->flag, &st);
+    if (r->flag || rc != MPI_SUCCESS) {
+        r->flag = 1;
+        reply_status(r, rc, &st);
+        *req = MPI_REQUEST_NULL;
+    }
+}
+
+static void op_barrier(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    MPI_Request req;
+    MPI_Status st;
+    int rc = MPI_Ibarrier(real_comm(c->comm), &req);
+    if (rc == MPI_SUCCESS) rc = progress_wait(&req, &st);
+    r->rc = error_class(rc);
+}
+
+/* ---- dispatch ---- */
+
+typedef void handler(const struct mpcr_call *, struct mpcr_reply *);
+static handler *const handlers[MPCR_OP_COUNT] = {
+#define MPCR_OP_HANDLER(name, fn) [MPCR_OP_##name] = op_##fn,
+    MPCR_OPS(MPCR_OP_HANDLER)
+#undef MPCR_OP_HANDLER
+};
+
+void serve_call(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    r->rc = MPI_SUCCESS;
+    r->flag = 0;
+    if (c->op >= MPCR_OP_COUNT) {
+        fprintf(stderr, "mpcr-proxy: rank %d: unknown operation %u on the channel\n", proxy.rank,
+                c->op);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    handlers[c->op](c, r);
+}
