@@ -29,14 +29,14 @@ uint64_t mpcr_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t mpcr_spin_ns(void)
+static uint64_t spin_ns = 50000; /* 50 us */
+
+uint64_t mpcr_spin_ns(void) { return spin_ns; }
+
+void mpcr_set_spin_ns(uint64_t ns)
 {
-    static uint64_t spin = UINT64_MAX;
-    if (spin == UINT64_MAX) {
-        const char *s = getenv("MPCR_SPIN_NS");
-        spin = s ? strtoull(s, NULL, 10) : 50000; /* 50 us */
-    }
-    return spin;
+    const char *s = getenv("MPCR_SPIN_NS");
+    spin_ns = s ? strtoull(s, NULL, 10) : ns;
 }
 
 int mpcr_send_fd(int sock, int fd, const void *msg, unsigned len)

@@ -39,7 +39,7 @@
 
 /* The operations, described once. X(NAME, name) */
 #define MPCR_OPS(X)                                                                                \
-    X(INIT, init)         /* -> value: rank, source: size, tag: tag_ub; name+version in staging */ \
+    X(INIT, init)         /* -> value: rank, source: size, tag: tag_ub, bytes: spin ns; name+version in staging */ \
     X(FINALIZE, finalize)     /* real MPI_Finalize */                                                        \
     X(ABORT, abort)        /* tag: error code; never answered */                                          \
     X(SEND, send)         /* comm, peer, tag, offset, bytes */                                           \
@@ -109,12 +109,30 @@ int mpcr_futex_wait(_Atomic uint32_t *word, uint32_t expected, long timeout_ms);
 void mpcr_futex_wake(_Atomic uint32_t *word);
 
 /* How long a side spins before it sleeps. Spinning keeps a ping-pong fast
- * when both processes have a core; sleeping keeps an idle side off the CPU.
- * MPCR_SPIN_NS overrides it (0: sleep at once, for oversubscribed nodes). */
+ * when every process has a core of its own; where processes share cores,
+ * a spinning side only delays the one it waits for, so the proxy chooses 0
+ * there and tells the library (INIT). MPCR_SPIN_NS overrides the choice. */
 uint64_t mpcr_spin_ns(void);
+void mpcr_set_spin_ns(uint64_t ns);
 uint64_t mpcr_now_ns(void);
 
 static inline void mpcr_cpu_relax(void) { __builtin_ia32_pause(); }
+
+/* Spins until (*word == value) == equal, for at most mpcr_spin_ns().
+ * Returns 1 when the condition became true, 0 when time ran out. */
+static inline int mpcr_spin(_Atomic uint32_t *word, uint32_t value, int equal)
+{
+    uint64_t limit = mpcr_spin_ns(), start = 0;
+    for (unsigned i = 0;; i++) {
+        if ((atomic_load_explicit(word, memory_order_acquire) == value) == equal) return 1;
+        if (!limit) return 0;
+        mpcr_cpu_relax();
+        if ((i & 15) == 15) { /* pause is slow on some CPUs: the clock is read every 16 */
+            if (!start) start = mpcr_now_ns();
+            else if (mpcr_now_ns() - start >= limit) return 0;
+        }
+    }
+}
 
 /* Sends / receives one descriptor with a small fixed message over a unix socket. */
 int mpcr_send_fd(int sock, int fd, const void *msg, unsigned len);

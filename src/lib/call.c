@@ -15,15 +15,7 @@ _Noreturn void mpcr_proxy_lost(void)
 
 static void wait_reply(struct mpcr_chan *ch, uint32_t seq)
 {
-    uint64_t spin = mpcr_spin_ns(), start = 0;
-    for (unsigned i = 0;; i++) {
-        if (atomic_load_explicit(&ch->reply.seq, memory_order_acquire) == seq) return;
-        mpcr_cpu_relax();
-        if ((i & 255) == 255) { /* read the clock rarely: it costs more than a spin */
-            if (!start) start = mpcr_now_ns();
-            else if (mpcr_now_ns() - start >= spin) break;
-        }
-    }
+    if (mpcr_spin(&ch->reply.seq, seq, 1)) return;
     /* Sleep. The store of app_sleeping and the proxy's store of reply.seq are
      * both sequentially consistent, so one of us sees the other: either we
      * see the reply below, or the proxy sees app_sleeping and wakes us. */

@@ -91,6 +91,7 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     mpcr.rank = r->value;
     mpcr.size = r->source;
     mpcr.tag_ub = r->tag;
+    mpcr_set_spin_ns(r->bytes);
     const char *s = mpcr_staging_ptr(off);
     snprintf(mpcr.processor_name, sizeof mpcr.processor_name, "%s", s);
     snprintf(mpcr.proxy_version, sizeof mpcr.proxy_version, "%s", s + MPI_MAX_PROCESSOR_NAME);

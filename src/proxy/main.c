@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,15 +141,7 @@ static void map_staging(uint64_t size)
 static void wait_call(void)
 {
     struct mpcr_chan *ch = proxy.chan;
-    uint64_t spin = mpcr_spin_ns(), start = 0;
-    for (unsigned i = 0;; i++) {
-        if (atomic_load_explicit(&ch->call.seq, memory_order_acquire) != proxy.last_seq) return;
-        mpcr_cpu_relax();
-        if ((i & 255) == 255) {
-            if (!start) start = mpcr_now_ns();
-            else if (mpcr_now_ns() - start >= spin) break;
-        }
-    }
+    if (mpcr_spin(&ch->call.seq, proxy.last_seq, 0)) return;
     for (;;) {
         atomic_store(&ch->reply.proxy_sleeping, 1);
         uint32_t bell = atomic_load(&ch->doorbell);
@@ -185,6 +178,22 @@ int progress_wait(MPI_Request *req, MPI_Status *st)
     }
 }
 
+/* Spin only where every application and proxy of this node has a core. */
+static void choose_spin(void)
+{
+    MPI_Comm node;
+    int local = 1;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Comm_size(node, &local);
+        MPI_Comm_free(&node);
+    }
+    cpu_set_t cpus;
+    int ncpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+    /* Bound to fewer cores than the node's ranks: the proxy shares its core. */
+    mpcr_set_spin_ns(2 * local <= ncpus ? 50000 : 0);
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: mpcr-proxy --lib-dir DIR [--] PROGRAM ARGS...\n"
@@ -209,6 +218,8 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &proxy.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &proxy.size);
+
+    choose_spin();
 
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {

@@ -96,6 +96,7 @@ static void op_init(const struct mpcr_call *c, struct mpcr_reply *r)
     r->value = proxy.rank;
     r->source = proxy.size;
     r->tag = tag_ub_flag ? *tag_ub : 32767;
+    r->bytes = mpcr_spin_ns();
     char *out = staging(c->offset);
     memset(out, 0, c->bytes);
     MPI_Get_processor_name(out, &len);
