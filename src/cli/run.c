@@ -6,6 +6,7 @@
  * ARGS`, passes signals on to it, and exits with its status. The
  * coordinator of later checkpoints will live in this process. */
 #include "cli.h"
+#include "report.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -13,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +25,57 @@ static pid_t launcher;
 static void forward(int sig)
 {
     if (launcher > 0) kill(launcher, sig);
+}
+
+/* The socket on which proxies and programs report failures (report.h). */
+static char report_dir[PATH_MAX];
+static int report_fd = -1;
+
+static void open_reports(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(report_dir, sizeof report_dir, "%s/mpcr-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(report_dir)) return;
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    if (strlen(report_dir) + sizeof "/reports" > sizeof a.sun_path) {
+        mpcr_err("run: TMPDIR %s is too long for a socket path; failure reports go to stderr",
+                 report_dir);
+        rmdir(report_dir);
+        return;
+    }
+    memcpy(a.sun_path, report_dir, strlen(report_dir));
+    strcat(a.sun_path, "/reports");
+    report_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (report_fd < 0 || bind(report_fd, (struct sockaddr *)&a, sizeof a) < 0) {
+        mpcr_err("run: cannot create %s (%s); failure reports go to stderr", a.sun_path,
+                 strerror(errno));
+        return;
+    }
+    setenv(MPCR_ENV_REPORT_SOCKET, a.sun_path, 1);
+}
+
+/* Prints the reports waiting on the socket; waits up to timeout_ms for one. */
+static void print_reports(int timeout_ms)
+{
+    struct pollfd p = {report_fd, POLLIN, 0};
+    while (report_fd >= 0 && poll(&p, 1, timeout_ms) > 0) {
+        char msg[MPCR_REPORT_MAX];
+        ssize_t n = recv(report_fd, msg, sizeof msg, MSG_DONTWAIT);
+        if (n <= 0) break;
+        fwrite(msg, 1, (size_t)n, stderr);
+        timeout_ms = 0;
+    }
+}
+
+static void close_reports(void)
+{
+    if (report_fd < 0) return;
+    print_reports(0);
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/reports", report_dir);
+    unlink(path);
+    rmdir(report_dir);
+    close(report_fd);
 }
 
 static int run_usage(void)
@@ -96,6 +151,7 @@ int cmd_run(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    open_reports();
     launcher = fork();
     if (launcher < 0) {
         mpcr_err("run: fork: %s", strerror(errno));
@@ -108,8 +164,13 @@ int cmd_run(int argc, char **argv)
         _exit(127);
     }
     int status;
-    while (waitpid(launcher, &status, 0) < 0)
-        if (errno != EINTR) return 1;
+    for (;;) {
+        pid_t w = waitpid(launcher, &status, WNOHANG);
+        if (w == launcher) break;
+        if (w < 0 && errno != EINTR) return 1;
+        print_reports(100);
+    }
+    close_reports();
     free(args);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
     return WEXITSTATUS(status);

@@ -3,12 +3,12 @@
 #include "lib.h"
 
 #include <errno.h>
-#include <stdio.h>
+#include "report.h"
 #include <unistd.h>
 
 _Noreturn void mpcr_proxy_lost(void)
 {
-    fprintf(stderr, "mpcr: rank %d: its proxy (pid %d) is gone; ending the program\n", mpcr.rank,
+    mpcr_report("rank %d: its proxy (pid %d) is gone; ending the program", mpcr.rank,
             (int)mpcr.proxy_pid);
     _exit(1);
 }

@@ -2,6 +2,7 @@
  * error classes as error codes; the proxy converts whatever its MPI returns
  * into a class before it crosses the channel. */
 #include "lib.h"
+#include "report.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -73,26 +74,38 @@ static const char *const class_text[] = {
 };
 #define NCLASSES ((int)(sizeof class_text / sizeof class_text[0]))
 
-_Noreturn void mpcr_fatal(const char *fmt, ...)
+/* Prints the message and ends the job with exit status `code`. */
+static _Noreturn void fatal_code(int code, const char *fmt, va_list ap)
 {
     char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    mpcr_report("rank %d: %s", mpcr.rank, msg);
+    fflush(stdout);
+    if (mpcr.initialized && !mpcr.finalized) PMPI_Abort(MPI_COMM_WORLD, code);
+    _exit(code);
+}
+
+_Noreturn void mpcr_fatal(const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "mpcr: rank %d: %s\n", mpcr.rank, msg);
-    fflush(stdout);
-    if (mpcr.initialized && !mpcr.finalized) PMPI_Abort(MPI_COMM_WORLD, 1);
-    _exit(1);
+    fatal_code(1, fmt, ap);
+}
+
+/* Like MPICH, a fatal MPI error ends the job with the error class as status. */
+static _Noreturn void fatal_error(int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fatal_code(err, fmt, ap);
 }
 
 int mpcr_error(struct mpcr_comm *comm, int err, const char *fn)
 {
     if (err == MPI_SUCCESS || (comm && comm->errhandler == MPI_ERRORS_RETURN)) return err;
     const char *text = err > 0 && err < NCLASSES && class_text[err] ? class_text[err] : "error";
-    mpcr_fatal("%s failed: %s (error class %d); the communicator's error handler is "
-               "MPI_ERRORS_ARE_FATAL",
-               fn, text, err);
+    fatal_error(err, "%s failed: %s (error class %d); the communicator's error handler is "
+                     "MPI_ERRORS_ARE_FATAL", fn, text, err);
 }
 
 int mpcr_error_world(int err, const char *fn)
@@ -121,7 +134,7 @@ MPCR_ALIAS(Error_string);
 _Noreturn void mpcr_unsupported(const char *name);
 _Noreturn void mpcr_unsupported(const char *name)
 {
-    fprintf(stderr, "mpcr: %s is not supported\n", name);
+    mpcr_report("%s is not supported", name);
     fflush(stdout);
     if (mpcr.initialized && !mpcr.finalized) PMPI_Abort(MPI_COMM_WORLD, 1);
     _exit(1);

@@ -1,6 +1,7 @@
 /* Start and end of MPI: connecting to the proxy, MPI_Finalize, MPI_Abort
  * and the thread-level queries. */
 #include "lib.h"
+#include "report.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -23,8 +24,7 @@ static void on_proxy_death(int sig)
 {
     (void)sig;
     static const char msg[] = "mpcr: the proxy of this rank died; ending the program\n";
-    if (write(2, msg, sizeof msg - 1) < 0) { /* nothing more to do */
-    }
+    mpcr_report_raw(msg, sizeof msg - 1);
     _exit(1);
 }
 
@@ -41,10 +41,11 @@ static void connect_proxy(void)
 {
     const char *fd_env = getenv(MPCR_ENV_CHANNEL_FD);
     if (!fd_env) {
-        fprintf(stderr, "mpcr: this program is linked with mpcr's MPI library but was not started "
-                        "by `mpcr run`; start it with `mpcr run -n N PROGRAM`\n");
+        mpcr_report("this program is linked with mpcr's MPI library but was not started by "
+                    "`mpcr run`; start it with `mpcr run -n N PROGRAM`");
         exit(1);
     }
+    mpcr_report_open();
     mpcr.sock = atoi(fd_env);
     mpcr.proxy_pid = getppid();
     mpcr.memfd = memfd_create("mpcr-channel", MFD_CLOEXEC);
@@ -62,7 +63,7 @@ static void connect_proxy(void)
     uint32_t hello[2] = {MPCR_CHAN_MAGIC, MPCR_CHAN_VERSION};
     int err = mpcr_send_fd(mpcr.sock, mpcr.memfd, hello, sizeof hello);
     if (err) {
-        fprintf(stderr, "mpcr: cannot reach the proxy: %s\n", strerror(-err));
+        mpcr_report("cannot reach the proxy: %s", strerror(-err));
         exit(1);
     }
     watch_proxy();

@@ -5,6 +5,7 @@
  *
  *   mpcr-proxy-mpich --lib-dir DIR [--] PROGRAM ARGS...  */
 #include "proxy.h"
+#include "report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,7 +48,7 @@ _Noreturn void child_ended(void)
     }
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        fprintf(stderr, "mpcr: rank %d: the program was killed by signal %d (%s)\n", proxy.rank,
+        mpcr_report("rank %d: the program was killed by signal %d (%s)", proxy.rank,
                 sig, strsignal(sig));
         /* End the same way, so that mpiexec reports and cleans up as it would natively. */
         struct rlimit no_core = {0, 0};
@@ -61,12 +62,17 @@ _Noreturn void child_ended(void)
         _exit(128 + sig);
     }
     int code = WEXITSTATUS(status);
+    if (!app_called_init && getenv("MPCR_EXPECT_MPI")) {
+        mpcr_report("rank %d: the program ended without ever reaching mpcr's MPI library "
+                    "(did it load another libmpich.so.12?)", proxy.rank);
+        code = code ? code : 1;
+    }
     if (!proxy.finalized) {
         if (!app_called_init && code == 0) {
             MPI_Finalize(); /* a program that never used MPI ended normally */
         } else if (app_called_init) {
-            fprintf(stderr, "mpcr: rank %d: the program exited with status %d without calling "
-                            "MPI_Finalize\n", proxy.rank, code);
+            mpcr_report("rank %d: the program exited with status %d without calling MPI_Finalize",
+                        proxy.rank, code);
         }
     }
     fflush(stderr);
@@ -89,7 +95,7 @@ static _Noreturn void start_program(int sock, const char *lib_dir, char **argv)
     setenv("LD_LIBRARY_PATH", path, 1);
     signal(SIGCHLD, SIG_DFL);
     execvp(argv[0], argv);
-    fprintf(stderr, "mpcr: rank %d: cannot start %s: %s\n", proxy.rank, argv[0], strerror(errno));
+    mpcr_report("rank %d: cannot start %s: %s", proxy.rank, argv[0], strerror(errno));
     _exit(127);
 }
 
@@ -107,8 +113,8 @@ static int accept_channel(int sock)
         uint32_t hello[2];
         int err = mpcr_recv_fd(sock, &proxy.memfd, hello, sizeof hello);
         if (err == -EPROTO || (!err && (hello[0] != MPCR_CHAN_MAGIC || hello[1] != MPCR_CHAN_VERSION))) {
-            fprintf(stderr, "mpcr: rank %d: the program's MPI library speaks another channel "
-                            "version; rebuild or reinstall mpcr consistently\n", proxy.rank);
+            mpcr_report("rank %d: the program's MPI library speaks another channel version; "
+                        "rebuild or reinstall mpcr consistently", proxy.rank);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
         if (err) return -1;
@@ -130,7 +136,7 @@ static void map_staging(uint64_t size)
     if (size + MPCR_CHAN_CONTROL > STAGING_RESERVE ||
         mmap(reserve, MPCR_CHAN_CONTROL + size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
              proxy.memfd, 0) == MAP_FAILED) {
-        fprintf(stderr, "mpcr: rank %d: cannot map %llu bytes of staging area\n", proxy.rank,
+        mpcr_report("rank %d: cannot map %llu bytes of staging area", proxy.rank,
                 (unsigned long long)size);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
@@ -212,6 +218,7 @@ int main(int argc, char **argv)
     }
     if (!lib_dir || i >= argc) return usage();
 
+    mpcr_report_open();
     int provided;
     MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

@@ -3,6 +3,7 @@
  * plus progress_wait, so that the proxy keeps control while it waits (it
  * must notice its application dying, and later, checkpoint requests). */
 #include "proxy.h"
+#include "report.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@ static uint32_t token_new(MPI_Request req)
         uint32_t n = npending ? 2 * npending : 64;
         pending = realloc(pending, n * sizeof *pending);
         if (!pending) {
-            fprintf(stderr, "mpcr-proxy: out of memory\n");
+            mpcr_report("rank %d: the proxy is out of memory", proxy.rank);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
         for (uint32_t j = npending; j < n; j++) pending[j].req = MPI_REQUEST_NULL;
@@ -231,7 +232,7 @@ void serve_call(const struct mpcr_call *c, struct mpcr_reply *r)
     r->rc = MPI_SUCCESS;
     r->flag = 0;
     if (c->op >= MPCR_OP_COUNT) {
-        fprintf(stderr, "mpcr-proxy: rank %d: unknown operation %u on the channel\n", proxy.rank,
+        mpcr_report("rank %d: unknown operation %u on the channel", proxy.rank,
                 c->op);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }

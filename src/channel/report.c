@@ -1,0 +1,44 @@
+/* See report.h. */
+#include "report.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+static int report_fd = -1;
+static struct sockaddr_un report_addr;
+
+void mpcr_report_open(void)
+{
+    const char *path = getenv(MPCR_ENV_REPORT_SOCKET);
+    if (report_fd >= 0 || !path || strlen(path) >= sizeof report_addr.sun_path) return;
+    report_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    report_addr.sun_family = AF_UNIX;
+    strcpy(report_addr.sun_path, path);
+}
+
+void mpcr_report_raw(const char *msg, unsigned len)
+{
+    if (report_fd >= 0 && sendto(report_fd, msg, len, MSG_NOSIGNAL, (struct sockaddr *)&report_addr,
+                                 sizeof report_addr) == (ssize_t)len)
+        return;
+    if (write(2, msg, len) < 0) { /* nowhere else to say it */
+    }
+}
+
+void mpcr_report(const char *fmt, ...)
+{
+    char msg[MPCR_REPORT_MAX];
+    int n = snprintf(msg, sizeof msg, "mpcr: ");
+    va_list ap;
+    va_start(ap, fmt);
+    n += vsnprintf(msg + n, sizeof msg - (size_t)n - 1, fmt, ap);
+    va_end(ap);
+    if (n > (int)sizeof msg - 2) n = (int)sizeof msg - 2;
+    msg[n++] = '\n';
+    mpcr_report_raw(msg, (unsigned)n);
+}

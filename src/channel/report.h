@@ -1,0 +1,21 @@
+/* Reports of failures from proxies and programs to `mpcr run`.
+ *
+ * When a job fails, mpiexec tears it down and may drop what its processes
+ * wrote last to stderr, which is exactly the explanation a user needs. So
+ * mpcr's own failure messages go to `mpcr run` directly, as datagrams on a
+ * unix socket it names in MPCR_REPORT_SOCKET, and it prints them. Without
+ * that variable (or if sending fails) they go to stderr. */
+#ifndef MPCR_REPORT_H
+#define MPCR_REPORT_H
+
+#define MPCR_ENV_REPORT_SOCKET "MPCR_REPORT_SOCKET"
+#define MPCR_REPORT_MAX 1024
+
+/* Opens the socket to send reports on (call once, outside signal handlers). */
+void mpcr_report_open(void);
+/* Prints "mpcr: " + message (a newline is added). */
+void mpcr_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for an already formatted message; async-signal-safe. */
+void mpcr_report_raw(const char *msg, unsigned len);
+
+#endif

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs an MPI program natively (mpiexec.mpich) and under `mpcr run`, and
+# fails unless both end with the same exit status and print the same lines
+# (sorted, since ranks print concurrently).
+#   compare.sh NPROCS PROGRAM ARGS...
+# Environment: MPCR (the mpcr binary), COMPARE_STDIN (a file fed to both
+# runs' standard input; default /dev/null).
+set -u
+: "${MPCR:?MPCR must name the mpcr binary}"
+n=$1
+shift
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+input=${COMPARE_STDIN:-/dev/null}
+
+timeout 300 mpiexec.mpich -n "$n" "$@" <"$input" >"$tmp/native" 2>"$tmp/native.err"
+native_rc=$?
+# MPCR_EXPECT_MPI: the proxy fails if the program never reached mpcr's library.
+MPCR_EXPECT_MPI=1 timeout 300 "$MPCR" run -n "$n" "$@" <"$input" >"$tmp/mpcr" 2>"$tmp/mpcr.err"
+mpcr_rc=$?
+
+fail=0
+if [ "$native_rc" != "$mpcr_rc" ]; then
+    echo "exit status differs: native $native_rc, mpcr $mpcr_rc"
+    fail=1
+fi
+if ! diff <(sort "$tmp/native") <(sort "$tmp/mpcr") >"$tmp/diff"; then
+    echo "output differs (< native, > mpcr):"
+    head -40 "$tmp/diff"
+    fail=1
+fi
+if [ ! -s "$tmp/native" ]; then
+    echo "the program printed nothing natively: nothing was compared"
+    fail=1
+fi
+if [ $fail = 1 ]; then
+    echo "--- native stderr"; head -20 "$tmp/native.err"
+    echo "--- mpcr stderr"; head -20 "$tmp/mpcr.err"
+    exit 1
+fi
+echo "same exit status ($mpcr_rc) and output ($(wc -l <"$tmp/mpcr") lines) natively and under mpcr"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# mpcr's libmpich.so.12 must export every MPI_/PMPI_/MPIX_ function and
+# data symbol that MPICH's own libmpich.so.12 exports, so that any program
+# built against MPICH loads without an undefined symbol.
+#   exports.sh OUR_LIB
+set -u
+ours=$1
+theirs=$(ldconfig -p | awk '/libmpich\.so\.12 .*x86-64/ {print $NF; exit}')
+[ -n "$theirs" ] || { echo "MPICH's libmpich.so.12 not found (install libmpich-dev)"; exit 1; }
+symbols() { nm -D --defined-only "$1" | awk '{print $3}' | grep -E '^P?MPIX?_|^MPIR_(C|F08)_' | sort -u; }
+missing=$(comm -23 <(symbols "$theirs") <(symbols "$ours"))
+if [ -n "$missing" ]; then
+    echo "missing from $ours ($(echo "$missing" | wc -l) symbols):"
+    echo "$missing" | head -50
+    exit 1
+fi
+undefined=$(nm -D --undefined-only "$ours" | grep -v '@GLIBC' | grep -v ' w ' || true)
+if [ -n "$undefined" ]; then
+    echo "$ours needs symbols other than glibc's:"; echo "$undefined"; exit 1
+fi
+echo "all $(symbols "$theirs" | wc -l) MPI symbols of $theirs are exported by $ours"

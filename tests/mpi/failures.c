@@ -1,0 +1,43 @@
+/* Ways for a job to fail, chosen by argv[1], each on rank 1 only (rank 0
+ * waits in a barrier or a receive): "exit" (status 3 after MPI_Finalize),
+ * "noexit" (status 4 without MPI_Finalize), "abort" (MPI_Abort 5),
+ * "segv", "kill" (SIGKILL to itself), "unsupported" (calls an MPI function
+ * mpcr lacks), "hang" (rank 1 sleeps in computation: a test kills its proxy),
+ * "ok". */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, x = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const char *mode = argc > 1 ? argv[1] : "ok";
+    if (rank == 1) {
+        if (!strcmp(mode, "exit")) {
+            MPI_Finalize();
+            return 3;
+        }
+        if (!strcmp(mode, "noexit")) exit(4);
+        if (!strcmp(mode, "abort")) MPI_Abort(MPI_COMM_WORLD, 5);
+        if (!strcmp(mode, "segv")) *(volatile int *)0 = 1;
+        if (!strcmp(mode, "kill")) raise(SIGKILL);
+        if (!strcmp(mode, "unsupported")) MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (!strcmp(mode, "hang")) {
+            printf("rank 1 computing\n");
+            fflush(stdout);
+            for (;;) sleep(1);
+        }
+    }
+    if (!strcmp(mode, "hang") && rank == 0) {
+        MPI_Recv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (strcmp(mode, "exit")) {
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
