@@ -1,6 +1,8 @@
 /* MPI_PROC_NULL as peer of every point-to-point call: the calls succeed at
  * once, receives leave the buffer alone and report source MPI_PROC_NULL,
- * tag MPI_ANY_TAG, count 0. */
+ * tag MPI_ANY_TAG, count 0 (MPI 4.0, section 3.11).
+ * MPICH 4.0.2 itself leaves source and tag of MPI_Irecv+MPI_Wait unset, so
+ * that line is printed only with the argument "strict" (mpcr-only test). */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -29,7 +31,7 @@ int main(int argc, char **argv)
     if (rank == 0) show(flag ? "iprobe (flag set)" : "iprobe (NO FLAG)", &st);
     MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &rq);
     MPI_Wait(&rq, &st);
-    if (rank == 0) show("irecv+wait", &st);
+    if (rank == 0 && argc > 1) show("irecv+wait", &st);
     MPI_Isend(buf, 4, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &rq);
     MPI_Test(&rq, &flag, &st);
     if (rank == 0) printf("isend+test: flag %d, request null %d, buffer intact %d\n", flag,
