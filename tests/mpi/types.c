@@ -47,7 +47,7 @@ int main(int argc, char **argv)
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     for (unsigned i = 0; i < sizeof types / sizeof types[0]; i++) {
-        int size, first, second, extent;
+        int size, first = 0, second = 0, extent;
         MPI_Type_size(types[i].type, &size);
         if (!pair_layout(types[i].type, &first, &second, &extent)) extent = size;
         unsigned char buf[3 * 64];
