@@ -31,7 +31,10 @@ uint64_t mpcr_now_ns(void)
 
 static uint64_t spin_ns = 50000; /* 50 us */
 
-uint64_t mpcr_spin_ns(void) { return spin_ns; }
+uint64_t mpcr_spin_ns(void)
+{
+    return spin_ns;
+}
 
 void mpcr_set_spin_ns(uint64_t ns)
 {
@@ -43,8 +46,8 @@ int mpcr_send_fd(int sock, int fd, const void *msg, unsigned len)
 {
     char ctl[CMSG_SPACE(sizeof(int))] = {0};
     struct iovec iov = {(void *)msg, len};
-    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
-                        .msg_controllen = sizeof ctl};
+    struct msghdr mh = {
+        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
     struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
@@ -57,8 +60,8 @@ int mpcr_recv_fd(int sock, int *fd, void *msg, unsigned len)
 {
     char ctl[CMSG_SPACE(sizeof(int))] = {0};
     struct iovec iov = {msg, len};
-    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
-                        .msg_controllen = sizeof ctl};
+    struct msghdr mh = {
+        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
     ssize_t n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
     if (n < 0) return -errno;
     if (n != (ssize_t)len) return -EPROTO;

@@ -39,19 +39,20 @@
 
 /* The operations, described once. X(NAME, name) */
 #define MPCR_OPS(X)                                                                                \
-    X(INIT, init)         /* -> value: rank, source: size, tag: tag_ub, bytes: spin ns; name+version in staging */ \
-    X(FINALIZE, finalize)     /* real MPI_Finalize */                                                        \
-    X(ABORT, abort)        /* tag: error code; never answered */                                          \
-    X(SEND, send)         /* comm, peer, tag, offset, bytes */                                           \
-    X(SSEND, ssend)        /* same, synchronous */                                                        \
-    X(ISEND, isend)        /* same, -> token */                                                           \
-    X(RECV, recv)         /* comm, peer, tag, offset, bytes(capacity) -> status */                       \
-    X(IRECV, irecv)        /* same -> token */                                                            \
-    X(PROBE, probe)        /* comm, peer, tag -> status */                                                \
-    X(IPROBE, iprobe)       /* comm, peer, tag -> flag, status */                                          \
-    X(WAIT, wait)         /* token -> status */                                                          \
-    X(TEST, test)         /* token -> flag, status */                                                    \
-    X(BARRIER, barrier)      /* comm */
+    X(INIT, init) /* -> value: rank, source: size, tag: tag_ub, bytes: spin ns; name+version in    \
+                     staging */                                                                    \
+    X(FINALIZE, finalize) /* real MPI_Finalize */                                                  \
+    X(ABORT, abort)       /* tag: error code; never answered */                                    \
+    X(SEND, send)         /* comm, peer, tag, offset, bytes */                                     \
+    X(SSEND, ssend)       /* same, synchronous */                                                  \
+    X(ISEND, isend)       /* same, -> token */                                                     \
+    X(RECV, recv)         /* comm, peer, tag, offset, bytes(capacity) -> status */                 \
+    X(IRECV, irecv)       /* same -> token */                                                      \
+    X(PROBE, probe)       /* comm, peer, tag -> status */                                          \
+    X(IPROBE, iprobe)     /* comm, peer, tag -> flag, status */                                    \
+    X(WAIT, wait)         /* token -> status */                                                    \
+    X(TEST, test)         /* token -> flag, status */                                              \
+    X(BARRIER, barrier)   /* comm */
 
 enum mpcr_op {
 #define MPCR_OP_ENUM(name, fn) MPCR_OP_##name,
@@ -64,26 +65,26 @@ enum mpcr_op {
 struct mpcr_call {
     alignas(MPCR_CACHE_LINE) _Atomic uint32_t seq; /* published last */
     uint32_t op;
-    uint32_t comm;  /* virtual communicator id */
-    int32_t peer;   /* rank in comm, or MPI_ANY_SOURCE */
-    int32_t tag;    /* or MPI_ANY_TAG; the error code for ABORT */
-    uint32_t token; /* proxy-side request slot, for WAIT/TEST */
-    uint64_t offset;       /* of the data in the staging area */
-    uint64_t bytes;        /* data length, or receive capacity */
-    uint64_t staging_size; /* current size of the staging area */
+    uint32_t comm;                 /* virtual communicator id */
+    int32_t peer;                  /* rank in comm, or MPI_ANY_SOURCE */
+    int32_t tag;                   /* or MPI_ANY_TAG; the error code for ABORT */
+    uint32_t token;                /* proxy-side request slot, for WAIT/TEST */
+    uint64_t offset;               /* of the data in the staging area */
+    uint64_t bytes;                /* data length, or receive capacity */
+    uint64_t staging_size;         /* current size of the staging area */
     _Atomic uint32_t app_sleeping; /* library is (about to be) asleep on reply.seq */
 };
 
 /* Written by the proxy, read by the library. */
 struct mpcr_reply {
     alignas(MPCR_CACHE_LINE) _Atomic uint32_t seq; /* published last */
-    int32_t rc;     /* MPI error class (MPI_SUCCESS = 0) */
-    int32_t source; /* status of a receive or probe */
+    int32_t rc;                                    /* MPI error class (MPI_SUCCESS = 0) */
+    int32_t source;                                /* status of a receive or probe */
     int32_t tag;
     uint64_t bytes;
-    int32_t flag;   /* IPROBE, TEST: 1 when found / complete */
-    int32_t value;  /* small results (INIT: rank) */
-    uint32_t token; /* ISEND/IRECV: request slot */
+    int32_t flag;                    /* IPROBE, TEST: 1 when found / complete */
+    int32_t value;                   /* small results (INIT: rank) */
+    uint32_t token;                  /* ISEND/IRECV: request slot */
     _Atomic uint32_t proxy_sleeping; /* proxy is (about to be) asleep on doorbell */
 };
 
@@ -116,7 +117,10 @@ uint64_t mpcr_spin_ns(void);
 void mpcr_set_spin_ns(uint64_t ns);
 uint64_t mpcr_now_ns(void);
 
-static inline void mpcr_cpu_relax(void) { __builtin_ia32_pause(); }
+static inline void mpcr_cpu_relax(void)
+{
+    __builtin_ia32_pause();
+}
 
 /* Spins until (*word == value) == equal, for at most mpcr_spin_ns().
  * Returns 1 when the condition became true, 0 when time ran out. */
@@ -128,8 +132,10 @@ static inline int mpcr_spin(_Atomic uint32_t *word, uint32_t value, int equal)
         if (!limit) return 0;
         mpcr_cpu_relax();
         if ((i & 15) == 15) { /* pause is slow on some CPUs: the clock is read every 16 */
-            if (!start) start = mpcr_now_ns();
-            else if (mpcr_now_ns() - start >= limit) return 0;
+            if (!start)
+                start = mpcr_now_ns();
+            else if (mpcr_now_ns() - start >= limit)
+                return 0;
         }
     }
 }

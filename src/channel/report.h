@@ -9,7 +9,7 @@
 #define MPCR_REPORT_H
 
 #define MPCR_ENV_REPORT_SOCKET "MPCR_REPORT_SOCKET"
-#define MPCR_REPORT_MAX 1024
+#define MPCR_REPORT_MAX        1024
 
 /* Opens the socket to send reports on (call once, outside signal handlers). */
 void mpcr_report_open(void);

@@ -80,8 +80,10 @@ static void close_reports(void)
 
 static int run_usage(void)
 {
-    fprintf(stderr, "usage: mpcr run [-n N] [--mpi mpich] [--] PROGRAM ARGS...\n"
-                    "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] PROGRAM ARGS...\n");
+    fprintf(
+        stderr,
+        "usage: mpcr run [-n N] [--mpi mpich] [--] PROGRAM ARGS...\n"
+        "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] PROGRAM ARGS...\n");
     return 2;
 }
 
@@ -101,7 +103,10 @@ int cmd_run(int argc, char **argv)
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--no-mpi")) return cmd_run_no_mpi(argc, argv);
-        if (!strcmp(o, "--")) { i++; break; }
+        if (!strcmp(o, "--")) {
+            i++;
+            break;
+        }
         if ((!strcmp(o, "-n") || !strcmp(o, "-np")) && i + 1 < argc) {
             nprocs = argv[++i];
             if (!positive(nprocs)) {
@@ -145,7 +150,8 @@ int cmd_run(int argc, char **argv)
     args[k++] = "--lib-dir";
     args[k++] = lib_dir;
     args[k++] = "--";
-    for (int j = i; j < argc; j++) args[k++] = argv[j];
+    for (int j = i; j < argc; j++)
+        args[k++] = argv[j];
 
     struct sigaction sa = {.sa_handler = forward, .sa_flags = SA_RESTART};
     sigaction(SIGINT, &sa, NULL);

@@ -9,7 +9,7 @@
 _Noreturn void mpcr_proxy_lost(void)
 {
     mpcr_report("rank %d: its proxy (pid %d) is gone; ending the program", mpcr.rank,
-            (int)mpcr.proxy_pid);
+                (int)mpcr.proxy_pid);
     _exit(1);
 }
 

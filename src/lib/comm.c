@@ -85,13 +85,26 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
     universe = mpcr.size;
     int *v = NULL;
     switch (keyval) {
-    case MPI_TAG_UB: v = &tag_ub; break;
-    case MPI_HOST: v = &host; break;
-    case MPI_IO: v = &io; break;
-    case MPI_WTIME_IS_GLOBAL: v = &wtime_global; break;
-    case MPI_UNIVERSE_SIZE: v = &universe; break;
-    case MPI_APPNUM: v = &appnum; break;
-    default: return mpcr_error(c, MPI_ERR_KEYVAL, "MPI_Comm_get_attr");
+    case MPI_TAG_UB:
+        v = &tag_ub;
+        break;
+    case MPI_HOST:
+        v = &host;
+        break;
+    case MPI_IO:
+        v = &io;
+        break;
+    case MPI_WTIME_IS_GLOBAL:
+        v = &wtime_global;
+        break;
+    case MPI_UNIVERSE_SIZE:
+        v = &universe;
+        break;
+    case MPI_APPNUM:
+        v = &appnum;
+        break;
+    default:
+        return mpcr_error(c, MPI_ERR_KEYVAL, "MPI_Comm_get_attr");
     }
     *(int **)value = v;
     *flag = 1;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 /* Every contiguous predefined datatype of MPICH's mpi.h, described once. */
+// clang-format off
 #define MPCR_CONTIGUOUS_TYPES(X)                                                                   \
     X(MPI_CHAR) X(MPI_SIGNED_CHAR) X(MPI_UNSIGNED_CHAR) X(MPI_BYTE) X(MPI_WCHAR) X(MPI_SHORT)      \
     X(MPI_UNSIGNED_SHORT) X(MPI_INT) X(MPI_UNSIGNED) X(MPI_LONG) X(MPI_UNSIGNED_LONG)              \
@@ -25,6 +26,7 @@
     X(MPI_C_FLOAT_COMPLEX) X(MPI_C_DOUBLE_COMPLEX) X(MPI_C_LONG_DOUBLE_COMPLEX) X(MPIX_C_FLOAT16)  \
     X(MPI_AINT) X(MPI_OFFSET) X(MPI_COUNT) X(MPI_CXX_BOOL) X(MPI_CXX_FLOAT_COMPLEX)                \
     X(MPI_CXX_DOUBLE_COMPLEX) X(MPI_CXX_LONG_DOUBLE_COMPLEX)
+// clang-format on
 
 #define BUILTIN_PREFIX 0x4c000000u
 #define DIRECT_PREFIX  0x8c000000u
@@ -35,31 +37,48 @@ static struct {
     struct mpcr_type type;
 } builtin[256];
 
-/* The pair types, laid out as the C structs they describe. */
-#define PAIR(first_t)                                                                              \
-    {                                                                                              \
-        sizeof(first_t) + sizeof(int), sizeof(struct {                                             \
-            first_t a;                                                                             \
-            int b;                                                                                 \
-        }),                                                                                        \
-            2, { {0, sizeof(first_t)}, {offsetof(struct { first_t a; int b; }, b), sizeof(int)} }  \
-    }
+/* The pair types of MINLOC/MAXLOC, laid out as the C structs they describe. */
+struct float_int {
+    float a;
+    int b;
+};
+struct double_int {
+    double a;
+    int b;
+};
+struct long_int {
+    long a;
+    int b;
+};
+struct short_int {
+    short a;
+    int b;
+};
+struct long_double_int {
+    long double a;
+    int b;
+};
+// clang-format off
+#define PAIR(s)                                                                                    \
+    {.size = sizeof(((struct s *)0)->a) + sizeof(int), .extent = sizeof(struct s), .nblocks = 2,   \
+     .block = {{0, sizeof(((struct s *)0)->a)}, {offsetof(struct s, b), sizeof(int)}}}
+// clang-format on
 static const struct mpcr_type pair[] = {
-    PAIR(float),  /* MPI_FLOAT_INT  0x8c000000 */
-    PAIR(double), /* MPI_DOUBLE_INT 0x8c000001 */
-    PAIR(long),   /* MPI_LONG_INT   0x8c000002 */
-    PAIR(short),  /* MPI_SHORT_INT  0x8c000003 */
-    PAIR(long double), /* MPI_LONG_DOUBLE_INT 0x8c000004 */
+    PAIR(float_int),       /* MPI_FLOAT_INT       0x8c000000 */
+    PAIR(double_int),      /* MPI_DOUBLE_INT      0x8c000001 */
+    PAIR(long_int),        /* MPI_LONG_INT        0x8c000002 */
+    PAIR(short_int),       /* MPI_SHORT_INT       0x8c000003 */
+    PAIR(long_double_int), /* MPI_LONG_DOUBLE_INT 0x8c000004 */
 };
 
 __attribute__((constructor)) static void builtin_table(void)
 {
 #define ADD(h)                                                                                     \
-    builtin[(uint32_t)(h) & 0xff].handle = (h);                                                    \
-    builtin[(uint32_t)(h) & 0xff].type = (struct mpcr_type){((uint32_t)(h) >> 8) & 0xff,           \
-                                                            ((uint32_t)(h) >> 8) & 0xff,           \
-                                                            1,                                     \
-                                                            {{0, ((uint32_t)(h) >> 8) & 0xff}}};
+    builtin[(uint32_t)(h)&0xff].handle = (h);                                                      \
+    builtin[(uint32_t)(h)&0xff].type = (struct mpcr_type){((uint32_t)(h) >> 8) & 0xff,             \
+                                                          ((uint32_t)(h) >> 8) & 0xff,             \
+                                                          1,                                       \
+                                                          {{0, ((uint32_t)(h) >> 8) & 0xff}}};
     MPCR_CONTIGUOUS_TYPES(ADD)
 #undef ADD
 }
@@ -129,9 +148,12 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
     const struct mpcr_type *t = mpcr_type_get(type);
     if (!t) return mpcr_error_world(MPI_ERR_TYPE, "MPI_Get_count");
     uint64_t bytes = mpcr_status_bytes(status);
-    if (t->size == 0) *count = bytes ? MPI_UNDEFINED : 0;
-    else if (bytes % t->size || bytes / t->size > INT32_MAX) *count = MPI_UNDEFINED;
-    else *count = (int)(bytes / t->size);
+    if (t->size == 0)
+        *count = bytes ? MPI_UNDEFINED : 0;
+    else if (bytes % t->size || bytes / t->size > INT32_MAX)
+        *count = MPI_UNDEFINED;
+    else
+        *count = (int)(bytes / t->size);
     return MPI_SUCCESS;
 }
 MPCR_ALIAS(Get_count);

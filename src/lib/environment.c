@@ -40,9 +40,9 @@ MPCR_ALIAS(Get_version);
 
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
-    *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "mpcr %s (MPICH ABI)%s%s",
-                          MPCR_VERSION, mpcr.proxy_version[0] ? "; proxy: " : "",
-                          mpcr.proxy_version);
+    *resultlen =
+        snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "mpcr %s (MPICH ABI)%s%s", MPCR_VERSION,
+                 mpcr.proxy_version[0] ? "; proxy: " : "", mpcr.proxy_version);
     return MPI_SUCCESS;
 }
 MPCR_ALIAS(Get_library_version);

@@ -104,8 +104,10 @@ int mpcr_error(struct mpcr_comm *comm, int err, const char *fn)
 {
     if (err == MPI_SUCCESS || (comm && comm->errhandler == MPI_ERRORS_RETURN)) return err;
     const char *text = err > 0 && err < NCLASSES && class_text[err] ? class_text[err] : "error";
-    fatal_error(err, "%s failed: %s (error class %d); the communicator's error handler is "
-                     "MPI_ERRORS_ARE_FATAL", fn, text, err);
+    fatal_error(err,
+                "%s failed: %s (error class %d); the communicator's error handler is "
+                "MPI_ERRORS_ARE_FATAL",
+                fn, text, err);
 }
 
 int mpcr_error_world(int err, const char *fn)

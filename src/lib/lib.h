@@ -19,11 +19,11 @@ struct mpcr_lib {
     pthread_t main_thread;
     int rank, size, tag_ub;
     pid_t proxy_pid;
-    int sock;                /* set-up socket to the proxy */
-    int memfd;               /* the channel */
-    struct mpcr_chan *chan;  /* its mapping */
-    uint64_t staging_size;   /* bytes of staging area mapped after the control page */
-    uint32_t seq;            /* last call published */
+    int sock;               /* set-up socket to the proxy */
+    int memfd;              /* the channel */
+    struct mpcr_chan *chan; /* its mapping */
+    uint64_t staging_size;  /* bytes of staging area mapped after the control page */
+    uint32_t seq;           /* last call published */
     double wtime_base;
     char processor_name[MPI_MAX_PROCESSOR_NAME];
     char proxy_version[256];
@@ -52,7 +52,10 @@ _Noreturn void mpcr_proxy_lost(void);
 /* ---- staging area (staging.c) ---- */
 int mpcr_staging_alloc(uint64_t bytes, uint64_t *offset); /* 0 or MPI error class */
 void mpcr_staging_free(uint64_t offset);
-static inline void *mpcr_staging_ptr(uint64_t offset) { return mpcr_staging(mpcr.chan, offset); }
+static inline void *mpcr_staging_ptr(uint64_t offset)
+{
+    return mpcr_staging(mpcr.chan, offset);
+}
 
 /* ---- datatypes (datatype.c) ---- */
 struct mpcr_block {
@@ -84,7 +87,7 @@ struct mpcr_request {
     uint32_t token;  /* the proxy's slot; 0 when nothing is pending there */
     uint64_t offset; /* staging area used */
     int has_staging;
-    void *buf;       /* receive: where to unpack */
+    void *buf; /* receive: where to unpack */
     uint64_t capacity;
     const struct mpcr_type *type;
     struct mpcr_comm *comm;
@@ -113,7 +116,8 @@ static inline uint64_t mpcr_status_bytes(const MPI_Status *st)
 #define MPCR_REQUIRE_INIT(fn)                                                                      \
     do {                                                                                           \
         if (__builtin_expect(!mpcr.initialized || mpcr.finalized, 0))                              \
-            mpcr_fatal("%s called %s MPI_Init", fn, mpcr.finalized ? "after MPI_Finalize," : "before"); \
+            mpcr_fatal("%s called %s MPI_Init", fn,                                                \
+                       mpcr.finalized ? "after MPI_Finalize," : "before");                         \
     } while (0)
 
 /* Defines MPI_name as a weak alias of PMPI_name, as MPICH does, so that

@@ -29,7 +29,7 @@ static int check(enum side side, const void *buf, int count, MPI_Datatype type, 
     const struct mpcr_type *t = NULL;                                                              \
     do {                                                                                           \
         int err_ = check(side, buf, count, type, peer, tag, c, &t);                                \
-        if (err_) return c ? mpcr_error(c, err_, fn) : mpcr_error_world(err_, fn);                \
+        if (err_) return c ? mpcr_error(c, err_, fn) : mpcr_error_world(err_, fn);                 \
     } while (0)
 
 /* Copies the message into the staging area and fills a send call's line. */
@@ -168,8 +168,8 @@ int PMPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
         return mpcr_error(c, r->rc, "MPI_Isend");
     }
     struct mpcr_request *q = mpcr_request_new(request);
-    *q = (struct mpcr_request){.kind = MPCR_REQ_SEND, .token = r->token, .offset = off,
-                               .has_staging = 1, .comm = c};
+    *q = (struct mpcr_request){
+        .kind = MPCR_REQ_SEND, .token = r->token, .offset = off, .has_staging = 1, .comm = c};
     return MPI_SUCCESS;
 }
 MPCR_ALIAS(Isend);
@@ -197,8 +197,13 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
         return mpcr_error(c, r->rc, "MPI_Irecv");
     }
     struct mpcr_request *q = mpcr_request_new(request);
-    *q = (struct mpcr_request){.kind = MPCR_REQ_RECV, .token = r->token, .offset = off,
-                               .has_staging = 1, .buf = buf, .capacity = capacity, .type = t,
+    *q = (struct mpcr_request){.kind = MPCR_REQ_RECV,
+                               .token = r->token,
+                               .offset = off,
+                               .has_staging = 1,
+                               .buf = buf,
+                               .capacity = capacity,
+                               .type = t,
                                .comm = c};
     return MPI_SUCCESS;
 }

@@ -19,7 +19,8 @@ struct mpcr_request *mpcr_request_new(MPI_Request *handle)
         uint32_t *f = realloc(free_list, cap * sizeof *f);
         if (!t || !f) mpcr_fatal("out of memory for requests");
         table = t, free_list = f;
-        for (uint32_t i = cap; i > capacity; i--) free_list[nfree++] = i - 1;
+        for (uint32_t i = cap; i > capacity; i--)
+            free_list[nfree++] = i - 1;
         capacity = cap;
     }
     uint32_t i = free_list[--nfree];

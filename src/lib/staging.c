@@ -7,6 +7,7 @@
 #include "lib.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,7 +24,8 @@ static size_t nlive, caplive;
 static int grow(uint64_t need)
 {
     uint64_t size = mpcr.staging_size ? mpcr.staging_size : 1u << 20;
-    while (size < need) size *= 2;
+    while (size < need)
+        size *= 2;
     size_t old_total = MPCR_CHAN_CONTROL + mpcr.staging_size, total = MPCR_CHAN_CONTROL + size;
     if (ftruncate(mpcr.memfd, (off_t)total) < 0) return MPI_ERR_NO_MEM;
     void *p = mremap(mpcr.chan, old_total, total, MREMAP_MAYMOVE);
@@ -60,10 +62,18 @@ int mpcr_staging_alloc(uint64_t bytes, uint64_t *offset)
     return MPI_SUCCESS;
 }
 
+/* Staging pages stay allocated (as shared memory) once touched; a large
+ * message's are handed back to the kernel, so that one 1 GiB message does
+ * not leave 1 GiB behind for the rest of the job. */
+#define RELEASE_ABOVE (32u << 20)
+
 void mpcr_staging_free(uint64_t offset)
 {
     for (size_t i = 0; i < nlive; i++)
         if (live[i].offset == offset) {
+            if (live[i].length >= RELEASE_ABOVE)
+                fallocate(mpcr.memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                          (off_t)(MPCR_CHAN_CONTROL + offset), (off_t)live[i].length);
             memmove(&live[i], &live[i + 1], (nlive - i - 1) * sizeof *live);
             nlive--;
             return;

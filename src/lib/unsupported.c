@@ -14,7 +14,13 @@ _Noreturn void mpcr_unsupported(const char *name);
 
 #define SUPPORTED_STUB(name)
 #define NOT_SUPPORTED_STUB(name)                                                                   \
-    void name(void) { mpcr_unsupported(#name); }                                                   \
-    void P##name(void) { mpcr_unsupported(#name); }
+    void name(void)                                                                                \
+    {                                                                                              \
+        mpcr_unsupported(#name);                                                                   \
+    }                                                                                              \
+    void P##name(void)                                                                             \
+    {                                                                                              \
+        mpcr_unsupported(#name);                                                                   \
+    }
 #define MPCR_FN(name, status) status##_STUB(name)
 #include "api.def"

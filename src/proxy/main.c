@@ -48,8 +48,8 @@ _Noreturn void child_ended(void)
     }
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        mpcr_report("rank %d: the program was killed by signal %d (%s)", proxy.rank,
-                sig, strsignal(sig));
+        mpcr_report("rank %d: the program was killed by signal %d (%s)", proxy.rank, sig,
+                    strsignal(sig));
         /* End the same way, so that mpiexec reports and cleans up as it would natively. */
         struct rlimit no_core = {0, 0};
         setrlimit(RLIMIT_CORE, &no_core);
@@ -64,7 +64,8 @@ _Noreturn void child_ended(void)
     int code = WEXITSTATUS(status);
     if (!app_called_init && getenv("MPCR_EXPECT_MPI")) {
         mpcr_report("rank %d: the program ended without ever reaching mpcr's MPI library "
-                    "(did it load another libmpich.so.12?)", proxy.rank);
+                    "(did it load another libmpich.so.12?)",
+                    proxy.rank);
         code = code ? code : 1;
     }
     if (!proxy.finalized) {
@@ -112,15 +113,18 @@ static int accept_channel(int sock)
         if (p.revents & (POLLHUP | POLLERR) && !(p.revents & POLLIN)) return -1;
         uint32_t hello[2];
         int err = mpcr_recv_fd(sock, &proxy.memfd, hello, sizeof hello);
-        if (err == -EPROTO || (!err && (hello[0] != MPCR_CHAN_MAGIC || hello[1] != MPCR_CHAN_VERSION))) {
+        if (err == -EPROTO ||
+            (!err && (hello[0] != MPCR_CHAN_MAGIC || hello[1] != MPCR_CHAN_VERSION))) {
             mpcr_report("rank %d: the program's MPI library speaks another channel version; "
-                        "rebuild or reinstall mpcr consistently", proxy.rank);
+                        "rebuild or reinstall mpcr consistently",
+                        proxy.rank);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
         if (err) return -1;
-        reserve = mmap(NULL, STAGING_RESERVE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        proxy.chan = mmap(reserve, MPCR_CHAN_CONTROL, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-                          proxy.memfd, 0);
+        reserve = mmap(NULL, STAGING_RESERVE, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        proxy.chan = mmap(reserve, MPCR_CHAN_CONTROL, PROT_READ | PROT_WRITE,
+                          MAP_SHARED | MAP_FIXED, proxy.memfd, 0);
         if (reserve == MAP_FAILED || proxy.chan == MAP_FAILED) {
             perror("mpcr-proxy: cannot map the channel");
             MPI_Abort(MPI_COMM_WORLD, 1);
@@ -137,7 +141,7 @@ static void map_staging(uint64_t size)
         mmap(reserve, MPCR_CHAN_CONTROL + size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
              proxy.memfd, 0) == MAP_FAILED) {
         mpcr_report("rank %d: cannot map %llu bytes of staging area", proxy.rank,
-                (unsigned long long)size);
+                    (unsigned long long)size);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     proxy.staging_size = size;
@@ -212,9 +216,13 @@ int main(int argc, char **argv)
     const char *lib_dir = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if (!strcmp(argv[i], "--lib-dir") && i + 1 < argc) lib_dir = argv[++i];
-        else if (!strcmp(argv[i], "--")) { i++; break; }
-        else return usage();
+        if (!strcmp(argv[i], "--lib-dir") && i + 1 < argc)
+            lib_dir = argv[++i];
+        else if (!strcmp(argv[i], "--")) {
+            i++;
+            break;
+        } else
+            return usage();
     }
     if (!lib_dir || i >= argc) return usage();
 
@@ -247,7 +255,8 @@ int main(int argc, char **argv)
     }
     close(sv[1]);
     if (accept_channel(sv[0]) < 0) {
-        while (!child_exited) pause();
+        while (!child_exited)
+            pause();
         child_ended();
     }
     serve();

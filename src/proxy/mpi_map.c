@@ -10,16 +10,31 @@ enum { ABI_ANY_SOURCE = -2, ABI_PROC_NULL = -1, ABI_ANY_TAG = -1 };
 MPI_Comm real_comm(uint32_t vid)
 {
     switch (vid) {
-    case 0: return MPI_COMM_WORLD;
-    case 1: return MPI_COMM_SELF;
-    default: return MPI_COMM_NULL;
+    case 0:
+        return MPI_COMM_WORLD;
+    case 1:
+        return MPI_COMM_SELF;
+    default:
+        return MPI_COMM_NULL;
     }
 }
 
-int real_source(int peer) { return peer == ABI_ANY_SOURCE ? MPI_ANY_SOURCE : peer; }
-int real_tag(int tag) { return tag == ABI_ANY_TAG ? MPI_ANY_TAG : tag; }
-int neutral_source(int source) { return source == MPI_ANY_SOURCE ? ABI_ANY_SOURCE : source; }
-int neutral_tag(int tag) { return tag == MPI_ANY_TAG ? ABI_ANY_TAG : tag; }
+int real_source(int peer)
+{
+    return peer == ABI_ANY_SOURCE ? MPI_ANY_SOURCE : peer;
+}
+int real_tag(int tag)
+{
+    return tag == ABI_ANY_TAG ? MPI_ANY_TAG : tag;
+}
+int neutral_source(int source)
+{
+    return source == MPI_ANY_SOURCE ? ABI_ANY_SOURCE : source;
+}
+int neutral_tag(int tag)
+{
+    return tag == MPI_ANY_TAG ? ABI_ANY_TAG : tag;
+}
 
 int error_class(int real_code)
 {

@@ -14,10 +14,10 @@
 
 struct proxy {
     int rank, size;
-    pid_t child;                 /* the application */
-    int finalized;               /* the application called MPI_Finalize */
+    pid_t child;   /* the application */
+    int finalized; /* the application called MPI_Finalize */
     int memfd;
-    struct mpcr_chan *chan;      /* at a fixed address inside `reserve` */
+    struct mpcr_chan *chan; /* at a fixed address inside `reserve` */
     uint64_t staging_size;
     uint32_t last_seq;
 };
@@ -44,6 +44,9 @@ int real_tag(int tag);
 int neutral_source(int source);
 int neutral_tag(int tag);
 
-static inline void *staging(uint64_t offset) { return mpcr_staging(proxy.chan, offset); }
+static inline void *staging(uint64_t offset)
+{
+    return mpcr_staging(proxy.chan, offset);
+}
 
 #endif

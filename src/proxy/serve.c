@@ -14,13 +14,14 @@
 
 static struct pending {
     MPI_Request req; /* MPI_REQUEST_NULL: slot free */
-} *pending;
+} * pending;
 static uint32_t npending;
 
 static uint32_t token_new(MPI_Request req)
 {
     uint32_t i = 0;
-    while (i < npending && pending[i].req != MPI_REQUEST_NULL) i++;
+    while (i < npending && pending[i].req != MPI_REQUEST_NULL)
+        i++;
     if (i == npending) {
         uint32_t n = npending ? 2 * npending : 64;
         pending = realloc(pending, n * sizeof *pending);
@@ -28,7 +29,8 @@ static uint32_t token_new(MPI_Request req)
             mpcr_report("rank %d: the proxy is out of memory", proxy.rank);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
-        for (uint32_t j = npending; j < n; j++) pending[j].req = MPI_REQUEST_NULL;
+        for (uint32_t j = npending; j < n; j++)
+            pending[j].req = MPI_REQUEST_NULL;
         npending = n;
     }
     pending[i].req = req;
@@ -129,8 +131,14 @@ static void send_common(int sync, const struct mpcr_call *c, struct mpcr_reply *
     if (rc == MPI_SUCCESS) rc = progress_wait(&req, &st);
     r->rc = error_class(rc);
 }
-static void op_send(const struct mpcr_call *c, struct mpcr_reply *r) { send_common(0, c, r); }
-static void op_ssend(const struct mpcr_call *c, struct mpcr_reply *r) { send_common(1, c, r); }
+static void op_send(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    send_common(0, c, r);
+}
+static void op_ssend(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    send_common(1, c, r);
+}
 
 static void op_isend(const struct mpcr_call *c, struct mpcr_reply *r)
 {
@@ -176,8 +184,10 @@ static void op_iprobe(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     MPI_Status st;
     int rc = MPI_Iprobe(real_source(c->peer), real_tag(c->tag), real_comm(c->comm), &r->flag, &st);
-    if (r->flag) reply_status(r, rc, &st);
-    else r->rc = error_class(rc);
+    if (r->flag)
+        reply_status(r, rc, &st);
+    else
+        r->rc = error_class(rc);
 }
 
 static void op_wait(const struct mpcr_call *c, struct mpcr_reply *r)
@@ -232,8 +242,7 @@ void serve_call(const struct mpcr_call *c, struct mpcr_reply *r)
     r->rc = MPI_SUCCESS;
     r->flag = 0;
     if (c->op >= MPCR_OP_COUNT) {
-        mpcr_report("rank %d: unknown operation %u on the channel", proxy.rank,
-                c->op);
+        mpcr_report("rank %d: unknown operation %u on the channel", proxy.rank, c->op);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     handlers[c->op](c, r);

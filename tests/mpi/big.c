@@ -16,10 +16,12 @@ int main(int argc, char **argv)
     MPI_Status st;
     int count, ok = 1;
     if (rank == 0) {
-        for (long i = 0; i < N; i++) buf[i] = (unsigned char)(i ^ (i >> 13));
+        for (long i = 0; i < N; i++)
+            buf[i] = (unsigned char)(i ^ (i >> 13));
         MPI_Send(buf, (int)N, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
         MPI_Recv(buf, (int)N + 4096, MPI_BYTE, 1, 2, MPI_COMM_WORLD, &st);
-        for (long i = 0; i < N; i++) ok &= buf[i] == (unsigned char)((i ^ (i >> 13)) + 1);
+        for (long i = 0; i < N; i++)
+            ok &= buf[i] == (unsigned char)((i ^ (i >> 13)) + 1);
     } else if (rank == 1) {
         MPI_Recv(buf, (int)N + 4096, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &st);
         for (long i = 0; i < N; i++) {

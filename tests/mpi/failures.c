@@ -30,7 +30,8 @@ int main(int argc, char **argv)
         if (!strcmp(mode, "hang")) {
             printf("rank 1 computing\n");
             fflush(stdout);
-            for (;;) sleep(1);
+            for (;;)
+                sleep(1);
         }
     }
     if (!strcmp(mode, "hang") && rank == 0) {

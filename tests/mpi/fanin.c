@@ -13,7 +13,8 @@ int main(int argc, char **argv)
     if (rank > 0) {
         for (int i = 0; i < 2000; i++) {
             int n = 1 + (i * 7 + rank) % 100;
-            for (int k = 0; k < n; k++) buf[k] = (long)rank * 100000 + i + k;
+            for (int k = 0; k < n; k++)
+                buf[k] = (long)rank * 100000 + i + k;
             MPI_Send(buf, n, MPI_LONG, 0, 5, MPI_COMM_WORLD);
         }
     } else {
@@ -23,7 +24,8 @@ int main(int argc, char **argv)
             int n;
             MPI_Recv(buf, 100, MPI_LONG, MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &st);
             MPI_Get_count(&st, MPI_LONG, &n);
-            for (int k = 0; k < n; k++) sum += buf[k];
+            for (int k = 0; k < n; k++)
+                sum += buf[k];
             count += n;
         }
         printf("fan-in: %ld longs, sum %ld\n", count, sum);

@@ -28,7 +28,7 @@ int main(int argc, char **argv)
         double t0 = MPI_Wtime(), tick = MPI_Wtick();
         usleep(20000);
         double dt = MPI_Wtime() - t0;
-        printf("wtime advances: %d, tick sane: %d\n", dt > 0.015 && dt < 5, tick > 0 && tick < 0.01);
+        printf("wtime advances: %d, tick sane: %d\n", dt > 0.015 && dt<5, tick> 0 && tick < 0.01);
         char name[MPI_MAX_PROCESSOR_NAME], host[256];
         int len;
         MPI_Get_processor_name(name, &len);
@@ -58,16 +58,19 @@ int main(int argc, char **argv)
     }
     /* Non-blocking exchange between neighbours, completed with Test loops and Wait. */
     int next = (rank + 1) % size, prev = (rank + size - 1) % size, out[64], in[64];
-    for (int i = 0; i < 64; i++) out[i] = rank * 1000 + i;
+    for (int i = 0; i < 64; i++)
+        out[i] = rank * 1000 + i;
     MPI_Request rr, rs;
     MPI_Irecv(in, 64, MPI_INT, prev, 9, MPI_COMM_WORLD, &rr);
     MPI_Isend(out, 64, MPI_INT, next, 9, MPI_COMM_WORLD, &rs);
     int done = 0;
     MPI_Status st;
-    while (!done) MPI_Test(&rr, &done, &st);
+    while (!done)
+        MPI_Test(&rr, &done, &st);
     MPI_Wait(&rs, MPI_STATUS_IGNORE);
     int ok = st.MPI_SOURCE == prev && st.MPI_TAG == 9;
-    for (int i = 0; i < 64; i++) ok &= in[i] == prev * 1000 + i;
+    for (int i = 0; i < 64; i++)
+        ok &= in[i] == prev * 1000 + i;
     printf("rank %d: non-blocking exchange %s\n", rank, ok ? "ok" : "WRONG");
     /* Synchronous send: completes only once the receive has started. */
     if (size > 1 && rank == 0) MPI_Ssend(out, 4, MPI_INT, 1, 10, MPI_COMM_WORLD);
@@ -75,7 +78,8 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0 && argc > 1 && !strcmp(argv[1], "stdin")) {
         char line[256];
-        while (fgets(line, sizeof line, stdin)) printf("stdin: %s", line);
+        while (fgets(line, sizeof line, stdin))
+            printf("stdin: %s", line);
     }
     MPI_Finalize();
     MPI_Finalized(&flag);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #define PER_SENDER 400
-#define NTAGS 4
+#define NTAGS      4
 
 int main(int argc, char **argv)
 {
@@ -22,7 +22,8 @@ int main(int argc, char **argv)
         }
     } else {
         int *last = calloc((size_t)size * NTAGS, sizeof *last), violations = 0;
-        for (int i = 0; i < size * NTAGS; i++) last[i] = -1;
+        for (int i = 0; i < size * NTAGS; i++)
+            last[i] = -1;
         long sum = 0;
         for (int n = 0; n < (size - 1) * PER_SENDER; n++) {
             int msg[2];
@@ -35,8 +36,8 @@ int main(int argc, char **argv)
             *l = msg[1];
             sum += msg[0] * 1000 + msg[1];
         }
-        printf("received %d messages, sum %ld, order violations %d\n", (size - 1) * PER_SENDER,
-               sum, violations);
+        printf("received %d messages, sum %ld, order violations %d\n", (size - 1) * PER_SENDER, sum,
+               violations);
         free(last);
     }
     MPI_Finalize();

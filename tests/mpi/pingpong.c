@@ -6,7 +6,8 @@
 
 static void fill(unsigned char *b, long n, int seed)
 {
-    for (long i = 0; i < n; i++) b[i] = (unsigned char)(i * 31 + seed);
+    for (long i = 0; i < n; i++)
+        b[i] = (unsigned char)(i * 31 + seed);
 }
 static int check(const unsigned char *b, long n, int seed)
 {

@@ -17,7 +17,8 @@ int main(int argc, char **argv)
         if (i % 10 == 0) n = 0;
         if (rank == 0) {
             double *d = malloc((n + 1) * sizeof *d);
-            for (int k = 0; k < n; k++) d[k] = i + k * 0.5;
+            for (int k = 0; k < n; k++)
+                d[k] = i + k * 0.5;
             MPI_Send(d, n, MPI_DOUBLE, 1, i % 17, MPI_COMM_WORLD);
             free(d);
         } else if (rank == 1) {
@@ -26,7 +27,8 @@ int main(int argc, char **argv)
                 MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
             } else {
                 int flag = 0;
-                while (!flag) MPI_Iprobe(MPI_ANY_SOURCE, i % 17, MPI_COMM_WORLD, &flag, &st);
+                while (!flag)
+                    MPI_Iprobe(MPI_ANY_SOURCE, i % 17, MPI_COMM_WORLD, &flag, &st);
             }
             int count, bytes;
             MPI_Get_count(&st, MPI_DOUBLE, &count);
@@ -34,8 +36,10 @@ int main(int argc, char **argv)
             double *d = malloc((count + 1) * sizeof *d);
             MPI_Recv(d, count, MPI_DOUBLE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, &st);
             int ok = count == n && bytes == n * 8 && st.MPI_TAG == i % 17;
-            for (int k = 0; k < count; k++) ok &= d[k] == i + k * 0.5;
-            if (!ok) printf("message %d: expected %d doubles, got %d (%d bytes)\n", i, n, count, bytes);
+            for (int k = 0; k < count; k++)
+                ok &= d[k] == i + k * 0.5;
+            if (!ok)
+                printf("message %d: expected %d doubles, got %d (%d bytes)\n", i, n, count, bytes);
             total += count;
             free(d);
         }

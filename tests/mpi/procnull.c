@@ -34,8 +34,9 @@ int main(int argc, char **argv)
     if (rank == 0 && argc > 1) show("irecv+wait", &st);
     MPI_Isend(buf, 4, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &rq);
     MPI_Test(&rq, &flag, &st);
-    if (rank == 0) printf("isend+test: flag %d, request null %d, buffer intact %d\n", flag,
-                          rq == MPI_REQUEST_NULL, buf[0] == 7 && buf[3] == 7);
+    if (rank == 0)
+        printf("isend+test: flag %d, request null %d, buffer intact %d\n", flag,
+               rq == MPI_REQUEST_NULL, buf[0] == 7 && buf[3] == 7);
     MPI_Finalize();
     return 0;
 }

@@ -12,15 +12,18 @@ int main(int argc, char **argv)
     int next = (rank + 1) % size, prev = (rank + size - 1) % size;
     for (int lap = 0; lap < 50; lap++) {
         if (rank == 0) {
-            for (int i = 0; i < 1000; i++) token[i] += i * lap;
+            for (int i = 0; i < 1000; i++)
+                token[i] += i * lap;
             MPI_Send(token, 1000, MPI_INT, next, lap, MPI_COMM_WORLD);
             MPI_Recv(token, 1000, MPI_INT, prev, lap, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             long sum = 0;
-            for (int i = 0; i < 1000; i++) sum += token[i] * (long)(i + 1);
+            for (int i = 0; i < 1000; i++)
+                sum += token[i] * (long)(i + 1);
             printf("lap %d checksum %ld\n", lap, sum);
         } else {
             MPI_Recv(token, 1000, MPI_INT, prev, lap, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            for (int i = 0; i < 1000; i++) token[i] += rank * (i % 7);
+            for (int i = 0; i < 1000; i++)
+                token[i] += rank * (i % 7);
             MPI_Send(token, 1000, MPI_INT, next, lap, MPI_COMM_WORLD);
         }
     }

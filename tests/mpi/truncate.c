@@ -20,7 +20,8 @@ int main(int argc, char **argv)
     }
     if (!fatal) MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (rank == 0) {
-        for (int i = 0; i < 100; i++) data[i] = i;
+        for (int i = 0; i < 100; i++)
+            data[i] = i;
         MPI_Send(data, 100, MPI_INT, 1, 0, MPI_COMM_WORLD);
         MPI_Send(data, 5, MPI_INT, 1, 1, MPI_COMM_WORLD);
     } else if (rank == 1) {
