@@ -32,7 +32,19 @@ static int check(enum side side, const void *buf, int count, MPI_Datatype type, 
         if (err_) return c ? mpcr_error(c, err_, fn) : mpcr_error_world(err_, fn);                 \
     } while (0)
 
-/* Copies the message into the staging area and fills a send call's line. */
+/* Begins a point-to-point call: fills the call line. */
+static void begin_p2p(enum mpcr_op op, struct mpcr_comm *c, int peer, int tag, uint64_t offset,
+                      uint64_t bytes)
+{
+    struct mpcr_call *call = mpcr_call_begin(op);
+    call->comm = c->vid;
+    call->peer = peer;
+    call->tag = tag;
+    call->offset = offset;
+    call->bytes = bytes;
+}
+
+/* Copies the message into the staging area and begins a send call. */
 static int stage_send(enum mpcr_op op, const void *buf, int count, const struct mpcr_type *t,
                       int dest, int tag, struct mpcr_comm *c, uint64_t *offset)
 {
@@ -40,12 +52,17 @@ static int stage_send(enum mpcr_op op, const void *buf, int count, const struct 
     int err = mpcr_staging_alloc(bytes, offset);
     if (err) return err;
     mpcr_pack(mpcr_staging_ptr(*offset), buf, count, t);
-    struct mpcr_call *call = mpcr_call_begin(op);
-    call->comm = c->vid;
-    call->peer = dest;
-    call->tag = tag;
-    call->offset = *offset;
-    call->bytes = bytes;
+    begin_p2p(op, c, dest, tag, *offset, bytes);
+    return MPI_SUCCESS;
+}
+
+/* Makes room for `capacity` bytes in the staging area and begins a receive call. */
+static int stage_recv(enum mpcr_op op, uint64_t capacity, int source, int tag, struct mpcr_comm *c,
+                      uint64_t *offset)
+{
+    int err = mpcr_staging_alloc(capacity, offset);
+    if (err) return err;
+    begin_p2p(op, c, source, tag, *offset, capacity);
     return MPI_SUCCESS;
 }
 
@@ -93,14 +110,8 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
         return MPI_SUCCESS;
     }
     uint64_t capacity = (uint64_t)count * t->size, off;
-    int err = mpcr_staging_alloc(capacity, &off);
+    int err = stage_recv(MPCR_OP_RECV, capacity, source, tag, c, &off);
     if (err) return mpcr_error(c, err, "MPI_Recv");
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_RECV);
-    call->comm = c->vid;
-    call->peer = source;
-    call->tag = tag;
-    call->offset = off;
-    call->bytes = capacity;
     err = finish_recv(mpcr_call_finish(), buf, capacity, off, t, status);
     mpcr_staging_free(off);
     return mpcr_error(c, err, "MPI_Recv");
@@ -117,10 +128,7 @@ static int probe(enum mpcr_op op, const char *fn, int source, int tag, MPI_Comm 
         mpcr_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, 0, MPI_SUCCESS);
         return MPI_SUCCESS;
     }
-    struct mpcr_call *call = mpcr_call_begin(op);
-    call->comm = c->vid;
-    call->peer = source;
-    call->tag = tag;
+    begin_p2p(op, c, source, tag, 0, 0);
     const struct mpcr_reply *r = mpcr_call_finish();
     *flag = op == MPCR_OP_PROBE || r->flag;
     if (*flag) mpcr_status_set(status, r->source, r->tag, r->bytes, r->rc);
@@ -183,14 +191,8 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
         return MPI_SUCCESS;
     }
     uint64_t capacity = (uint64_t)count * t->size, off;
-    int err = mpcr_staging_alloc(capacity, &off);
+    int err = stage_recv(MPCR_OP_IRECV, capacity, source, tag, c, &off);
     if (err) return mpcr_error(c, err, "MPI_Irecv");
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_IRECV);
-    call->comm = c->vid;
-    call->peer = source;
-    call->tag = tag;
-    call->offset = off;
-    call->bytes = capacity;
     const struct mpcr_reply *r = mpcr_call_finish();
     if (r->rc) {
         mpcr_staging_free(off);
