@@ -1,0 +1,71 @@
+/* Small helpers for code that runs with other threads frozen: whole-file
+ * reads into caller memory, number parsing, error messages. No malloc. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+char mpcr_errmsg[512];
+
+int mpcr_fail(int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(mpcr_errmsg, sizeof mpcr_errmsg, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+long mpcr_read_file(const char *path, char *buf, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    size_t len = 0;
+    while (len + 1 < cap) {
+        ssize_t n = read(fd, buf + len, cap - 1 - len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            int e = errno;
+            close(fd);
+            return -e;
+        }
+        if (n == 0) break;
+        len += (size_t)n;
+    }
+    close(fd);
+    buf[len] = 0;
+    return len + 1 >= cap ? -EFBIG : (long)len;
+}
+
+uint64_t mpcr_parse_hex(const char **p)
+{
+    uint64_t v = 0;
+    for (;; (*p)++) {
+        char c = **p;
+        if (c >= '0' && c <= '9') v = v * 16 + (uint64_t)(c - '0');
+        else if (c >= 'a' && c <= 'f') v = v * 16 + (uint64_t)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') v = v * 16 + (uint64_t)(c - 'A' + 10);
+        else return v;
+    }
+}
+
+uint64_t mpcr_parse_dec(const char **p)
+{
+    uint64_t v = 0;
+    while (**p >= '0' && **p <= '9') v = v * 10 + (uint64_t)(*(*p)++ - '0');
+    return v;
+}
+
+uint32_t mpcr_str_add(struct mpcr_scratch *s, const char *str, uint32_t len)
+{
+    uint32_t off = s->strings_len;
+    if (off + len + 1 > sizeof s->strings) return 0;
+    memcpy(s->strings + off, str, len);
+    s->strings[off + len] = 0;
+    s->strings_len += len + 1;
+    return off;
+}
