@@ -391,7 +391,7 @@ int mpcr_engine_checkpoint(const char *path)
     snprintf(api_path, sizeof api_path, "%s", path);
     api_result = -EINPROGRESS;
     if (send_req((int)syscall(SYS_gettid), REQ(REQ_API, 0, 0))) return -errno;
-    return api_result; /* the handler ran before the system call returned */
+    return __atomic_load_n(&api_result, __ATOMIC_ACQUIRE); /* the handler ran before the system call returned */
 }
 
 const char *mpcr_engine_last_error(void) { return mpcr_errmsg; }
