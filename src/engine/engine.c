@@ -24,12 +24,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "control.h"
 #include "crc32c.h"
 #include "internal.h"
 #include "mpcr/engine.h"
 
-enum { REQ_COORD = 1, REQ_API = 2, REQ_FOLLOW = 3 };
-#define REQ(type, slot, num) ((uint64_t)(type) | (uint64_t)(slot) << 16 | (uint64_t)(num) << 32)
+enum { REQ_COORD = MPCR_CTL_COORD, REQ_API = MPCR_CTL_API, REQ_FOLLOW = MPCR_CTL_FOLLOW };
+#define REQ MPCR_CTL_VALUE
 #define STOP_TIMEOUT_MS 10000
 
 struct mpcr_thr mpcr_thr[MPCR_MAX_THREADS];
