@@ -11,6 +11,7 @@ bin=$1 prog=$2
 shift 2
 user=""
 [ "${1:-}" = "--user" ] && user=$2
+[ "$(id -u)" -ne 0 ] && user="" # already unprivileged: run as we are
 T=$(mktemp -d /tmp/mpcr-zdtm.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 as() {
