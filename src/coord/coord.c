@@ -104,10 +104,31 @@ struct pending {
     double started;
 };
 
+/* Whether `pid` has a handler for SIGRTMAX, i.e. runs the engine: sent
+ * earlier (or to a statically linked program) the signal would kill it. */
+static int engine_ready(pid_t pid)
+{
+    char path[64], buf[4096];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    unsigned long long caught = 0;
+    while (fgets(buf, sizeof buf, f))
+        if (!strncmp(buf, "SigCgt:", 7)) caught = strtoull(buf + 7, NULL, 16);
+    fclose(f);
+    return (caught >> (SIGRTMAX - 1)) & 1;
+}
+
 static void start_checkpoint(struct mpcr_coord *c, pid_t child, struct pending *p, int client, int exit_after)
 {
     if (p->active) {
         if (client >= 0) send_line(client, "error a checkpoint is already in progress\n"), close(client);
+        return;
+    }
+    if (!engine_ready(child)) {
+        if (client >= 0)
+            send_line(client, "error the process does not run the checkpoint engine (yet): it is starting, or it is "
+                              "statically linked\n"), close(client);
         return;
     }
     char gdir[4200];

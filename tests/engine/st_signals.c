@@ -1,14 +1,17 @@
 /* Signal state: handlers (with SA_SIGINFO and a handler mask), an ignored
- * signal, per-thread masks, a signal pending at the checkpoint (delivered
- * once unblocked after the restart), and an alternate signal stack that a
- * handler still runs on. */
+ * signal, per-thread masks, signals pending at the checkpoint on a thread
+ * and on the process (each delivered once, when unblocked after the
+ * restart), an alternate signal stack that a handler still runs on, and an
+ * interval timer still counting down. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/time.h>
 
 #include "zdtm.h"
 
-static volatile sig_atomic_t got_usr1, got_usr2, on_alt;
+static volatile sig_atomic_t got_usr1, got_usr2, got_pwr, on_alt;
+static void on_pwr(int sig) { (void)sig; got_pwr++; }
 static char altstack[64 << 10];
 static pthread_barrier_t bar;
 static sigset_t thread_mask_after;
@@ -59,11 +62,19 @@ int main(void)
     sigemptyset(&block);
     sigaddset(&block, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &block, NULL);
+    signal(SIGPWR, on_pwr);
+    sigset_t pwr;
+    sigemptyset(&pwr);
+    sigaddset(&pwr, SIGPWR);
+    pthread_sigmask(SIG_BLOCK, &pwr, NULL); /* the thread below inherits it: blocked everywhere */
     pthread_barrier_init(&bar, NULL, 2);
     pthread_t t;
     pthread_create(&t, NULL, masked_thread, NULL);
     pthread_barrier_wait(&bar);
-    raise(SIGUSR1); /* pending: blocked in this (the only) thread that does not block... */
+    raise(SIGUSR1);            /* pending on this thread */
+    kill(getpid(), SIGPWR);    /* pending on the process */
+    struct itimerval it = {{0, 0}, {1000, 0}};
+    setitimer(ITIMER_REAL, &it, NULL);
     CHECK(got_usr1 == 0, "delivered while blocked");
     zdtm_ready();
     zdtm_wait();
@@ -83,6 +94,11 @@ int main(void)
     CHECK(got_usr1 == 0, "delivered while blocked");
     pthread_sigmask(SIG_UNBLOCK, &block, NULL);
     CHECK(got_usr1 == 1, "pending SIGUSR1 delivered %d times", (int)got_usr1);
+    CHECK(sigismember(&pend, SIGPWR), "the process-wide pending SIGPWR was lost");
+    pthread_sigmask(SIG_UNBLOCK, &pwr, NULL);
+    CHECK(got_pwr == 1, "pending SIGPWR delivered %d times", (int)got_pwr);
+    getitimer(ITIMER_REAL, &it);
+    CHECK(it.it_value.tv_sec > 900 && it.it_value.tv_sec <= 1000, "ITIMER_REAL lost: %ld s left", (long)it.it_value.tv_sec);
     raise(SIGUSR2);
     CHECK(got_usr2 == 1 && on_alt, "SIGUSR2 not on the alternate stack");
     stack_t cur;
