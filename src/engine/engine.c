@@ -34,7 +34,7 @@ enum { REQ_COORD = MPCR_CTL_COORD, REQ_API = MPCR_CTL_API, REQ_FOLLOW = MPCR_CTL
 #define STOP_TIMEOUT_MS 10000
 
 struct mpcr_thr mpcr_thr[MPCR_MAX_THREADS];
-int mpcr_nthr;
+int mpcr_nthr, mpcr_nlive;
 struct mpcr_range mpcr_exclude[MPCR_MAX_EXCLUDE];
 int mpcr_nexclude;
 long mpcr_tid_offset = -1;
@@ -113,6 +113,7 @@ static void follow(uint32_t slot, uint32_t ep)
     struct mpcr_thr *t = &mpcr_thr[slot];
     if (!mpcr_ctx_save(&t->ctx)) {
         mpcr_thr_capture(t);
+        __atomic_store_n(&t->parked, 1, __ATOMIC_RELEASE);
         __atomic_add_fetch(&arrived, 1, __ATOMIC_RELEASE);
         futex_wake(&arrived);
     } else {
@@ -128,7 +129,7 @@ static void follow(uint32_t slot, uint32_t ep)
 static int slot_of(int tid)
 {
     for (int i = 0; i < mpcr_nthr; i++)
-        if (mpcr_thr[i].tid == tid) return i;
+        if (mpcr_thr[i].tid == tid && !mpcr_thr[i].gone) return i; /* a gone thread's id may be reused */
     return -1;
 }
 
@@ -155,7 +156,7 @@ static int ask_new_threads(void)
             int slot = mpcr_nthr++;
             memset(&mpcr_thr[slot], 0, sizeof mpcr_thr[slot]);
             mpcr_thr[slot].tid = tid;
-            if (send_req(tid, REQ(REQ_FOLLOW, slot, epoch)) == 0) fresh++;
+            if (send_req(tid, REQ(REQ_FOLLOW, slot, epoch)) == 0) fresh++, mpcr_nlive++;
             else mpcr_nthr--; /* it exited meanwhile */
         }
     }
@@ -163,22 +164,44 @@ static int ask_new_threads(void)
     return rc ? rc : fresh;
 }
 
+/* Waits until every asked thread has parked or is gone (exited after it
+ * was listed); 0, or -ETIMEDOUT naming a thread that never came. */
+static int wait_parked(void)
+{
+    int64_t deadline = now_ms() + STOP_TIMEOUT_MS;
+    pid_t pid = getpid();
+    for (;;) {
+        uint32_t seen = __atomic_load_n(&arrived, __ATOMIC_ACQUIRE);
+        int waiting = -1;
+        for (int i = 1; i < mpcr_nthr; i++) {
+            struct mpcr_thr *t = &mpcr_thr[i];
+            if (t->gone || __atomic_load_n(&t->parked, __ATOMIC_ACQUIRE)) continue;
+            if (syscall(SYS_tgkill, pid, t->tid, 0) && errno == ESRCH) {
+                t->gone = 1;
+                mpcr_nlive--;
+                continue;
+            }
+            waiting = i;
+        }
+        if (waiting < 0) return 0;
+        if (now_ms() > deadline)
+            return mpcr_fail(-ETIMEDOUT, "thread %d did not stop within %d s (does it block SIGRTMAX?)",
+                             mpcr_thr[waiting].tid, STOP_TIMEOUT_MS / 1000);
+        futex_wait(&arrived, seen, 20);
+    }
+}
+
 static int stop_threads(void)
 {
-    mpcr_nthr = 1;
+    mpcr_nthr = mpcr_nlive = 1;
     memset(&mpcr_thr[0], 0, sizeof mpcr_thr[0]);
     mpcr_thr_capture(&mpcr_thr[0]);
     for (;;) {
         int fresh = ask_new_threads();
         if (fresh < 0) return fresh;
         if (fresh == 0) return 0;
-        if (wait_count(&arrived, (uint32_t)mpcr_nthr - 1, STOP_TIMEOUT_MS)) {
-            for (int i = 1; i < mpcr_nthr; i++)
-                if (!mpcr_thr[i].fs_base)
-                    return mpcr_fail(-ETIMEDOUT, "thread %d did not stop within %d s (does it block SIGRTMAX?)",
-                                     mpcr_thr[i].tid, STOP_TIMEOUT_MS / 1000);
-            return mpcr_fail(-ETIMEDOUT, "threads did not stop");
-        }
+        int rc = wait_parked();
+        if (rc) return rc;
     }
 }
 
@@ -191,7 +214,7 @@ static int write_image(const char *path, uint64_t gen)
     s->fd = -1;
     int rc = mpcr_proc_refuse(s);
     for (int i = 0; !rc && i < mpcr_nthr; i++)
-        if (!mpcr_thr[i].tid_field_ok)
+        if (!mpcr_thr[i].gone && !mpcr_thr[i].tid_field_ok)
             rc = mpcr_fail(-ENOTSUP, "thread %d: glibc's thread block has no thread id where expected", mpcr_thr[i].tid);
     if (!rc) rc = mpcr_files_save(s);
     if (!rc) rc = mpcr_signals_save(s);
@@ -214,14 +237,17 @@ static int write_image(const char *path, uint64_t gen)
         else h->vdso.vdso_crc = mpcr_crc32c(0, (void *)h->vdso.vdso, h->vdso.vdso_len);
         h->generation = gen;
         h->rank = rank;
-        h->nthreads = (uint32_t)mpcr_nthr;
         pid_t pid = getpid();
+        uint32_t n = 0;
         for (int i = 0; i < mpcr_nthr; i++) {
-            s->threads[i].ctx = mpcr_thr[i].ctx;
-            s->threads[i].fs_base = mpcr_thr[i].fs_base;
-            s->threads[i].old_tid = (uint32_t)mpcr_thr[i].tid;
-            s->threads[i].is_main = mpcr_thr[i].tid == pid;
+            if (mpcr_thr[i].gone) continue;
+            s->threads[n].ctx = mpcr_thr[i].ctx;
+            s->threads[n].fs_base = mpcr_thr[i].fs_base;
+            s->threads[n].old_tid = (uint32_t)mpcr_thr[i].tid;
+            s->threads[n].is_main = mpcr_thr[i].tid == pid;
+            n++;
         }
+        h->nthreads = n;
     }
     if (!rc) rc = mpcr_w_image(s, path);
     if (!rc) image_bytes = s->hdr.total_len;
@@ -252,7 +278,7 @@ static int after_restart(struct mpcr_handoff *h)
     struct mpcr_img_header hdr = *h->hdr;
     uintptr_t zone = h->zone_start;
     size_t zone_len = h->zone_len;
-    wait_count(&restored, (uint32_t)mpcr_nthr - 1, -1);
+    wait_count(&restored, (uint32_t)mpcr_nlive - 1, -1);
     munmap((void *)zone, zone_len);
     mpcr_signals_reraise(&hdr);
     return 1;

@@ -28,6 +28,8 @@ struct mpcr_thr {
     stack_t altstack;
     uint64_t pending; /* signals pending on this thread only */
     int tid_field_ok; /* glibc's cached tid found where expected */
+    int parked;       /* it saved its state and waits (set by the thread) */
+    int gone;         /* it exited before it could stop: not in the image */
 };
 
 /* Working memory of one checkpoint, mapped when it starts and unmapped when
@@ -54,7 +56,8 @@ struct mpcr_scratch {
 };
 
 extern struct mpcr_thr mpcr_thr[MPCR_MAX_THREADS];
-extern int mpcr_nthr;
+extern int mpcr_nthr;  /* slots used; slot 0 is the leader */
+extern int mpcr_nlive; /* of them, threads that did not exit meanwhile */
 extern char mpcr_errmsg[512];
 struct mpcr_range {
     uintptr_t start, end;

@@ -22,6 +22,7 @@ int mpcr_proc_refuse(struct mpcr_scratch *s)
 {
     char buf[4096];
     for (int i = 0; i < mpcr_nthr; i++) {
+        if (mpcr_thr[i].gone) continue;
         char path[64];
         snprintf(path, sizeof path, "/proc/self/task/%d/children", mpcr_thr[i].tid);
         long n = mpcr_read_file(path, buf, sizeof buf);

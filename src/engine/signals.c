@@ -36,6 +36,7 @@ int mpcr_signals_save(struct mpcr_scratch *s)
     uint64_t ours = 1ull << (SIGRTMAX - 1);
     s->hdr.sig_pending = status_mask("/proc/self/status", "ShdPnd:") & ~ours;
     for (int i = 0; i < mpcr_nthr; i++) {
+        if (mpcr_thr[i].gone) continue;
         char path[64];
         snprintf(path, sizeof path, "/proc/self/task/%d/status", mpcr_thr[i].tid);
         mpcr_thr[i].pending = status_mask(path, "SigPnd:") & ~ours;
@@ -61,6 +62,6 @@ void mpcr_signals_reraise(const struct mpcr_img_header *hdr)
         uint64_t bit = 1ull << (sig - 1);
         if (hdr->sig_pending & bit) kill(pid, sig);
         for (int i = 0; i < mpcr_nthr; i++)
-            if (mpcr_thr[i].pending & bit) syscall(SYS_tgkill, pid, mpcr_thr[i].new_tid, sig);
+            if (!mpcr_thr[i].gone && (mpcr_thr[i].pending & bit)) syscall(SYS_tgkill, pid, mpcr_thr[i].new_tid, sig);
     }
 }
