@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "image.h"
+#include "parse.h"
 
 #define MPCR_MAX_THREADS 1024
 #define MPCR_MAX_EXCLUDE 32
@@ -101,7 +102,5 @@ void mpcr_thr_restore(struct mpcr_thr *t);
 
 /* Small helpers without libc locks (util.c). */
 long mpcr_read_file(const char *path, char *buf, size_t cap);
-uint64_t mpcr_parse_hex(const char **p);
-uint64_t mpcr_parse_dec(const char **p);
 
 #endif

@@ -141,6 +141,14 @@ static int is_zero_page(const unsigned char *p)
     return 1;
 }
 
+/* Whether a page with pagemap entry e is stored: present or swapped; of a
+ * private file mapping only pages copied on write (not file-backed). */
+static int page_wanted(const struct mpcr_img_region *r, uint64_t e)
+{
+    if (r->kind == MPCR_R_FILE_SHARED) return 0;
+    return (e & PM_SWAPPED) || ((e & PM_PRESENT) && (r->kind != MPCR_R_FILE_PRIVATE || !(e & PM_FILE)));
+}
+
 /* Writes pages [first, first+n) of region r, all wanted, as extents. */
 static int dump_run(struct mpcr_scratch *s, int memfd, const struct mpcr_img_region *r, uint64_t first, uint64_t n,
                     uint64_t *zero_start, uint64_t *zero_count)
@@ -199,20 +207,12 @@ static int dump_region(struct mpcr_scratch *s, int memfd, int pmfd, struct mpcr_
         }
         uint64_t i = 0;
         while (i < k) {
-            uint64_t e = all ? PM_PRESENT : s->pagemap[i];
-            int want = (e & PM_SWAPPED) || ((e & PM_PRESENT) && (r->kind != MPCR_R_FILE_PRIVATE || !(e & PM_FILE)));
-            if (r->kind == MPCR_R_FILE_SHARED) want = 0;
-            if (!want) {
+            if (!page_wanted(r, all ? PM_PRESENT : s->pagemap[i])) {
                 i++;
                 continue;
             }
             uint64_t j = i + 1;
-            while (j < k) {
-                uint64_t f = all ? PM_PRESENT : s->pagemap[j];
-                int w = (f & PM_SWAPPED) || ((f & PM_PRESENT) && (r->kind != MPCR_R_FILE_PRIVATE || !(f & PM_FILE)));
-                if (!w) break;
-                j++;
-            }
+            while (j < k && page_wanted(r, all ? PM_PRESENT : s->pagemap[j])) j++;
             int rc = dump_run(s, memfd, r, base + i, j - i, &zero_start, &zero_count);
             if (rc) return rc;
             i = j;

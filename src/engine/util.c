@@ -1,5 +1,5 @@
 /* Small helpers for code that runs with other threads frozen: whole-file
- * reads into caller memory, number parsing, error messages. No malloc. */
+ * reads into caller memory, the string table, error messages. No malloc. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -39,25 +39,6 @@ long mpcr_read_file(const char *path, char *buf, size_t cap)
     close(fd);
     buf[len] = 0;
     return len + 1 >= cap ? -EFBIG : (long)len;
-}
-
-uint64_t mpcr_parse_hex(const char **p)
-{
-    uint64_t v = 0;
-    for (;; (*p)++) {
-        char c = **p;
-        if (c >= '0' && c <= '9') v = v * 16 + (uint64_t)(c - '0');
-        else if (c >= 'a' && c <= 'f') v = v * 16 + (uint64_t)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') v = v * 16 + (uint64_t)(c - 'A' + 10);
-        else return v;
-    }
-}
-
-uint64_t mpcr_parse_dec(const char **p)
-{
-    uint64_t v = 0;
-    while (**p >= '0' && **p <= '9') v = v * 10 + (uint64_t)(*(*p)++ - '0');
-    return v;
 }
 
 uint32_t mpcr_str_add(struct mpcr_scratch *s, const char *str, uint32_t len)

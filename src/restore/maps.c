@@ -3,18 +3,8 @@
  * the image's memory can take its place. Its own zone is left alone. */
 #include <linux/fcntl.h>
 
+#include "parse.h"
 #include "restore.h"
-
-static uint64_t parse_hex(const char **p)
-{
-    uint64_t v = 0;
-    for (;; (*p)++) {
-        char c = **p;
-        if (c >= '0' && c <= '9') v = v * 16 + (uint64_t)(c - '0');
-        else if (c >= 'a' && c <= 'f') v = v * 16 + (uint64_t)(c - 'a' + 10);
-        else return v;
-    }
-}
 
 int read_own_maps(struct own_maps *m)
 {
@@ -28,9 +18,9 @@ int read_own_maps(struct own_maps *m)
     buf[len] = 0;
     memset(m, 0, sizeof *m);
     for (const char *p = buf; *p;) {
-        uint64_t start = parse_hex(&p);
+        uint64_t start = mpcr_parse_hex(&p);
         p++;
-        uint64_t end = parse_hex(&p);
+        uint64_t end = mpcr_parse_hex(&p);
         const char *name = p;
         while (*p && *p != '\n') p++;
         const char *eol = p;

@@ -166,12 +166,11 @@ static void check_files(const struct mpcr_img_header *h, const struct mpcr_img_f
 
 /* ---- phase 2: become the image ------------------------------------------ */
 
-static void move_special(uint64_t from, uint64_t len, uint64_t park, uint64_t to, const char *name)
+static void move_special(uint64_t from, uint64_t len, uint64_t to, const char *name)
 {
     if (!len) return;
-    long r = sc(mremap, from, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, park);
+    long r = sc(mremap, from, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, to);
     if (r < 0) die(127, "moving ", name, " failed: errno ", dec((uint64_t)-r), (char *)0);
-    (void)to;
 }
 
 static void fill_region(const struct mpcr_img_region *r)
@@ -288,12 +287,12 @@ void restore_main(long *sp)
 
     for (int i = 0; i < m.nother; i++) sc(munmap, m.other_start[i], m.other_end[i] - m.other_start[i]);
     /* Park all three first: a destination may be where another one is now. */
-    move_special(m.vvar, m.vvar_len, PARK_BASE, 0, "[vvar]");
-    move_special(m.vclock, m.vclock_len, PARK_BASE + 0x100000, 0, "[vvar_vclock]");
-    move_special(m.vdso, m.vdso_len, PARK_BASE + 0x200000, 0, "[vdso]");
-    move_special(PARK_BASE, m.vvar_len, v->vvar, 0, "[vvar]");
-    move_special(PARK_BASE + 0x100000, m.vclock_len, v->vclock, 0, "[vvar_vclock]");
-    move_special(PARK_BASE + 0x200000, m.vdso_len, v->vdso, 0, "[vdso]");
+    move_special(m.vvar, m.vvar_len, PARK_BASE, "[vvar]");
+    move_special(m.vclock, m.vclock_len, PARK_BASE + 0x100000, "[vvar_vclock]");
+    move_special(m.vdso, m.vdso_len, PARK_BASE + 0x200000, "[vdso]");
+    move_special(PARK_BASE, m.vvar_len, v->vvar, "[vvar]");
+    move_special(PARK_BASE + 0x100000, m.vclock_len, v->vclock, "[vvar_vclock]");
+    move_special(PARK_BASE + 0x200000, m.vdso_len, v->vdso, "[vdso]");
 
     const struct mpcr_img_region *r = t[MPCR_T_REGIONS];
     for (uint32_t i = 0; i < h->table[MPCR_T_REGIONS].count; i++) map_region(&r[i], str);
