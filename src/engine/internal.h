@@ -28,6 +28,9 @@ struct mpcr_thr {
     size_t robust_len;
     stack_t altstack;
     uint64_t pending; /* signals pending on this thread only */
+    char name[16];    /* PR_GET_NAME */
+    uint64_t affinity[16]; /* sched_getaffinity, up to 1024 CPUs */
+    int affinity_len;
     int tid_field_ok; /* glibc's cached tid found where expected */
     int parked;       /* it saved its state and waits (set by the thread) */
     int gone;         /* it exited before it could stop: not in the image */

@@ -3,7 +3,8 @@
  * the robust futex list, the rseq registration, the alternate signal stack,
  * and glibc's copy of the thread id in its thread block. Each thread reads
  * its own at the checkpoint and sets its own again after a restart. Also the
- * resume point (mpcr_ctx_save) the restorer jumps to. */
+ * resume point (mpcr_ctx_save) the restorer jumps to. Also the thread's name
+ * and CPU affinity, which would otherwise be the restorer's. */
 #include <asm/prctl.h>
 #include <errno.h>
 #include <linux/futex.h>
@@ -44,6 +45,9 @@ void mpcr_thr_capture(struct mpcr_thr *t)
     prctl(PR_GET_TID_ADDRESS, &t->tid_addr);
     syscall(SYS_get_robust_list, 0, &t->robust_head, &t->robust_len);
     sigaltstack(NULL, &t->altstack);
+    prctl(PR_GET_NAME, t->name);
+    long n = syscall(SYS_sched_getaffinity, 0, sizeof t->affinity, t->affinity);
+    t->affinity_len = n > 0 ? (int)n : 0;
     t->tid_field_ok = mpcr_tid_offset >= 0 && *(int *)(t->fs_base + (uintptr_t)mpcr_tid_offset) == t->tid;
 }
 
@@ -56,6 +60,9 @@ void mpcr_thr_restore(struct mpcr_thr *t)
     if (__rseq_size) /* glibc registered rseq for this thread: register it again, at the same place */
         syscall(SYS_rseq, (void *)(t->fs_base + (uintptr_t)__rseq_offset), __rseq_size < 32 ? 32 : __rseq_size, 0,
                 RSEQ_SIG);
+    prctl(PR_SET_NAME, t->name);
+    if (t->affinity_len) /* CPUs that do not exist here are dropped by the kernel; none left fails harmlessly */
+        syscall(SYS_sched_setaffinity, 0, (size_t)t->affinity_len, t->affinity);
     if (!(t->altstack.ss_flags & SS_DISABLE)) {
         stack_t ss = t->altstack;
         ss.ss_flags &= ~SS_ONSTACK;

@@ -1,5 +1,6 @@
 /* __thread variables of the main thread and 8 threads survive, each
- * thread keeps its own, and pthread_self/gettid-based calls keep working. */
+ * thread keeps its own, glibc calls that use its cached thread id
+ * (pthread_kill) keep working, and every thread keeps its name. */
 #include <pthread.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -31,12 +32,18 @@ static int check(long id)
 static void *worker(void *arg)
 {
     long id = (long)arg;
+    char name[16];
+    snprintf(name, sizeof name, "worker-%ld", id);
+    pthread_setname_np(pthread_self(), name);
     set(id);
     pthread_barrier_wait(&ready);
     pthread_barrier_wait(&go);
     failed[id] = !check(id);
     /* glibc's own per-thread data: its cached tid must be the new one */
     failed[id] |= pthread_kill(pthread_self(), 0) != 0;
+    char now[16] = "";
+    pthread_getname_np(pthread_self(), now, sizeof now);
+    failed[id] |= strcmp(now, name) != 0;
     return (void *)(id * 3);
 }
 
@@ -54,9 +61,13 @@ int main(void)
     for (long i = 1; i <= N; i++) {
         void *ret;
         CHECK(pthread_join(t[i - 1], &ret) == 0 && ret == (void *)(i * 3), "join %ld", i);
-        CHECK(!failed[i], "thread %ld lost its TLS", i);
+        CHECK(!failed[i], "thread %ld lost its TLS or name", i);
     }
     CHECK(check(0), "main thread TLS");
+    char comm[64] = "";
+    FILE *f = fopen("/proc/self/comm", "r");
+    CHECK(f && fgets(comm, sizeof comm, f) && !strcmp(comm, "st_tls\n"), "process name is %s", comm);
+    fclose(f);
     CHECK(getpid() == syscall(SYS_gettid), "the main thread is not the process");
     zdtm_pass();
 }
