@@ -321,8 +321,11 @@ static int report(uint64_t gen, int rc)
 static int checkpoint(int type, uint64_t gen)
 {
     int expected = 0;
-    if (!__atomic_compare_exchange_n(&busy, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        return mpcr_fail(-EBUSY, "a checkpoint is already in progress");
+    if (!__atomic_compare_exchange_n(&busy, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        int rc = mpcr_fail(-EBUSY, "a checkpoint is already in progress");
+        if (type == REQ_COORD && coord_sock[0]) report(gen, rc); /* the coordinator waits for an answer */
+        return rc;
+    }
     mpcr_errmsg[0] = 0;
     __atomic_store_n(&arrived, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&restored, 0, __ATOMIC_RELEASE);
