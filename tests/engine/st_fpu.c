@@ -21,6 +21,9 @@ static void *watch(void *arg)
     return NULL;
 }
 
+static const int ones[8] __attribute__((aligned(32))) = {1, 1, 1, 1, 1, 1, 1, 1};
+static const int threes[16] __attribute__((aligned(64))) = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+
 __attribute__((target("avx2"))) static int loop_avx(void)
 {
     int bad = 0;
@@ -34,7 +37,8 @@ __attribute__((target("avx2"))) static int loop_avx(void)
         "vpaddd %%ymm12, %%ymm0, %%ymm13\n vpaddd %%ymm13, %%ymm0, %%ymm14\n"
         "fldpi\n fld1\n"
         "1:\n"
-        /* ymm(k) must equal (k+1) in every lane: ymm(k) - ymm(k-1) == ymm0 */
+        /* ymm0 must be 1 in every lane, and ymm(k) - ymm(k-1) == ymm0 */
+        "vpcmpeqd %[ones], %%ymm0, %%ymm15\n vpmovmskb %%ymm15, %%eax\n cmp $-1, %%eax\n jne 2f\n"
         "vpsubd %%ymm13, %%ymm14, %%ymm15\n vpcmpeqd %%ymm0, %%ymm15, %%ymm15\n vpmovmskb %%ymm15, %%eax\n"
         "cmp $-1, %%eax\n jne 2f\n"
         "vpsubd %%ymm6, %%ymm7, %%ymm15\n vpcmpeqd %%ymm0, %%ymm15, %%ymm15\n vpmovmskb %%ymm15, %%eax\n"
@@ -52,13 +56,13 @@ __attribute__((target("avx2"))) static int loop_avx(void)
         "incq %[turns]\n"
         "cmpl $0, %[stop]\n je 1b\n"
         /* x87: st0 = 1, st1 = pi */
-        "fld1\n fcomip %%st(1), %%st\n jne 2f\n fstp %%st(0)\n fldpi\n fcomip %%st(1), %%st\n jne 3f\n"
+        "fld1\n fcomip %%st(1), %%st\n jp 3f\n jne 3f\n fstp %%st(0)\n fldpi\n fcomip %%st(1), %%st\n jp 3f\n jne 3f\n"
         "fstp %%st(0)\n jmp 4f\n"
         "2:\n fninit\n movl $1, %[bad]\n jmp 4f\n"
         "3:\n fninit\n movl $2, %[bad]\n"
         "4:\n vzeroupper\n"
         : [bad] "+m"(bad), [turns] "+m"(turns)
-        : [stop] "m"(stop)
+        : [stop] "m"(stop), [ones] "m"(ones)
         : "rax", "memory", "cc", "st", "st(1)", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
           "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
     return bad;
@@ -72,6 +76,7 @@ __attribute__((target("avx512f,avx512bw"))) static int loop_avx512(void)
         "vpaddd %%zmm16, %%zmm16, %%zmm31\n" /* zmm31 = 6 */
         "mov $0x5a5a, %%eax\n kmovw %%eax, %%k3\n"
         "1:\n"
+        "vpcmpeqd %[threes], %%zmm16, %%k2\n kortestw %%k2, %%k2\n jnc 2f\n"
         "vpsubd %%zmm16, %%zmm31, %%zmm17\n vpcmpeqd %%zmm16, %%zmm17, %%k1\n kortestw %%k1, %%k1\n jnc 2f\n"
         "kmovw %%k3, %%eax\n cmp $0x5a5a, %%eax\n jne 2f\n"
         "incq %[turns]\n"
@@ -79,8 +84,8 @@ __attribute__((target("avx512f,avx512bw"))) static int loop_avx512(void)
         "2:\n movl $1, %[bad]\n"
         "3:\n vzeroupper\n"
         : [bad] "+m"(bad), [turns] "+m"(turns)
-        : [stop] "m"(stop)
-        : "rax", "memory", "cc", "xmm16", "xmm17", "xmm31", "k1", "k3");
+        : [stop] "m"(stop), [threes] "m"(threes)
+        : "rax", "memory", "cc", "xmm16", "xmm17", "xmm31", "k1", "k2", "k3");
     return bad;
 }
 
