@@ -1,8 +1,11 @@
 /* Large anonymous mappings with holes, sparse touched pages, PROT_NONE and
  * other protections survive at the same addresses; untouched memory stays
- * zero and is not stored (the image is far smaller than the mappings). */
+ * zero and is not stored (the image is far smaller than the mappings).
+ * Shared anonymous memory and a memfd mapped shared stay shared memory;
+ * a memfd mapped privately keeps its contents. */
 #include <stdint.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "zdtm.h"
 
@@ -39,8 +42,23 @@ int main(void)
     unsigned char *dense = mmap(NULL, 16 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     for (size_t i = 0; i < (16 << 20); i++) dense[i] = (unsigned char)(i * 13 + 1);
     memset(dense + (4 << 20), 0, 1 << 20); /* a run of zero pages inside data */
+    unsigned char *shanon = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    memset(shanon, 0x5a, 1 << 20);
+    int mfd = memfd_create("st_mmap", 0);
+    CHECK(mfd >= 0 && ftruncate(mfd, 1 << 20) == 0, "memfd");
+    unsigned char *shmem = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+    unsigned char *privmem = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE, mfd, 0);
+    close(mfd);
+    memset(shmem, 0x77, 1 << 20);
+    privmem[4096] = 0x11;
     zdtm_ready();
     zdtm_wait();
+
+    CHECK(shanon[0] == 0x5a && shanon[(1 << 20) - 1] == 0x5a, "shared anonymous contents");
+    CHECK(perms_of(shanon)[3] == 's', "shared anonymous memory became %s", perms_of(shanon));
+    CHECK(shmem[0] == 0x77 && shmem[(1 << 20) - 1] == 0x77, "shared memfd contents");
+    CHECK(perms_of(shmem)[3] == 's', "shared memfd became %s", perms_of(shmem));
+    CHECK(privmem[4096] == 0x11 && privmem[0] == 0x77 && privmem[8192] == 0x77, "private memfd mapping contents");
 
     for (size_t off = 0; off < BIG; off += 1ul << 20) CHECK(big[off + 123] == (unsigned char)(off >> 20), "at %zu", off);
     CHECK(big[5 * PG] == 0 && big[BIG - 1] == 0, "untouched pages are not zero");
