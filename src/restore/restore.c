@@ -219,6 +219,23 @@ static void map_region(const struct mpcr_img_region *r, const char *str)
     }
 }
 
+/* PR_SET_MM_MAP exists only in kernels built with checkpoint/restore, and
+ * the kernel checks the layout only when it is applied: both are checked
+ * here, while a refusal still leaves nothing changed. */
+static void check_mm(const struct mpcr_img_header *h)
+{
+    unsigned int size = 0;
+    if (sc(prctl, PR_SET_MM, PR_SET_MM_MAP_SIZE, &size, 0, 0) < 0 || size != sizeof(struct prctl_mm_map))
+        die(1, "this kernel has no prctl(PR_SET_MM_MAP) (CONFIG_CHECKPOINT_RESTORE): cannot restore here", (char *)0);
+    const struct mpcr_img_mm *m = &h->mm;
+    const uint64_t *f = &m->start_code;
+    for (int i = 0; i < 11; i++)
+        if (f[i] >= TASK_END) die(1, "the image's address-space layout is out of range (corrupt image)", (char *)0);
+    if (!(m->start_code < m->end_code && m->start_data <= m->end_data && m->start_brk <= m->brk &&
+          m->arg_start <= m->arg_end && m->env_start <= m->env_end && m->auxv_len <= sizeof m->auxv))
+        die(1, "the image's address-space layout is inconsistent (corrupt image)", (char *)0);
+}
+
 static void set_mm(const struct mpcr_img_header *h)
 {
     struct prctl_mm_map m = {
@@ -262,6 +279,7 @@ void restore_main(long *sp)
     ((char *)str)[h->table[MPCR_T_STRINGS].len] = 0;
     check_regions(h, t[MPCR_T_REGIONS], str);
     check_files(h, t[MPCR_T_FILES], str);
+    check_mm(h);
     const struct mpcr_img_vdso *v = &h->vdso;
     if (overlaps(v->vvar, v->vdso + v->vdso_len, MPCR_ZONE_START, MPCR_ZONE_START + MPCR_ZONE_LEN))
         die(1, "the image's vDSO lies in the restorer's own zone", (char *)0);
