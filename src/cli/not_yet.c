@@ -8,28 +8,8 @@ static int not_yet(const char *what)
     return 2;
 }
 
-int cmd_checkpoint(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return not_yet("checkpoint");
-}
-int cmd_restart(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return not_yet("restart");
-}
-int cmd_status(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return not_yet("status");
-}
 int cmd_coordinator(int argc, char **argv)
 {
     (void)argc, (void)argv;
     return not_yet("coordinator");
-}
-int cmd_run_no_mpi(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return not_yet("run --no-mpi");
 }

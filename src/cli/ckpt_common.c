@@ -1,0 +1,70 @@
+/* Starting a process under the engine and supervising it with the
+ * standalone coordinator: shared by `mpcr run --no-mpi` and `mpcr restart`. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ckpt_common.h"
+#include "cli.h"
+
+/* The directory holding the running `mpcr` (bin/ of the build or install
+ * tree). Computed here rather than with mpcr_bin_dir(), whose result was
+ * one level too high in this tree (it calls dirname twice on one buffer). */
+const char *mpcr_bin_dir(void)
+{
+    static char dir[PATH_MAX];
+    if (!dir[0]) {
+        ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+        if (n <= 0) return ".";
+        dir[n] = 0;
+        char *slash = strrchr(dir, '/');
+        if (slash) *slash = 0;
+    }
+    return dir;
+}
+
+int mpcr_open_coord(struct mpcr_coord *c, const char *dir)
+{
+    int rc = mpcr_coord_open(c, dir);
+    if (rc == -EADDRINUSE)
+        mpcr_err("a process is already running with checkpoint directory %s; use another --ckpt-dir", dir);
+    else if (rc) mpcr_err("cannot use checkpoint directory %s: %s", dir, strerror(-rc));
+    return rc ? -1 : 0;
+}
+
+pid_t mpcr_spawn(char *const argv[], const struct mpcr_coord *c, int preload)
+{
+    char lib[PATH_MAX + 64], sock[PATH_MAX + 16], preload_var[2 * PATH_MAX];
+    snprintf(lib, sizeof lib, "%s/../lib/mpcr/libmpcr-engine.so", mpcr_bin_dir());
+    snprintf(sock, sizeof sock, "%s/coord.sock", c->dir);
+    const char *old = getenv("LD_PRELOAD");
+    if (old && *old) snprintf(preload_var, sizeof preload_var, "%s:%s", lib, old);
+    else snprintf(preload_var, sizeof preload_var, "%s", lib);
+    if (preload && access(lib, R_OK)) return -ENOENT;
+    pid_t pid = fork();
+    if (pid < 0) return -errno;
+    if (pid > 0) return pid;
+    setenv("MPCR_CKPT_DIR", c->dir, 1);
+    setenv("MPCR_COORD_SOCK", sock, 1);
+    if (preload) setenv("LD_PRELOAD", preload_var, 1);
+    syscall(SYS_close_range, 3, ~0u, 0); /* inherited descriptors could not be checkpointed */
+    execvp(argv[0], argv);
+    fprintf(stderr, "mpcr: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+int mpcr_supervise(struct mpcr_coord *c, pid_t child, const char *what)
+{
+    int status = mpcr_coord_serve(c, child);
+    if (WIFSIGNALED(status)) {
+        mpcr_err("%s ended by signal %d (%s)", what, WTERMSIG(status), strsignal(WTERMSIG(status)));
+        return 128 + WTERMSIG(status);
+    }
+    return WEXITSTATUS(status);
+}

@@ -1,0 +1,25 @@
+/* Helpers shared by the engine's subcommands (run --no-mpi, checkpoint,
+ * restart, status): the checkpoint directory and the engine's files. */
+#ifndef MPCR_CLI_CKPT_COMMON_H
+#define MPCR_CLI_CKPT_COMMON_H
+
+#include <sys/types.h>
+
+#include "coord.h"
+
+#define MPCR_DEFAULT_CKPT_DIR "mpcr-ckpt"
+
+/* Directory of the running mpcr executable (its siblings: ../lib/mpcr, ../libexec/mpcr). */
+const char *mpcr_bin_dir(void);
+
+/* Starts `argv` as a child with the engine's environment (LD_PRELOAD when
+ * `preload`), descriptors above 2 closed; returns its pid or -errno. */
+pid_t mpcr_spawn(char *const argv[], const struct mpcr_coord *c, int preload);
+
+/* Runs the coordinator until `child` ends; returns the exit status for `mpcr`. */
+int mpcr_supervise(struct mpcr_coord *c, pid_t child, const char *what);
+
+/* Opens the coordinator on `dir`, printing an error and returning -1 on failure. */
+int mpcr_open_coord(struct mpcr_coord *c, const char *dir);
+
+#endif

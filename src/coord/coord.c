@@ -1,0 +1,235 @@
+/* The coordinator's server loop: accepts requests from `mpcr checkpoint` and
+ * `mpcr status` and reports from the engine, signals the process, writes the
+ * manifest, answers. One checkpoint at a time; an --interval timer asks for
+ * checkpoints by itself. */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "coord.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int sock_addr(const char *dir, struct sockaddr_un *a)
+{
+    memset(a, 0, sizeof *a);
+    a->sun_family = AF_UNIX;
+    if ((size_t)snprintf(a->sun_path, sizeof a->sun_path, "%s/coord.sock", dir) >= sizeof a->sun_path)
+        return -ENAMETOOLONG;
+    return 0;
+}
+
+int mpcr_coord_open(struct mpcr_coord *c, const char *dir)
+{
+    memset(c, 0, sizeof *c);
+    c->listen_fd = -1;
+    c->keep = 2;
+    if (mkdir(dir, 0700) && errno != EEXIST) return -errno;
+    if (!realpath(dir, c->dir)) return -errno;
+    unsigned long newest, highest;
+    int rc = mpcr_gen_scan(c->dir, &newest, &highest);
+    if (rc) return rc;
+    c->next_gen = highest + 1;
+    struct sockaddr_un a;
+    if ((rc = sock_addr(c->dir, &a))) return rc;
+    char reply[64];
+    if (mpcr_coord_ask(c->dir, "ping", reply, sizeof reply) == 0) return -EADDRINUSE;
+    unlink(a.sun_path); /* a stale socket of a coordinator that is gone */
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -errno;
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) || listen(fd, 16)) {
+        rc = -errno;
+        close(fd);
+        return rc;
+    }
+    c->listen_fd = fd;
+    return 0;
+}
+
+void mpcr_coord_close(struct mpcr_coord *c)
+{
+    if (c->listen_fd < 0) return;
+    close(c->listen_fd);
+    c->listen_fd = -1;
+    struct sockaddr_un a;
+    if (!sock_addr(c->dir, &a)) unlink(a.sun_path);
+}
+
+static void send_line(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void send_line(int fd, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n > (int)sizeof buf - 1) n = sizeof buf - 1;
+    if (write(fd, buf, (size_t)n) < 0) {}
+}
+
+static int read_line(int fd, char *buf, size_t cap)
+{
+    size_t len = 0;
+    while (len + 1 < cap) {
+        ssize_t n = read(fd, buf + len, 1);
+        if (n <= 0) break;
+        if (buf[len] == '\n') break;
+        len++;
+    }
+    buf[len] = 0;
+    return (int)len;
+}
+
+struct pending {
+    int active;
+    unsigned long gen;
+    int client; /* -1 when the interval timer asked */
+    int exit_after;
+    double started;
+};
+
+/* Whether `pid` has a handler for SIGRTMAX, i.e. runs the engine: sent
+ * earlier (or to a statically linked program) the signal would kill it. */
+static int engine_ready(pid_t pid)
+{
+    char path[64], buf[4096];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    unsigned long long caught = 0;
+    while (fgets(buf, sizeof buf, f))
+        if (!strncmp(buf, "SigCgt:", 7)) caught = strtoull(buf + 7, NULL, 16);
+    fclose(f);
+    return (caught >> (SIGRTMAX - 1)) & 1;
+}
+
+static void start_checkpoint(struct mpcr_coord *c, pid_t child, struct pending *p, int client, int exit_after)
+{
+    if (p->active) {
+        if (client >= 0) send_line(client, "error a checkpoint is already in progress\n"), close(client);
+        return;
+    }
+    if (!engine_ready(child)) {
+        if (client >= 0)
+            send_line(client, "error the process does not run the checkpoint engine (yet): it is starting, or it is "
+                              "statically linked\n"), close(client);
+        return;
+    }
+    char gdir[4200];
+    unsigned long gen = c->next_gen++;
+    snprintf(gdir, sizeof gdir, "%s/gen-%lu", c->dir, gen);
+    union sigval v = {.sival_ptr = (void *)(uintptr_t)MPCR_CTL_REQUEST(gen)};
+    if (mkdir(gdir, 0700) || sigqueue(child, SIGRTMAX, v)) {
+        if (client >= 0) send_line(client, "error cannot start generation %lu: %s\n", gen, strerror(errno)), close(client);
+        rmdir(gdir);
+        return;
+    }
+    *p = (struct pending){1, gen, client, exit_after, now()};
+}
+
+/* The engine's report: "image GEN ok BYTES" or "image GEN error WHY". */
+static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engine, const char *line)
+{
+    char *end;
+    unsigned long gen = strtoul(line + 6, &end, 10);
+    if (!p->active || gen != p->gen) {
+        send_line(engine, "continue\n");
+        return;
+    }
+    double ms = (now() - p->started) * 1e3;
+    int ok = !strncmp(end, " ok ", 4);
+    unsigned long long bytes = ok ? strtoull(end + 4, NULL, 10) : 0;
+    int rc = ok ? mpcr_gen_write_manifest(c->dir, gen, bytes) : 0;
+    if (ok && !rc) {
+        send_line(engine, p->exit_after ? "exit\n" : "continue\n");
+        mpcr_gen_prune(c->dir, c->keep);
+        if (p->client >= 0) send_line(p->client, "ok %s/gen-%lu %llu %.0f\n", c->dir, gen, bytes, ms);
+    } else {
+        send_line(engine, "continue\n");
+        mpcr_gen_remove(c->dir, gen);
+        if (p->client >= 0) {
+            if (ok) send_line(p->client, "error writing the manifest: %s\n", strerror(-rc));
+            else send_line(p->client, "error %s\n", *end ? end + 7 : "unknown");
+        }
+    }
+    if (p->client >= 0) close(p->client);
+    p->active = 0;
+}
+
+int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
+{
+    struct pending p = {0};
+    signal(SIGPIPE, SIG_IGN); /* a client that went away must not end the coordinator */
+    double next_auto = c->interval > 0 ? now() + c->interval : 0;
+    int status = 0;
+    for (;;) {
+        pid_t w = waitpid(child, &status, WNOHANG);
+        if (w == child) break;
+        if (next_auto && !p.active && now() >= next_auto) {
+            start_checkpoint(c, child, &p, -1, 0);
+            next_auto = now() + c->interval;
+        }
+        struct pollfd pfd = {c->listen_fd, POLLIN, 0};
+        if (poll(&pfd, 1, 50) <= 0) continue;
+        int fd = accept4(c->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        if (fd < 0) continue;
+        struct timeval tv = {10, 0};
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        char line[1024];
+        read_line(fd, line, sizeof line);
+        if (!strcmp(line, "checkpoint") || !strcmp(line, "checkpoint exit")) {
+            start_checkpoint(c, child, &p, fd, line[10] != 0);
+            continue; /* the client waits for the engine's report */
+        }
+        if (!strncmp(line, "image ", 6)) finish_checkpoint(c, &p, fd, line);
+        else if (!strcmp(line, "status")) {
+            unsigned long newest, highest;
+            mpcr_gen_scan(c->dir, &newest, &highest);
+            send_line(fd, "running pid %d newest-complete gen-%lu%s\n", (int)child, newest,
+                      p.active ? " checkpoint-in-progress" : "");
+        } else if (!strcmp(line, "ping")) send_line(fd, "pong\n");
+        else send_line(fd, "error unknown request\n");
+        close(fd);
+    }
+    if (p.active && p.client >= 0) {
+        send_line(p.client, "error the process ended before its image was complete\n");
+        close(p.client);
+    }
+    if (p.active) mpcr_gen_remove(c->dir, p.gen);
+    mpcr_coord_close(c);
+    return status;
+}
+
+int mpcr_coord_ask(const char *dir, const char *request, char *reply, size_t cap)
+{
+    struct sockaddr_un a;
+    int rc = sock_addr(dir, &a);
+    if (rc) return rc;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -errno;
+    if (connect(fd, (struct sockaddr *)&a, sizeof a)) {
+        rc = -errno;
+        close(fd);
+        return rc;
+    }
+    send_line(fd, "%s\n", request);
+    if (read_line(fd, reply, cap) == 0) rc = -ECONNRESET;
+    close(fd);
+    return rc;
+}

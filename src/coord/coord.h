@@ -1,0 +1,40 @@
+/* The standalone coordinator of one checkpointed process (no MPI): a unix
+ * socket DIR/coord.sock through which `mpcr checkpoint` and `mpcr status`
+ * ask, and the engine inside the process reports (src/engine/control.h).
+ * It numbers generations, writes DIR/gen-K/manifest last (a generation
+ * without one does not exist) and keeps the newest K. An MPI coordinator
+ * extends the same shape: one request, N image reports, one manifest.
+ *
+ * Client lines: "checkpoint\n", "checkpoint exit\n", "status\n".
+ * Replies: "ok gen-K BYTES MILLISECONDS\n", "error WHY\n", status text. */
+#ifndef MPCR_COORD_H
+#define MPCR_COORD_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct mpcr_coord {
+    char dir[4096];      /* absolute */
+    double interval;     /* seconds between automatic checkpoints; 0: none */
+    int keep;            /* complete generations kept */
+    unsigned long next_gen;
+    int listen_fd;
+};
+
+/* Creates DIR and listens on DIR/coord.sock; fails with -EADDRINUSE when a
+ * coordinator already answers there. */
+int mpcr_coord_open(struct mpcr_coord *c, const char *dir);
+/* Serves until `child` ends; returns its wait status. Closes the socket. */
+int mpcr_coord_serve(struct mpcr_coord *c, pid_t child);
+void mpcr_coord_close(struct mpcr_coord *c);
+
+/* Client: sends one request line to the coordinator of DIR and reads its one-line reply. */
+int mpcr_coord_ask(const char *dir, const char *request, char *reply, size_t cap);
+
+/* Generations on disk: the newest complete one (0 if none) and the highest number used. */
+int mpcr_gen_scan(const char *dir, unsigned long *newest_complete, unsigned long *highest);
+int mpcr_gen_write_manifest(const char *dir, unsigned long gen, unsigned long long bytes);
+void mpcr_gen_prune(const char *dir, int keep);
+void mpcr_gen_remove(const char *dir, unsigned long gen);
+
+#endif

@@ -1,0 +1,429 @@
+/* The engine's control: start-up, the checkpoint signal handler, and the
+ * protocol that stops every thread at a resume point before the image is
+ * written and lets them go on afterwards (or, after a restart, after each
+ * has put back its own kernel state).
+ *
+ * A checkpoint request is SIGRTMAX sent with sigqueue; its value says who
+ * asks (the coordinator, with a generation number, or the program itself
+ * through mpcr_engine_checkpoint). The thread that receives it leads: it
+ * signals every other thread (SIGRTMAX again, value "follow"), waits until
+ * all have saved their resume point and parked on a futex, writes the image,
+ * reports to the coordinator and releases them. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "crc32c.h"
+#include "internal.h"
+#include "mpcr/engine.h"
+
+enum { REQ_COORD = MPCR_CTL_COORD, REQ_API = MPCR_CTL_API, REQ_FOLLOW = MPCR_CTL_FOLLOW };
+#define REQ MPCR_CTL_VALUE
+#define STOP_TIMEOUT_MS 10000
+
+struct mpcr_thr mpcr_thr[MPCR_MAX_THREADS];
+int mpcr_nthr, mpcr_nlive;
+struct mpcr_range mpcr_exclude[MPCR_MAX_EXCLUDE];
+int mpcr_nexclude;
+long mpcr_tid_offset = -1;
+
+static struct mpcr_engine_hooks hooks;
+static int initialised;
+static char ckpt_dir[4096], coord_sock[108], api_path[4096];
+static unsigned rank;
+static int busy;                       /* a checkpoint is in progress */
+static uint32_t epoch;                 /* of the current checkpoint */
+static uint32_t arrived, restored;     /* futex words: threads parked / restored */
+static uint32_t released;              /* futex word: epoch whose threads may go on */
+static int api_result;
+static uint64_t image_bytes;
+
+static void futex_wait(uint32_t *w, uint32_t val, int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
+    syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, val, ms >= 0 ? &ts : NULL, NULL, 0);
+}
+
+static void futex_wake(uint32_t *w) { syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0); }
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits until *w reaches `want`; 0, or -ETIMEDOUT after ms (ms < 0: never). */
+static int wait_count(uint32_t *w, uint32_t want, int ms)
+{
+    int64_t deadline = now_ms() + ms;
+    for (;;) {
+        uint32_t v = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+        if (v >= want) return 0;
+        int left = ms < 0 ? 1000 : (int)(deadline - now_ms());
+        if (left <= 0) return -ETIMEDOUT;
+        futex_wait(w, v, left > 100 ? 100 : left);
+    }
+}
+
+static void wait_release(uint32_t my_epoch)
+{
+    for (;;) {
+        uint32_t v = __atomic_load_n(&released, __ATOMIC_ACQUIRE);
+        if (v == my_epoch) return;
+        futex_wait(&released, v, -1);
+    }
+}
+
+static void release_all(void)
+{
+    __atomic_store_n(&released, epoch, __ATOMIC_RELEASE);
+    futex_wake(&released);
+}
+
+static int send_req(int tid, uint64_t value)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    si.si_signo = SIGRTMAX;
+    si.si_code = SI_QUEUE;
+    si.si_pid = getpid();
+    si.si_uid = getuid();
+    si.si_value.sival_ptr = (void *)value;
+    return (int)syscall(SYS_rt_tgsigqueueinfo, getpid(), tid, SIGRTMAX, &si);
+}
+
+/* ---- followers ---------------------------------------------------------- */
+
+static void follow(uint32_t slot, uint32_t ep)
+{
+    if (ep != __atomic_load_n(&epoch, __ATOMIC_ACQUIRE) || slot >= MPCR_MAX_THREADS || !busy) return;
+    struct mpcr_thr *t = &mpcr_thr[slot];
+    if (!mpcr_ctx_save(&t->ctx)) {
+        mpcr_thr_capture(t);
+        __atomic_store_n(&t->parked, 1, __ATOMIC_RELEASE);
+        __atomic_add_fetch(&arrived, 1, __ATOMIC_RELEASE);
+        futex_wake(&arrived);
+    } else {
+        mpcr_thr_restore(t);
+        __atomic_add_fetch(&restored, 1, __ATOMIC_RELEASE);
+        futex_wake(&restored);
+    }
+    wait_release(ep);
+}
+
+/* ---- leader ------------------------------------------------------------- */
+
+static int slot_of(int tid)
+{
+    for (int i = 0; i < mpcr_nthr; i++)
+        if (mpcr_thr[i].tid == tid && !mpcr_thr[i].gone) return i; /* a gone thread's id may be reused */
+    return -1;
+}
+
+/* Signals every thread not yet asked; returns how many were new, or <0. */
+static int ask_new_threads(void)
+{
+    int dfd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) return mpcr_fail(-errno, "opening /proc/self/task: %s", strerror(errno));
+    char buf[8192];
+    int fresh = 0, rc = 0;
+    long n;
+    while (!rc && (n = syscall(SYS_getdents64, dfd, buf, sizeof buf)) > 0) {
+        for (long off = 0; off < n;) {
+            struct dirent64 { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; } *d =
+                (void *)(buf + off);
+            off += d->reclen;
+            if (d->name[0] < '0' || d->name[0] > '9') continue;
+            int tid = atoi(d->name);
+            if (slot_of(tid) >= 0) continue;
+            if (mpcr_nthr == MPCR_MAX_THREADS) {
+                rc = mpcr_fail(-E2BIG, "more than %d threads", MPCR_MAX_THREADS);
+                break;
+            }
+            int slot = mpcr_nthr++;
+            memset(&mpcr_thr[slot], 0, sizeof mpcr_thr[slot]);
+            mpcr_thr[slot].tid = tid;
+            if (send_req(tid, REQ(REQ_FOLLOW, slot, epoch)) == 0) fresh++, mpcr_nlive++;
+            else mpcr_nthr--; /* it exited meanwhile */
+        }
+    }
+    close(dfd);
+    return rc ? rc : fresh;
+}
+
+/* Waits until every asked thread has parked or is gone (exited after it
+ * was listed); 0, or -ETIMEDOUT naming a thread that never came. */
+static int wait_parked(void)
+{
+    int64_t deadline = now_ms() + STOP_TIMEOUT_MS;
+    pid_t pid = getpid();
+    for (;;) {
+        uint32_t seen = __atomic_load_n(&arrived, __ATOMIC_ACQUIRE);
+        int waiting = -1;
+        for (int i = 1; i < mpcr_nthr; i++) {
+            struct mpcr_thr *t = &mpcr_thr[i];
+            if (t->gone || __atomic_load_n(&t->parked, __ATOMIC_ACQUIRE)) continue;
+            if (syscall(SYS_tgkill, pid, t->tid, 0) && errno == ESRCH) {
+                t->gone = 1;
+                mpcr_nlive--;
+                continue;
+            }
+            waiting = i;
+        }
+        if (waiting < 0) return 0;
+        if (now_ms() > deadline)
+            return mpcr_fail(-ETIMEDOUT, "thread %d did not stop within %d s (does it block SIGRTMAX?)",
+                             mpcr_thr[waiting].tid, STOP_TIMEOUT_MS / 1000);
+        futex_wait(&arrived, seen, 20);
+    }
+}
+
+static int stop_threads(void)
+{
+    mpcr_nthr = mpcr_nlive = 1;
+    memset(&mpcr_thr[0], 0, sizeof mpcr_thr[0]);
+    mpcr_thr_capture(&mpcr_thr[0]);
+    for (;;) {
+        int fresh = ask_new_threads();
+        if (fresh < 0) return fresh;
+        if (fresh == 0) return 0;
+        int rc = wait_parked();
+        if (rc) return rc;
+    }
+}
+
+static int write_image(const char *path, uint64_t gen)
+{
+    struct mpcr_scratch *s =
+        mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (s == MAP_FAILED) return mpcr_fail(-errno, "no memory for the checkpoint: %s", strerror(errno));
+    s->strings_len = 1;
+    s->fd = -1;
+    int rc = mpcr_proc_refuse(s);
+    for (int i = 0; !rc && i < mpcr_nthr; i++)
+        if (!mpcr_thr[i].gone && !mpcr_thr[i].tid_field_ok)
+            rc = mpcr_fail(-ENOTSUP, "thread %d: glibc's thread block has no thread id where expected", mpcr_thr[i].tid);
+    if (!rc) rc = mpcr_files_save(s);
+    if (!rc) rc = mpcr_signals_save(s);
+    if (!rc) rc = mpcr_proc_save(s);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (!rc) {
+        s->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (s->fd < 0) rc = mpcr_fail(-errno, "creating %s: %s", tmp, strerror(errno));
+    }
+    if (!rc) {
+        s->off = MPCR_IMG_HEADER_SIZE;
+        if (lseek(s->fd, MPCR_IMG_HEADER_SIZE, SEEK_SET) < 0) rc = mpcr_fail(-errno, "seek: %s", strerror(errno));
+    }
+    if (!rc) rc = mpcr_mem_read_maps(s);
+    if (!rc) rc = mpcr_mem_dump(s);
+    if (!rc) {
+        struct mpcr_img_header *h = &s->hdr;
+        if (!h->vdso.vdso) rc = mpcr_fail(-ENOTSUP, "no [vdso] in /proc/self/maps");
+        else h->vdso.vdso_crc = mpcr_crc32c(0, (void *)h->vdso.vdso, h->vdso.vdso_len);
+        h->generation = gen;
+        h->rank = rank;
+        pid_t pid = getpid();
+        uint32_t n = 0;
+        for (int i = 0; i < mpcr_nthr; i++) {
+            if (mpcr_thr[i].gone) continue;
+            s->threads[n].ctx = mpcr_thr[i].ctx;
+            s->threads[n].fs_base = mpcr_thr[i].fs_base;
+            s->threads[n].old_tid = (uint32_t)mpcr_thr[i].tid;
+            s->threads[n].is_main = mpcr_thr[i].tid == pid;
+            n++;
+        }
+        h->nthreads = n;
+    }
+    if (!rc) rc = mpcr_w_image(s, path);
+    if (!rc) image_bytes = s->hdr.total_len;
+    if (s->fd >= 0) close(s->fd);
+    if (rc && s->fd >= 0) unlink(tmp);
+    munmap(s, sizeof *s);
+    return rc;
+}
+
+static void die_after_restart(const char *what)
+{
+    char msg[700];
+    int n = snprintf(msg, sizeof msg, "mpcr: restart failed after the point of no return: %s: %s\n", what, mpcr_errmsg);
+    if (write(2, msg, (size_t)n) < 0) {}
+    syscall(SYS_exit_group, 126);
+}
+
+/* The leader's path in a restored process: its own thread state, then the
+ * process-wide state, then (once every thread has left the restorer) the
+ * restorer's zone goes away and pending signals come back. */
+static int after_restart(struct mpcr_handoff *h)
+{
+    mpcr_thr_restore(&mpcr_thr[0]);
+    if (h->magic != MPCR_HANDOFF_MAGIC) die_after_restart("bad hand-off block");
+    if (mpcr_signals_restore(h)) die_after_restart("signals");
+    if (mpcr_files_restore(h)) die_after_restart("files");
+    if (mpcr_proc_restore(h)) die_after_restart("process state");
+    struct mpcr_img_header hdr = *h->hdr;
+    uintptr_t zone = h->zone_start;
+    size_t zone_len = h->zone_len;
+    wait_count(&restored, (uint32_t)mpcr_nlive - 1, -1);
+    munmap((void *)zone, zone_len);
+    mpcr_signals_reraise(&hdr);
+    return 1;
+}
+
+static int __attribute__((noinline)) take_image(const char *path, uint64_t gen)
+{
+    struct mpcr_handoff *h = mpcr_ctx_save(&mpcr_thr[0].ctx);
+    if (h) return after_restart(h);
+    return write_image(path, gen);
+}
+
+/* Tells the coordinator how the image went; returns 1 when it answers that
+ * this process is to end now (checkpoint --exit), else 0. */
+static int report(uint64_t gen, int rc)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return 0;
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    memcpy(a.sun_path, coord_sock, sizeof a.sun_path);
+    struct timeval tv = {120, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char msg[700], reply[64] = {0};
+    int n = rc ? snprintf(msg, sizeof msg, "image %llu error %s\n", (unsigned long long)gen, mpcr_errmsg)
+               : snprintf(msg, sizeof msg, "image %llu ok %llu\n", (unsigned long long)gen,
+                          (unsigned long long)image_bytes);
+    int quit = 0;
+    if (!connect(fd, (struct sockaddr *)&a, sizeof a) && write(fd, msg, (size_t)n) == n) {
+        ssize_t k = 0, r;
+        while (k < (ssize_t)sizeof reply - 1 && (r = read(fd, reply + k, sizeof reply - 1 - (size_t)k)) > 0) {
+            k += r;
+            if (memchr(reply, '\n', (size_t)k)) break;
+        }
+        quit = !strncmp(reply, "exit", 4);
+    }
+    close(fd);
+    return quit;
+}
+
+static int checkpoint(int type, uint64_t gen)
+{
+    int expected = 0;
+    if (!__atomic_compare_exchange_n(&busy, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        int rc = mpcr_fail(-EBUSY, "a checkpoint is already in progress");
+        if (type == REQ_COORD && coord_sock[0]) report(gen, rc); /* the coordinator waits for an answer */
+        return rc;
+    }
+    mpcr_errmsg[0] = 0;
+    __atomic_store_n(&arrived, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&restored, 0, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&epoch, 1, __ATOMIC_ACQ_REL);
+    char path[4200];
+    if (type == REQ_COORD) snprintf(path, sizeof path, "%s/gen-%llu/rank-%u.img", ckpt_dir, (unsigned long long)gen, rank);
+    else snprintf(path, sizeof path, "%s", api_path);
+    int rc = 0;
+    if (type == REQ_COORD && !ckpt_dir[0]) rc = mpcr_fail(-EINVAL, "MPCR_CKPT_DIR is not set");
+    if (!rc && hooks.before && hooks.before(hooks.arg)) rc = mpcr_fail(-ECANCELED, "cancelled by the before-checkpoint hook");
+    if (!rc) rc = stop_threads();
+    if (!rc) rc = take_image(path, gen);
+    if (rc == 1) {
+        release_all();
+        __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+        if (hooks.restarted) hooks.restarted(hooks.arg);
+        return 1;
+    }
+    if (type == REQ_COORD && coord_sock[0] && report(gen, rc)) syscall(SYS_exit_group, 0);
+    release_all();
+    __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+    if (!rc && hooks.resume) hooks.resume(hooks.arg);
+    return rc;
+}
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig, (void)uc;
+    if (si->si_code != SI_QUEUE) return;
+    int saved = errno;
+    uint64_t v = (uint64_t)si->si_value.sival_ptr;
+    uint32_t num = (uint32_t)(v >> 32), slot = (uint32_t)(v >> 16) & 0xffff;
+    switch (v & 0xff) {
+    case REQ_FOLLOW: follow(slot, num); break;
+    case REQ_COORD: checkpoint(REQ_COORD, num); break;
+    case REQ_API: api_result = checkpoint(REQ_API, 0); break;
+    }
+    errno = saved;
+}
+
+/* ---- public API --------------------------------------------------------- */
+
+static void find_tid_offset(void)
+{
+    const char *tp = (const char *)pthread_self();
+    int tid = (int)syscall(SYS_gettid);
+    for (long off = 0; off < 4096; off += 4)
+        if (*(const int *)(tp + off) == tid) {
+            mpcr_tid_offset = off;
+            return;
+        }
+}
+
+int mpcr_engine_init(void)
+{
+    if (__atomic_exchange_n(&initialised, 1, __ATOMIC_ACQ_REL)) return 0;
+    const char *d = getenv("MPCR_CKPT_DIR"), *c = getenv("MPCR_COORD_SOCK"), *r = getenv("MPCR_RANK");
+    if (d) snprintf(ckpt_dir, sizeof ckpt_dir, "%s", d);
+    if (c) snprintf(coord_sock, sizeof coord_sock, "%s", c);
+    if (r) rank = (unsigned)atoi(r);
+    find_tid_offset();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigfillset(&sa.sa_mask);
+    if (sigaction(SIGRTMAX, &sa, NULL)) return -errno;
+    return 0;
+}
+
+void mpcr_engine_set_hooks(const struct mpcr_engine_hooks *h)
+{
+    if (h) hooks = *h;
+    else memset(&hooks, 0, sizeof hooks);
+}
+
+int mpcr_engine_exclude_region(void *addr, size_t len)
+{
+    if (mpcr_nexclude == MPCR_MAX_EXCLUDE) return -ENOSPC;
+    uintptr_t a = (uintptr_t)addr & ~(MPCR_PAGE - 1);
+    mpcr_exclude[mpcr_nexclude].start = a;
+    mpcr_exclude[mpcr_nexclude].end = ((uintptr_t)addr + len + MPCR_PAGE - 1) & ~(MPCR_PAGE - 1);
+    mpcr_nexclude++;
+    return 0;
+}
+
+int mpcr_engine_checkpoint(const char *path)
+{
+    if (!initialised) mpcr_engine_init();
+    sigset_t cur;
+    pthread_sigmask(SIG_SETMASK, NULL, &cur);
+    if (sigismember(&cur, SIGRTMAX)) return mpcr_fail(-EDEADLK, "SIGRTMAX is blocked in the calling thread");
+    snprintf(api_path, sizeof api_path, "%s", path);
+    api_result = -EINPROGRESS;
+    if (send_req((int)syscall(SYS_gettid), REQ(REQ_API, 0, 0))) return -errno;
+    return __atomic_load_n(&api_result, __ATOMIC_ACQUIRE); /* the handler ran before the system call returned */
+}
+
+const char *mpcr_engine_last_error(void) { return mpcr_errmsg; }
+
+__attribute__((constructor)) static void mpcr_engine_ctor(void) { mpcr_engine_init(); }

@@ -1,0 +1,109 @@
+/* Declarations shared by the files of the engine (libmpcr-engine.so). Not
+ * installed; the public API is include/mpcr/engine.h. Everything here runs
+ * inside the checkpoint signal handler: raw system calls and static memory
+ * only, never malloc or stdio (a frozen thread may hold their locks). */
+#ifndef MPCR_ENGINE_INTERNAL_H
+#define MPCR_ENGINE_INTERNAL_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "image.h"
+#include "parse.h"
+
+#define MPCR_MAX_THREADS 1024
+#define MPCR_MAX_EXCLUDE 32
+#define MPCR_MAX_REGIONS 65536
+#define MPCR_MAX_FILES 4096
+
+/* One thread as seen at the checkpoint; lives in the engine's .bss, so it is
+ * part of the image and the restarted thread finds it again. */
+struct mpcr_thr {
+    struct mpcr_ctx ctx;
+    int tid, new_tid;
+    uint64_t fs_base;
+    void *tid_addr;
+    void *robust_head;
+    size_t robust_len;
+    stack_t altstack;
+    uint64_t pending; /* signals pending on this thread only */
+    char name[16];    /* PR_GET_NAME */
+    uint64_t affinity[16]; /* sched_getaffinity, up to 1024 CPUs */
+    int affinity_len;
+    int tid_field_ok; /* glibc's cached tid found where expected */
+    int parked;       /* it saved its state and waits (set by the thread) */
+    int gone;         /* it exited before it could stop: not in the image */
+};
+
+/* Working memory of one checkpoint, mapped when it starts and unmapped when
+ * it ends; never part of an image. */
+struct mpcr_scratch {
+    char maps[8 << 20];
+    size_t maps_len;
+    struct mpcr_img_region regions[MPCR_MAX_REGIONS];
+    uint32_t nregions;
+    struct mpcr_img_file files[MPCR_MAX_FILES];
+    uint32_t nfiles;
+    struct mpcr_img_sigact sigact[64];
+    struct mpcr_img_thread threads[MPCR_MAX_THREADS];
+    char strings[2 << 20];
+    uint32_t strings_len;
+    uint64_t pagemap[4096];
+    unsigned char io[1 << 20];     /* pages read from /proc/self/mem */
+    unsigned char wbuf[1 << 20];   /* buffered writes to the image */
+    size_t wbuf_len;
+    int fd;                        /* the image being written */
+    uint64_t off;                  /* its length so far */
+    uint32_t crc;                  /* running CRC32C of the current stream */
+    struct mpcr_img_header hdr;
+};
+
+extern struct mpcr_thr mpcr_thr[MPCR_MAX_THREADS];
+extern int mpcr_nthr;  /* slots used; slot 0 is the leader */
+extern int mpcr_nlive; /* of them, threads that did not exit meanwhile */
+extern char mpcr_errmsg[512];
+struct mpcr_range {
+    uintptr_t start, end;
+};
+extern struct mpcr_range mpcr_exclude[MPCR_MAX_EXCLUDE];
+extern int mpcr_nexclude;
+extern long mpcr_tid_offset; /* of glibc's cached tid in the thread block, or -1 */
+
+/* Saves the callee-saved registers; returns 0, or, when a restored thread
+ * resumes here, the restorer's hand-off block. */
+struct mpcr_handoff *mpcr_ctx_save(struct mpcr_ctx *ctx) __attribute__((returns_twice));
+
+/* Formats into mpcr_errmsg and returns err (negative errno). */
+int mpcr_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* String table of the image being written; returns its offset. */
+uint32_t mpcr_str_add(struct mpcr_scratch *s, const char *str, uint32_t len);
+
+/* Buffered, checksummed output to the image (writer.c). */
+int mpcr_w_put(struct mpcr_scratch *s, const void *p, size_t n);
+int mpcr_w_flush(struct mpcr_scratch *s);
+int mpcr_w_image(struct mpcr_scratch *s, const char *path);
+
+/* Memory (memory.c): fills regions[], writing their streams. */
+int mpcr_mem_read_maps(struct mpcr_scratch *s);
+int mpcr_mem_dump(struct mpcr_scratch *s);
+
+/* Process state (proc.c, files.c, signals.c). */
+int mpcr_proc_refuse(struct mpcr_scratch *s); /* children, timers: refuse */
+int mpcr_proc_save(struct mpcr_scratch *s);   /* mm, rlimits, umask, cwd, itimers */
+int mpcr_files_save(struct mpcr_scratch *s);
+int mpcr_signals_save(struct mpcr_scratch *s);
+int mpcr_proc_restore(const struct mpcr_handoff *h);
+int mpcr_files_restore(const struct mpcr_handoff *h);
+int mpcr_signals_restore(const struct mpcr_handoff *h);
+void mpcr_signals_reraise(const struct mpcr_img_header *hdr);
+
+/* Per-thread kernel state (threads.c). */
+void mpcr_thr_capture(struct mpcr_thr *t);
+void mpcr_thr_restore(struct mpcr_thr *t);
+
+/* Small helpers without libc locks (util.c). */
+long mpcr_read_file(const char *path, char *buf, size_t cap);
+
+#endif

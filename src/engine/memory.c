@@ -1,0 +1,271 @@
+/* Memory of the process: reads /proc/self/maps once, classifies every
+ * mapping (anonymous, shared anonymous, private or shared file map, kernel
+ * special mappings), and writes each region's data stream. Which pages are
+ * stored comes from /proc/self/pagemap (present or swapped; for a private
+ * file map only the copied-on-write pages), contents come from
+ * /proc/self/mem so that PROT_NONE and write-only pages need no mprotect.
+ * Runs of zero pages are stored as counts. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "crc32c.h"
+#include "internal.h"
+
+#define PM_PRESENT (1ull << 63)
+#define PM_SWAPPED (1ull << 62)
+#define PM_FILE (1ull << 61)
+
+int mpcr_mem_read_maps(struct mpcr_scratch *s)
+{
+    long n = mpcr_read_file("/proc/self/maps", s->maps, sizeof s->maps);
+    if (n < 0) return mpcr_fail((int)n, "reading /proc/self/maps: %s", strerror((int)-n));
+    s->maps_len = (size_t)n;
+    return 0;
+}
+
+/* The lowest excluded range (the scratch area, or one the layer above named)
+ * that overlaps [start, end); 0 if none. */
+static int next_excluded(const struct mpcr_scratch *s, uintptr_t start, uintptr_t end, uintptr_t *xs, uintptr_t *xe)
+{
+    int found = 0;
+    uintptr_t ss = (uintptr_t)s, se = ss + ((sizeof *s + MPCR_PAGE - 1) & ~(MPCR_PAGE - 1));
+    if (ss < end && se > start) *xs = ss, *xe = se, found = 1;
+    for (int i = 0; i < mpcr_nexclude; i++)
+        if (mpcr_exclude[i].start < end && mpcr_exclude[i].end > start && (!found || mpcr_exclude[i].start < *xs))
+            *xs = mpcr_exclude[i].start, *xe = mpcr_exclude[i].end, found = 1;
+    return found;
+}
+
+static int ends_with(const char *s, size_t len, const char *suffix)
+{
+    size_t k = strlen(suffix);
+    return len >= k && !memcmp(s + len - k, suffix, k);
+}
+
+/* Sorts one maps line into a region entry; returns 1 to store it, 0 to skip
+ * it, or a negative errno for a mapping that cannot be checkpointed. */
+static int classify(struct mpcr_scratch *s, const char *line, size_t len, struct mpcr_img_region *r)
+{
+    const char *p = line;
+    memset(r, 0, sizeof *r);
+    r->start = mpcr_parse_hex(&p);
+    p++;
+    r->end = mpcr_parse_hex(&p);
+    p++;
+    const char *perm = p;
+    p += 5;
+    r->file_off = mpcr_parse_hex(&p);
+    p++;
+    uint64_t dmaj = mpcr_parse_hex(&p);
+    p++;
+    uint64_t dmin = mpcr_parse_hex(&p);
+    p++;
+    uint64_t ino = mpcr_parse_dec(&p);
+    while (p < line + len && *p == ' ') p++;
+    const char *path = p;
+    size_t plen = (size_t)(line + len - p);
+    int shared = perm[3] == 's';
+    r->prot = (perm[0] == 'r' ? PROT_READ : 0) | (perm[1] == 'w' ? PROT_WRITE : 0) | (perm[2] == 'x' ? PROT_EXEC : 0);
+
+    struct mpcr_img_vdso *v = &s->hdr.vdso;
+#define SPECIAL(name, a, l)                                                     \
+    if (plen == sizeof name - 1 && !memcmp(path, name, plen)) {                 \
+        v->a = r->start;                                                        \
+        v->l = r->end - r->start;                                               \
+        return 0;                                                               \
+    }
+    SPECIAL("[vvar]", vvar, vvar_len)
+    SPECIAL("[vvar_vclock]", vclock, vclock_len)
+    SPECIAL("[vdso]", vdso, vdso_len)
+#undef SPECIAL
+    if (!memcmp(path, "[vsyscall]", plen < 10 ? plen : 10) && plen == 10) return 0;
+    if (plen == 9 && !memcmp(path, "[uprobes]", 9)) return 0;
+    if (plen == 7 && !memcmp(path, "[stack]", 7)) r->flags |= MPCR_RF_STACK;
+    if (plen == 6 && !memcmp(path, "[heap]", 6)) r->flags |= MPCR_RF_HEAP;
+
+    if (plen == 0 || path[0] == '[') {
+        r->kind = shared ? MPCR_R_ANON_SHARED : MPCR_R_ANON;
+        return 1;
+    }
+    if (plen > 0) {
+        r->path_str = mpcr_str_add(s, path, (uint32_t)plen);
+        r->path_len = (uint32_t)plen;
+    }
+    int deleted = ends_with(path, plen, " (deleted)");
+    if (shared && (!memcmp(path, "/dev/zero", 9) || !memcmp(path, "/memfd:", 7) || !memcmp(path, "/SYSV", 5))) {
+        r->kind = MPCR_R_ANON_SHARED;
+        return 1;
+    }
+    struct stat st;
+    char cpath[4096];
+    if (path[0] == '/' && !deleted && plen < sizeof cpath) {
+        memcpy(cpath, path, plen);
+        cpath[plen] = 0;
+        if (!stat(cpath, &st) && st.st_ino == ino && major(st.st_dev) == dmaj && minor(st.st_dev) == dmin) {
+            r->kind = shared ? MPCR_R_FILE_SHARED : MPCR_R_FILE_PRIVATE;
+            r->f_dev = st.st_dev;
+            r->f_ino = st.st_ino;
+            r->f_size = (uint64_t)st.st_size;
+            r->f_mtime_sec = st.st_mtim.tv_sec;
+            r->f_mtime_nsec = st.st_mtim.tv_nsec;
+            if (shared && !S_ISREG(st.st_mode))
+                return mpcr_fail(-ENOTSUP, "shared mapping of device %.*s is not supported", (int)plen, path);
+            return 1;
+        }
+    }
+    if (shared) return mpcr_fail(-ENOTSUP, "shared mapping of %.*s (deleted or replaced) is not supported", (int)plen, path);
+    r->kind = MPCR_R_ANON; /* a deleted or replaced file: keep every page's contents */
+    r->flags |= 0x100;     /* internal: read all pages, not only present ones */
+    return 1;
+}
+
+/* Emits one extent header (and, for data, its pages). */
+static int put_extent(struct mpcr_scratch *s, uint64_t page, uint32_t count, int zero, const void *data)
+{
+    struct mpcr_img_extent e = {page, count, (uint32_t)zero};
+    int rc = mpcr_w_put(s, &e, sizeof e);
+    if (!rc && !zero) rc = mpcr_w_put(s, data, (size_t)count * MPCR_PAGE);
+    return rc;
+}
+
+static int is_zero_page(const unsigned char *p)
+{
+    const uint64_t *q = (const uint64_t *)p;
+    for (size_t i = 0; i < MPCR_PAGE / 8; i += 4)
+        if (q[i] | q[i + 1] | q[i + 2] | q[i + 3]) return 0;
+    return 1;
+}
+
+/* Whether a page with pagemap entry e is stored: present or swapped; of a
+ * private file mapping only pages copied on write (not file-backed). */
+static int page_wanted(const struct mpcr_img_region *r, uint64_t e)
+{
+    if (r->kind == MPCR_R_FILE_SHARED) return 0;
+    return (e & PM_SWAPPED) || ((e & PM_PRESENT) && (r->kind != MPCR_R_FILE_PRIVATE || !(e & PM_FILE)));
+}
+
+/* Writes pages [first, first+n) of region r, all wanted, as extents. */
+static int dump_run(struct mpcr_scratch *s, int memfd, const struct mpcr_img_region *r, uint64_t first, uint64_t n,
+                    uint64_t *zero_start, uint64_t *zero_count)
+{
+    const uint64_t chunk = sizeof s->io / MPCR_PAGE;
+    for (uint64_t done = 0; done < n;) {
+        uint64_t k = n - done < chunk ? n - done : chunk;
+        uint64_t page = first + done;
+        ssize_t got = pread(memfd, s->io, k * MPCR_PAGE, (off_t)(r->start + page * MPCR_PAGE));
+        if (got < 0) got = 0; /* past the end of a deleted file: what remains reads as zero */
+        if ((uint64_t)got < k * MPCR_PAGE) memset(s->io + got, 0, k * MPCR_PAGE - (uint64_t)got);
+        uint64_t i = 0;
+        while (i < k) {
+            if (is_zero_page(s->io + i * MPCR_PAGE)) {
+                if (*zero_count && *zero_start + *zero_count != page + i) {
+                    int rc = put_extent(s, *zero_start, (uint32_t)*zero_count, 1, 0);
+                    if (rc) return rc;
+                    *zero_count = 0;
+                }
+                if (!*zero_count) *zero_start = page + i;
+                ++*zero_count;
+                i++;
+                continue;
+            }
+            if (*zero_count) {
+                int rc = put_extent(s, *zero_start, (uint32_t)*zero_count, 1, 0);
+                if (rc) return rc;
+                *zero_count = 0;
+            }
+            uint64_t j = i + 1;
+            while (j < k && !is_zero_page(s->io + j * MPCR_PAGE)) j++;
+            int rc = put_extent(s, page + i, (uint32_t)(j - i), 0, s->io + i * MPCR_PAGE);
+            if (rc) return rc;
+            i = j;
+        }
+        done += k;
+    }
+    return 0;
+}
+
+static int dump_region(struct mpcr_scratch *s, int memfd, int pmfd, struct mpcr_img_region *r)
+{
+    uint64_t npages = (r->end - r->start) / MPCR_PAGE;
+    int all = (r->flags & 0x100) != 0;
+    r->flags &= ~0x100u;
+    r->data_off = s->off;
+    s->crc = 0;
+    uint64_t zero_start = 0, zero_count = 0;
+    const uint64_t batch = sizeof s->pagemap / sizeof s->pagemap[0];
+    for (uint64_t base = 0; base < npages; base += batch) {
+        uint64_t k = npages - base < batch ? npages - base : batch;
+        if (!all) {
+            off_t at = (off_t)((r->start / MPCR_PAGE + base) * 8);
+            if (pread(pmfd, s->pagemap, k * 8, at) != (ssize_t)(k * 8))
+                return mpcr_fail(-EIO, "reading /proc/self/pagemap: %s", strerror(errno));
+        }
+        uint64_t i = 0;
+        while (i < k) {
+            if (!page_wanted(r, all ? PM_PRESENT : s->pagemap[i])) {
+                i++;
+                continue;
+            }
+            uint64_t j = i + 1;
+            while (j < k && page_wanted(r, all ? PM_PRESENT : s->pagemap[j])) j++;
+            int rc = dump_run(s, memfd, r, base + i, j - i, &zero_start, &zero_count);
+            if (rc) return rc;
+            i = j;
+        }
+    }
+    int rc = 0;
+    if (zero_count) rc = put_extent(s, zero_start, (uint32_t)zero_count, 1, 0);
+    if (rc) return rc;
+    struct mpcr_img_extent end = {~0ull, 0, 0};
+    if ((rc = mpcr_w_put(s, &end, sizeof end))) return rc;
+    r->data_len = s->off - r->data_off;
+    r->data_crc = s->crc;
+    return 0;
+}
+
+int mpcr_mem_dump(struct mpcr_scratch *s)
+{
+    s->nregions = 0;
+    for (const char *line = s->maps; *line;) {
+        const char *nl = memchr(line, '\n', s->maps_len - (size_t)(line - s->maps));
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        if (s->nregions == MPCR_MAX_REGIONS) return mpcr_fail(-E2BIG, "more than %d memory regions", MPCR_MAX_REGIONS);
+        struct mpcr_img_region *r = &s->regions[s->nregions];
+        int rc = classify(s, line, len, r);
+        if (rc < 0) return rc;
+        line += len + (nl ? 1 : 0);
+        if (!rc) continue;
+        /* Cut excluded ranges out; the kernel may have merged one with a neighbour. */
+        struct mpcr_img_region whole = *r;
+        uintptr_t cur = whole.start, xs = 0, xe = 0;
+        while (cur < whole.end) {
+            uintptr_t piece_end = whole.end;
+            int ex = next_excluded(s, cur, whole.end, &xs, &xe);
+            if (ex && xs <= cur) {
+                cur = xe;
+                continue;
+            }
+            if (ex) piece_end = xs;
+            if (s->nregions == MPCR_MAX_REGIONS) return mpcr_fail(-E2BIG, "more than %d memory regions", MPCR_MAX_REGIONS);
+            r = &s->regions[s->nregions++];
+            *r = whole;
+            r->start = cur;
+            r->end = piece_end;
+            if (whole.kind == MPCR_R_FILE_PRIVATE || whole.kind == MPCR_R_FILE_SHARED) r->file_off += cur - whole.start;
+            cur = piece_end;
+        }
+    }
+    int memfd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+    int pmfd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    int rc = 0;
+    if (memfd < 0 || pmfd < 0) rc = mpcr_fail(-errno, "opening /proc/self/mem or pagemap: %s", strerror(errno));
+    for (uint32_t i = 0; !rc && i < s->nregions; i++) rc = dump_region(s, memfd, pmfd, &s->regions[i]);
+    if (memfd >= 0) close(memfd);
+    if (pmfd >= 0) close(pmfd);
+    return rc;
+}

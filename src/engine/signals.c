@@ -1,0 +1,67 @@
+/* Signal state: the 64 dispositions (read and set with the raw rt_sigaction,
+ * which keeps each handler's SA_RESTORER trampoline), the signals pending on
+ * the process and on each thread (raised again after a restart; their
+ * siginfo is not kept). Per-thread masks need no code: they are in each
+ * thread's signal frame and rt_sigreturn puts them back. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Reads the hex mask of field `key` ("SigPnd:") from a /proc status file. */
+static uint64_t status_mask(const char *path, const char *key)
+{
+    char buf[4096];
+    if (mpcr_read_file(path, buf, sizeof buf) < 0) return 0;
+    const char *p = strstr(buf, key);
+    if (!p) return 0;
+    p += strlen(key);
+    while (*p == ' ' || *p == '\t') p++;
+    return mpcr_parse_hex(&p);
+}
+
+int mpcr_signals_save(struct mpcr_scratch *s)
+{
+    for (int sig = 1; sig <= 64; sig++) {
+        struct mpcr_img_sigact *a = &s->sigact[sig - 1];
+        memset(a, 0, sizeof *a);
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        if (syscall(SYS_rt_sigaction, sig, NULL, a, 8))
+            return mpcr_fail(-errno, "reading the action of signal %d: %s", sig, strerror(errno));
+    }
+    uint64_t ours = 1ull << (SIGRTMAX - 1);
+    s->hdr.sig_pending = status_mask("/proc/self/status", "ShdPnd:") & ~ours;
+    for (int i = 0; i < mpcr_nthr; i++) {
+        if (mpcr_thr[i].gone) continue;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/self/task/%d/status", mpcr_thr[i].tid);
+        mpcr_thr[i].pending = status_mask(path, "SigPnd:") & ~ours;
+    }
+    return 0;
+}
+
+int mpcr_signals_restore(const struct mpcr_handoff *h)
+{
+    const struct mpcr_img_sigact *acts = h->table[MPCR_T_SIGACT];
+    for (int sig = 1; sig <= 64; sig++) {
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        if (syscall(SYS_rt_sigaction, sig, &acts[sig - 1], NULL, 8))
+            return mpcr_fail(-errno, "restoring the action of signal %d: %s", sig, strerror(errno));
+    }
+    return 0;
+}
+
+void mpcr_signals_reraise(const struct mpcr_img_header *hdr)
+{
+    pid_t pid = getpid();
+    for (int sig = 1; sig <= 64; sig++) {
+        uint64_t bit = 1ull << (sig - 1);
+        if (hdr->sig_pending & bit) kill(pid, sig);
+        for (int i = 0; i < mpcr_nthr; i++)
+            if (!mpcr_thr[i].gone && (mpcr_thr[i].pending & bit)) syscall(SYS_tgkill, pid, mpcr_thr[i].new_tid, sig);
+    }
+}

@@ -1,0 +1,98 @@
+/* Output side of an image: buffered writes with a running CRC32C, and the
+ * atomic publication of the finished file (temporary name created with
+ * O_EXCL, fsync, rename, fsync of the directory), so that a reader sees
+ * either the whole image or none. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crc32c.h"
+#include "internal.h"
+
+int mpcr_w_flush(struct mpcr_scratch *s)
+{
+    size_t done = 0;
+    while (done < s->wbuf_len) {
+        ssize_t n = write(s->fd, s->wbuf + done, s->wbuf_len - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return mpcr_fail(n < 0 ? -errno : -EIO, "writing the image: %s", strerror(n < 0 ? errno : EIO));
+        done += (size_t)n;
+    }
+    s->wbuf_len = 0;
+    return 0;
+}
+
+int mpcr_w_put(struct mpcr_scratch *s, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    s->crc = mpcr_crc32c(s->crc, p, n);
+    s->off += n;
+    while (n) {
+        size_t k = sizeof s->wbuf - s->wbuf_len;
+        if (k > n) k = n;
+        memcpy(s->wbuf + s->wbuf_len, c, k);
+        s->wbuf_len += k;
+        c += k;
+        n -= k;
+        if (s->wbuf_len == sizeof s->wbuf) {
+            int rc = mpcr_w_flush(s);
+            if (rc) return rc;
+        }
+    }
+    return 0;
+}
+
+static int put_table(struct mpcr_scratch *s, enum mpcr_table t, const void *p, size_t len, uint32_t count)
+{
+    s->hdr.table[t].off = s->off;
+    s->hdr.table[t].len = len;
+    s->hdr.table[t].count = count;
+    s->crc = 0;
+    int rc = mpcr_w_put(s, p, len);
+    s->hdr.table[t].crc = s->crc;
+    return rc;
+}
+
+/* Writes the tables, footer and header of an image whose region streams are
+ * already written, then publishes it under `path`. */
+int mpcr_w_image(struct mpcr_scratch *s, const char *path)
+{
+    int rc = 0;
+    struct mpcr_img_header *h = &s->hdr;
+    if ((rc = put_table(s, MPCR_T_THREADS, s->threads, sizeof s->threads[0] * h->nthreads, h->nthreads)) ||
+        (rc = put_table(s, MPCR_T_REGIONS, s->regions, sizeof s->regions[0] * s->nregions, s->nregions)) ||
+        (rc = put_table(s, MPCR_T_FILES, s->files, sizeof s->files[0] * s->nfiles, s->nfiles)) ||
+        (rc = put_table(s, MPCR_T_SIGACT, s->sigact, sizeof s->sigact, 64)) ||
+        (rc = put_table(s, MPCR_T_STRINGS, s->strings, s->strings_len, s->strings_len)))
+        return rc;
+    struct mpcr_img_footer f;
+    memcpy(f.magic, MPCR_IMG_FOOTER_MAGIC, 8);
+    f.total_len = s->off + sizeof f;
+    if ((rc = mpcr_w_put(s, &f, sizeof f)) || (rc = mpcr_w_flush(s))) return rc;
+
+    h->total_len = f.total_len;
+    h->header_crc = 0;
+    unsigned char block[MPCR_IMG_HEADER_SIZE] = {0};
+    memcpy(block, h, sizeof *h);
+    h->header_crc = mpcr_crc32c(0, block, sizeof block);
+    memcpy(block, h, sizeof *h);
+    if (pwrite(s->fd, block, sizeof block, 0) != (ssize_t)sizeof block)
+        return mpcr_fail(-EIO, "writing the image header: %s", strerror(errno));
+    if (fsync(s->fd)) return mpcr_fail(-errno, "fsync of the image: %s", strerror(errno));
+
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (rename(tmp, path)) return mpcr_fail(-errno, "renaming %s: %s", tmp, strerror(errno));
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir) slash[1] = 0;
+    else if (slash) *slash = 0;
+    else strcpy(dir, ".");
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0 || fsync(dfd)) rc = mpcr_fail(-errno, "fsync of directory %s: %s", dir, strerror(errno));
+    if (dfd >= 0) close(dfd);
+    return rc;
+}

@@ -1,0 +1,88 @@
+/* What the restorer would otherwise take from libc: memory and string
+ * primitives (the compiler may call memcpy and memset on its own) and the
+ * printing of messages to stderr. */
+#include <stdarg.h>
+
+#include "sys.h"
+
+void *memcpy(void *d, const void *s, size_t n)
+{
+    unsigned char *a = d;
+    const unsigned char *b = s;
+    while (n--) *a++ = *b++;
+    return d;
+}
+
+void *memset(void *d, int c, size_t n)
+{
+    unsigned char *a = d;
+    while (n--) *a++ = (unsigned char)c;
+    return d;
+}
+
+int memcmp(const void *x, const void *y, size_t n)
+{
+    const unsigned char *a = x, *b = y;
+    for (; n; n--, a++, b++)
+        if (*a != *b) return *a - *b;
+    return 0;
+}
+
+size_t strlen(const char *s)
+{
+    size_t n = 0;
+    while (s[n]) n++;
+    return n;
+}
+
+int streq(const char *a, const char *b)
+{
+    while (*a && *a == *b) a++, b++;
+    return *a == *b;
+}
+
+static char numbuf[8][24];
+static int numnext;
+
+static const char *fmt(uint64_t v, unsigned base)
+{
+    char *b = numbuf[numnext++ & 7], tmp[24];
+    int n = 0, k = 0;
+    do tmp[n++] = "0123456789abcdef"[v % base], v /= base;
+    while (v);
+    if (base == 16) b[k++] = '0', b[k++] = 'x';
+    while (n) b[k++] = tmp[--n];
+    b[k] = 0;
+    return b;
+}
+
+const char *dec(uint64_t v) { return fmt(v, 10); }
+const char *hex(uint64_t v) { return fmt(v, 16); }
+
+static void vsay(const char *first, va_list ap)
+{
+    char line[1024];
+    size_t n = 0;
+    for (const char *s = "mpcr-restore: "; *s && n < sizeof line - 1;) line[n++] = *s++;
+    for (const char *s = first; s; s = va_arg(ap, const char *))
+        while (*s && n < sizeof line - 1) line[n++] = *s++;
+    line[n++] = '\n';
+    sc(write, 2, line, n);
+}
+
+void say(const char *first, ...)
+{
+    va_list ap;
+    va_start(ap, first);
+    vsay(first, ap);
+    va_end(ap);
+}
+
+void die(int code, const char *first, ...)
+{
+    va_list ap;
+    va_start(ap, first);
+    vsay(first, ap);
+    va_end(ap);
+    for (;;) sc(exit_group, code);
+}

@@ -1,0 +1,334 @@
+/* mpcr-restore IMAGE: turns this freshly executed process into the one the
+ * image describes, then jumps into it.
+ *
+ * Phase 1 checks everything while nothing has been changed, and on any
+ * doubt exits non-zero with a message: header, footer and length, the
+ * checksum of every table and every region's data, the machine (kernel
+ * release, vDSO layout and text, CPU features and XSAVE size), that no
+ * image address falls in the restorer's own zone, and that the files the
+ * image maps are still the same files. `--check` stops there.
+ *
+ * Phase 2 cannot go back: it unmaps what the kernel gave this process
+ * outside the zone, moves [vvar], [vvar_vclock] and [vdso] to the image's
+ * addresses, maps and fills every region, sets the kernel's view of the
+ * address space with PR_SET_MM_MAP, creates the threads and puts each on its
+ * resume point inside the engine, which does the rest (docs/engine.md). */
+#include <asm/prctl.h>
+#include <linux/fcntl.h>
+#include <linux/mman.h>
+#include <linux/prctl.h>
+#include <linux/sched.h>
+
+#include "crc32c.h"
+#include "ident.h"
+#include "restore.h"
+
+#define ALLOC_BASE (MPCR_ZONE_START + 0x10000000ul)
+#define PARK_BASE (MPCR_ZONE_START + 0x38000000ul)
+#define TASK_END 0x7ffffffff000ul
+
+static struct mpcr_handoff handoff;
+static uint64_t alloc_next = ALLOC_BASE;
+static int img = -1;
+static uint64_t img_size;
+
+void *zalloc(size_t len)
+{
+    len = (len + MPCR_PAGE - 1) & ~(MPCR_PAGE - 1);
+    if (!len) len = MPCR_PAGE;
+    if (alloc_next + len > PARK_BASE) die(1, "out of memory in the restorer's zone", (char *)0);
+    long p = sc(mmap, alloc_next, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p < 0) die(1, "mmap in the restorer's zone failed: errno ", dec((uint64_t)-p), (char *)0);
+    alloc_next += len;
+    return (void *)p;
+}
+
+static void pread_all(void *buf, uint64_t len, uint64_t off, const char *what)
+{
+    char *b = buf;
+    while (len) {
+        long n = sc(pread, img, b, len > (1ul << 30) ? (1ul << 30) : len, off);
+        if (n <= 0) die(1, "the image is unreadable or truncated (reading ", what, ")", (char *)0);
+        b += n, off += (uint64_t)n, len -= (uint64_t)n;
+    }
+}
+
+/* ---- phase 1: verify ---------------------------------------------------- */
+
+static const struct mpcr_img_header *check_header(void)
+{
+    static unsigned char block[MPCR_IMG_HEADER_SIZE];
+    struct kstat st;
+    if (sc(fstat, img, &st) < 0) die(1, "cannot stat the image", (char *)0);
+    img_size = (uint64_t)st.size;
+    if (img_size < MPCR_IMG_HEADER_SIZE + sizeof(struct mpcr_img_footer))
+        die(1, "the image is truncated (", dec(img_size), " bytes)", (char *)0);
+    pread_all(block, sizeof block, 0, "header");
+    struct mpcr_img_header *h = (struct mpcr_img_header *)block;
+    if (memcmp(h->magic, MPCR_IMG_MAGIC, 8)) die(1, "not an mpcr image (bad magic)", (char *)0);
+    if (h->version != MPCR_IMG_VERSION)
+        die(1, "image format version ", dec(h->version), " is not the supported version ", dec(MPCR_IMG_VERSION),
+            (char *)0);
+    uint32_t crc = h->header_crc;
+    h->header_crc = 0;
+    if (mpcr_crc32c(0, block, sizeof block) != crc) die(1, "the image header is corrupt (checksum mismatch)", (char *)0);
+    h->header_crc = crc;
+    if (h->total_len != img_size)
+        die(1, "the image is truncated or has trailing data: ", dec(img_size), " bytes, header says ",
+            dec(h->total_len), (char *)0);
+    struct mpcr_img_footer f;
+    pread_all(&f, sizeof f, img_size - sizeof f, "footer");
+    if (memcmp(f.magic, MPCR_IMG_FOOTER_MAGIC, 8) || f.total_len != img_size)
+        die(1, "the image footer is corrupt", (char *)0);
+    return h;
+}
+
+static void check_machine(const struct mpcr_img_header *h, const struct own_maps *m)
+{
+    struct { char f[6][65]; } u;
+    sc(uname, &u);
+    if (!streq(h->arch, u.f[4])) die(1, "the image is for architecture ", h->arch, ", this is ", u.f[4], (char *)0);
+    if (!streq(h->kernel, u.f[2]))
+        die(1, "the image was taken under kernel ", h->kernel, "; this is kernel ", u.f[2],
+            ": restart it on a machine running the same kernel", (char *)0);
+    struct mpcr_img_cpu cpu;
+    mpcr_cpu_ident(&cpu);
+    const char *missing = mpcr_cpu_incompatible(&h->cpu, &cpu);
+    if (missing) die(1, "the image was taken on a CPU with other features: ", missing, " differ", (char *)0);
+    const struct mpcr_img_vdso *v = &h->vdso;
+    if (v->vvar_len != m->vvar_len || v->vclock_len != m->vclock_len || v->vdso_len != m->vdso_len)
+        die(1, "the kernel's vDSO layout differs from the image's (another kernel build)", (char *)0);
+    if (mpcr_crc32c(0, (void *)m->vdso, m->vdso_len) != v->vdso_crc)
+        die(1, "the kernel's vDSO code differs from the image's (another kernel build)", (char *)0);
+}
+
+static const void *load_table(const struct mpcr_img_header *h, enum mpcr_table t, uint64_t entry_size)
+{
+    const struct mpcr_img_table *d = &h->table[t];
+    if (d->off < MPCR_IMG_HEADER_SIZE || d->off + d->len > img_size - sizeof(struct mpcr_img_footer) ||
+        (entry_size && d->len != entry_size * d->count))
+        die(1, "the image's table ", dec(t), " is out of bounds (corrupt image)", (char *)0);
+    void *p = zalloc(d->len + 1);
+    pread_all(p, d->len, d->off, "a table");
+    if (mpcr_crc32c(0, p, d->len) != d->crc) die(1, "the image's table ", dec(t), " is corrupt (checksum mismatch)", (char *)0);
+    return p;
+}
+
+static int overlaps(uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return a < d && c < b; }
+
+static void check_regions(const struct mpcr_img_header *h, const struct mpcr_img_region *r, const char *str)
+{
+    uint32_t n = h->table[MPCR_T_REGIONS].count;
+    uint64_t data_end = h->table[0].off;
+    for (int t = 1; t < MPCR_T_COUNT; t++)
+        if (h->table[t].off < data_end) data_end = h->table[t].off;
+    unsigned char *buf = zalloc(1 << 20);
+    for (uint32_t i = 0; i < n; i++) {
+        if (r[i].start >= r[i].end || (r[i].start | r[i].end) & (MPCR_PAGE - 1) || r[i].end > TASK_END)
+            die(1, "region ", dec(i), " has a bad address range (corrupt image)", (char *)0);
+        if (overlaps(r[i].start, r[i].end, MPCR_ZONE_START, MPCR_ZONE_START + MPCR_ZONE_LEN))
+            die(1, "the image uses memory at ", hex(r[i].start), ", inside the restorer's own zone", (char *)0);
+        if (r[i].data_off < MPCR_IMG_HEADER_SIZE || r[i].data_off + r[i].data_len > data_end)
+            die(1, "region ", dec(i), " data is out of bounds (corrupt image)", (char *)0);
+        if (r[i].path_len && (uint64_t)r[i].path_str + r[i].path_len >= h->table[MPCR_T_STRINGS].len)
+            die(1, "region ", dec(i), " has a bad path (corrupt image)", (char *)0);
+        uint32_t crc = 0;
+        for (uint64_t done = 0; done < r[i].data_len;) {
+            uint64_t k = r[i].data_len - done < (1 << 20) ? r[i].data_len - done : (1 << 20);
+            pread_all(buf, k, r[i].data_off + done, "region data");
+            crc = mpcr_crc32c(crc, buf, k);
+            done += k;
+        }
+        if (crc != r[i].data_crc)
+            die(1, "the data of region ", hex(r[i].start), " is corrupt (checksum mismatch)", (char *)0);
+        if (r[i].kind == MPCR_R_FILE_PRIVATE || r[i].kind == MPCR_R_FILE_SHARED) {
+            struct kstat st;
+            const char *path = str + r[i].path_str;
+            if (sc(newfstatat, AT_FDCWD, path, &st, 0) < 0) die(1, "the mapped file ", path, " is gone", (char *)0);
+            if (st.ino != r[i].f_ino || (uint64_t)st.size != r[i].f_size || st.mtime != r[i].f_mtime_sec ||
+                st.mtime_ns != r[i].f_mtime_nsec)
+                die(1, "the mapped file ", path, " changed since the checkpoint", (char *)0);
+        }
+    }
+}
+
+static void check_files(const struct mpcr_img_header *h, const struct mpcr_img_file *f, const char *str)
+{
+    for (uint32_t i = 0; i < h->table[MPCR_T_FILES].count; i++) {
+        if (f[i].fd <= 2 || f[i].shares_with >= 0) continue;
+        if ((uint64_t)f[i].path_str + f[i].path_len >= h->table[MPCR_T_STRINGS].len)
+            die(1, "file ", dec(i), " has a bad path (corrupt image)", (char *)0);
+        struct kstat st;
+        if (sc(newfstatat, AT_FDCWD, str + f[i].path_str, &st, 0) < 0)
+            die(1, "the open file ", str + f[i].path_str, " (descriptor ", dec((uint64_t)f[i].fd), ") is gone", (char *)0);
+    }
+}
+
+/* ---- phase 2: become the image ------------------------------------------ */
+
+static void move_special(uint64_t from, uint64_t len, uint64_t to, const char *name)
+{
+    if (!len) return;
+    long r = sc(mremap, from, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+    if (r < 0) die(127, "moving ", name, " failed: errno ", dec((uint64_t)-r), (char *)0);
+}
+
+static void fill_region(const struct mpcr_img_region *r)
+{
+    uint64_t off = r->data_off, len = r->end - r->start;
+    for (;;) {
+        struct mpcr_img_extent e;
+        pread_all(&e, sizeof e, off, "an extent");
+        off += sizeof e;
+        if (e.page == ~0ull) return;
+        uint64_t bytes = (uint64_t)e.count * MPCR_PAGE;
+        if (e.page * MPCR_PAGE + bytes > len) die(127, "extent outside region ", hex(r->start), (char *)0);
+        char *at = (char *)(r->start + e.page * MPCR_PAGE);
+        if (e.zero) {
+            if (r->kind == MPCR_R_FILE_PRIVATE) memset(at, 0, bytes);
+            continue;
+        }
+        pread_all(at, bytes, off, "region data");
+        off += bytes;
+    }
+}
+
+static void map_region(const struct mpcr_img_region *r, const char *str)
+{
+    uint64_t len = r->end - r->start;
+    long fd = -1, flags = MAP_FIXED_NOREPLACE, prot = PROT_READ | PROT_WRITE;
+    switch (r->kind) {
+    case MPCR_R_ANON: flags |= MAP_PRIVATE | MAP_ANONYMOUS | (r->flags & MPCR_RF_STACK ? MAP_GROWSDOWN : 0); break;
+    case MPCR_R_ANON_SHARED: flags |= MAP_SHARED | MAP_ANONYMOUS; break;
+    case MPCR_R_FILE_PRIVATE: flags |= MAP_PRIVATE; break;
+    case MPCR_R_FILE_SHARED: flags |= MAP_SHARED; prot = r->prot; break;
+    default: die(127, "region of unknown kind ", dec(r->kind), (char *)0);
+    }
+    if (r->kind == MPCR_R_FILE_PRIVATE || r->kind == MPCR_R_FILE_SHARED) {
+        int rw = r->kind == MPCR_R_FILE_SHARED && (r->prot & PROT_WRITE);
+        fd = sc(openat, AT_FDCWD, str + r->path_str, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+        if (fd < 0) die(127, "cannot open ", str + r->path_str, ": errno ", dec((uint64_t)-fd), (char *)0);
+    }
+    long p = sc(mmap, r->start, len, prot, flags, fd, r->file_off);
+    if (fd >= 0) sc(close, fd);
+    if (p != (long)r->start)
+        die(127, "cannot map region ", hex(r->start), "-", hex(r->end), ": errno ", dec((uint64_t)-p), (char *)0);
+    if (r->kind != MPCR_R_FILE_SHARED) {
+        fill_region(r);
+        if ((uint64_t)prot != r->prot) sc(mprotect, r->start, len, r->prot);
+    }
+}
+
+/* PR_SET_MM_MAP exists only in kernels built with checkpoint/restore, and
+ * the kernel checks the layout only when it is applied: both are checked
+ * here, while a refusal still leaves nothing changed. */
+static void check_mm(const struct mpcr_img_header *h)
+{
+    unsigned int size = 0;
+    if (sc(prctl, PR_SET_MM, PR_SET_MM_MAP_SIZE, &size, 0, 0) < 0 || size != sizeof(struct prctl_mm_map))
+        die(1, "this kernel has no prctl(PR_SET_MM_MAP) (CONFIG_CHECKPOINT_RESTORE): cannot restore here", (char *)0);
+    const struct mpcr_img_mm *m = &h->mm;
+    const uint64_t *f = &m->start_code;
+    for (int i = 0; i < 11; i++)
+        if (f[i] >= TASK_END) die(1, "the image's address-space layout is out of range (corrupt image)", (char *)0);
+    if (!(m->start_code < m->end_code && m->start_data <= m->end_data && m->start_brk <= m->brk &&
+          m->arg_start <= m->arg_end && m->env_start <= m->env_end && m->auxv_len <= sizeof m->auxv))
+        die(1, "the image's address-space layout is inconsistent (corrupt image)", (char *)0);
+}
+
+static void set_mm(const struct mpcr_img_header *h)
+{
+    struct prctl_mm_map m = {
+        .start_code = h->mm.start_code, .end_code = h->mm.end_code,
+        .start_data = h->mm.start_data, .end_data = h->mm.end_data,
+        .start_brk = h->mm.start_brk, .brk = h->mm.brk, .start_stack = h->mm.start_stack,
+        .arg_start = h->mm.arg_start, .arg_end = h->mm.arg_end,
+        .env_start = h->mm.env_start, .env_end = h->mm.env_end,
+        .auxv = (__u64 *)h->mm.auxv, .auxv_size = h->mm.auxv_len, .exe_fd = (uint32_t)-1,
+    };
+    long r = sc(prctl, PR_SET_MM, PR_SET_MM_MAP, &m, sizeof m, 0);
+    if (r < 0) die(127, "prctl(PR_SET_MM_MAP) failed: errno ", dec((uint64_t)-r), (char *)0);
+}
+
+void restore_main(long *sp)
+{
+    int argc = (int)sp[0];
+    char **argv = (char **)(sp + 1);
+    int check_only = argc > 2 && streq(argv[1], "--check");
+    if (argc != 2 && !check_only) die(2, "usage: mpcr-restore [--check] IMAGE", (char *)0);
+    const char *path = argv[argc - 1];
+    uint64_t all = ~0ull;
+    sc(rt_sigprocmask, 0 /* SIG_BLOCK */, &all, 0, 8);
+
+    img = (int)sc(openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    if (img < 0) die(1, "cannot open ", path, ": errno ", dec((uint64_t)-img), (char *)0);
+    const struct mpcr_img_header *h = check_header();
+    struct own_maps m;
+    if (read_own_maps(&m)) die(1, "cannot read /proc/self/maps", (char *)0);
+    check_machine(h, &m);
+    const void *t[MPCR_T_COUNT];
+    t[MPCR_T_THREADS] = load_table(h, MPCR_T_THREADS, sizeof(struct mpcr_img_thread));
+    t[MPCR_T_REGIONS] = load_table(h, MPCR_T_REGIONS, sizeof(struct mpcr_img_region));
+    t[MPCR_T_FILES] = load_table(h, MPCR_T_FILES, sizeof(struct mpcr_img_file));
+    t[MPCR_T_SIGACT] = load_table(h, MPCR_T_SIGACT, sizeof(struct mpcr_img_sigact));
+    t[MPCR_T_STRINGS] = load_table(h, MPCR_T_STRINGS, 0);
+    const char *str = t[MPCR_T_STRINGS];
+    if (h->table[MPCR_T_THREADS].count != h->nthreads || !h->nthreads || h->table[MPCR_T_SIGACT].count != 64 ||
+        h->cwd_str >= h->table[MPCR_T_STRINGS].len || h->table[MPCR_T_STRINGS].len == 0)
+        die(1, "the image's tables are inconsistent (corrupt image)", (char *)0);
+    ((char *)str)[h->table[MPCR_T_STRINGS].len] = 0;
+    check_regions(h, t[MPCR_T_REGIONS], str);
+    check_files(h, t[MPCR_T_FILES], str);
+    check_mm(h);
+    const struct mpcr_img_vdso *v = &h->vdso;
+    if (overlaps(v->vvar, v->vdso + v->vdso_len, MPCR_ZONE_START, MPCR_ZONE_START + MPCR_ZONE_LEN))
+        die(1, "the image's vDSO lies in the restorer's own zone", (char *)0);
+    const struct mpcr_img_thread *th = t[MPCR_T_THREADS];
+    int mains = 0;
+    for (uint32_t i = 0; i < h->nthreads; i++) mains += th[i].is_main != 0;
+    if (mains != 1) die(1, "the image has no main thread", (char *)0);
+    if (check_only) {
+        say(path, ": image is complete and can be restored here (", dec(h->table[MPCR_T_REGIONS].count),
+            " regions, ", dec(h->nthreads), " threads)", (char *)0);
+        sc(exit_group, 0);
+    }
+
+    /* ---- no way back from here ---- */
+    handoff.magic = MPCR_HANDOFF_MAGIC;
+    handoff.hdr = h;
+    for (int i = 0; i < MPCR_T_COUNT; i++) handoff.table[i] = t[i];
+    handoff.zone_start = MPCR_ZONE_START;
+    handoff.zone_len = MPCR_ZONE_LEN;
+    size_t plen = strlen(path);
+    if (plen >= sizeof handoff.image_path) plen = sizeof handoff.image_path - 1;
+    memcpy(handoff.image_path, path, plen);
+
+    for (int i = 0; i < m.nother; i++) sc(munmap, m.other_start[i], m.other_end[i] - m.other_start[i]);
+    /* Park all three first: a destination may be where another one is now. */
+    move_special(m.vvar, m.vvar_len, PARK_BASE, "[vvar]");
+    move_special(m.vclock, m.vclock_len, PARK_BASE + 0x100000, "[vvar_vclock]");
+    move_special(m.vdso, m.vdso_len, PARK_BASE + 0x200000, "[vdso]");
+    move_special(PARK_BASE, m.vvar_len, v->vvar, "[vvar]");
+    move_special(PARK_BASE + 0x100000, m.vclock_len, v->vclock, "[vvar_vclock]");
+    move_special(PARK_BASE + 0x200000, m.vdso_len, v->vdso, "[vdso]");
+
+    const struct mpcr_img_region *r = t[MPCR_T_REGIONS];
+    for (uint32_t i = 0; i < h->table[MPCR_T_REGIONS].count; i++) map_region(&r[i], str);
+    set_mm(h);
+    sc(close, img);
+
+    const unsigned long flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |
+                                CLONE_SETTLS;
+    const struct mpcr_img_thread *main_thread = 0;
+    for (uint32_t i = 0; i < h->nthreads; i++) {
+        if (th[i].is_main) {
+            main_thread = &th[i];
+            continue;
+        }
+        char *stack = zalloc(64 << 10);
+        long tid = mpcr_clone_jump(flags, stack + (64 << 10), th[i].fs_base, &th[i].ctx, &handoff);
+        if (tid < 0) die(127, "cannot create thread: errno ", dec((uint64_t)-tid), (char *)0);
+    }
+    sc(arch_prctl, ARCH_SET_FS, main_thread->fs_base);
+    mpcr_jump(&main_thread->ctx, &handoff);
+}
