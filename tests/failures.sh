@@ -53,6 +53,18 @@ expect abort "= 5" "MPI_Abort"
 expect segv "-ne 0" "rank 1: the program was killed by signal 11 (Segmentation fault)"
 expect kill "-ne 0" "rank 1: the program was killed by signal 9 (Killed)"
 expect unsupported "-ne 0" "mpcr: MPI_Bcast is not supported"
+expect early "-ne 0" "MPI_Send called before MPI_Init"
+expect late "-ne 0" "rank 1: MPI_Send called after MPI_Finalize"
+expect abort_late "= 6" ""
+
+# Programs that never use MPI run as they do under mpiexec, silently.
+for case in "true:0" "false:1"; do
+    timeout 30 "$MPCR" run -n 2 "${case%%:*}" >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    [ $rc = "${case##*:}" ] || fail "non-MPI program ${case%%:*}: status $rc"
+    [ -s "$tmp/err" ] && fail "non-MPI program ${case%%:*}: unexpected messages"
+done
+echo "ok: programs without MPI"
 
 # The proxy of rank 1 dies while its program computes: the program says so
 # and ends, and so does the job.

@@ -64,6 +64,7 @@ int mpcr_recv_fd(int sock, int *fd, void *msg, unsigned len)
         .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
     ssize_t n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
     if (n < 0) return -errno;
+    if (n == 0) return -ECONNRESET;
     if (n != (ssize_t)len) return -EPROTO;
     struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
     if (!c || c->cmsg_type != SCM_RIGHTS) return -EPROTO;

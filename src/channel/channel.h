@@ -33,9 +33,17 @@
 #define MPCR_CHAN_CONTROL 4096u
 #define MPCR_CACHE_LINE   64
 
+/* A communicator id with this bit set names the communicator's collective
+ * context: the same group, but messages that never match the program's own
+ * (the library builds collectives from point-to-point messages there). */
+#define MPCR_COLL_CONTEXT 0x80000000u
+
 /* Environment variable through which the proxy tells the application which
  * inherited descriptor is its end of the set-up socket. */
 #define MPCR_ENV_CHANNEL_FD "MPCR_CHANNEL_FD"
+/* The program's own LD_LIBRARY_PATH, before the proxy put mpcr's library
+ * first; the library restores it once connected. */
+#define MPCR_ENV_SAVED_LIBRARY_PATH "MPCR_SAVED_LD_LIBRARY_PATH"
 
 /* The operations, described once. X(NAME, name) */
 #define MPCR_OPS(X)                                                                                \
@@ -51,9 +59,7 @@
     X(PROBE, probe)       /* comm, peer, tag -> status */                                          \
     X(IPROBE, iprobe)     /* comm, peer, tag -> flag, status */                                    \
     X(WAIT, wait)         /* token -> status */                                                    \
-    X(TEST, test)         /* token -> flag, status */                                              \
-    X(BARRIER, barrier)   /* comm */
-
+    X(TEST, test)         /* token -> flag, status */
 enum mpcr_op {
 #define MPCR_OP_ENUM(name, fn) MPCR_OP_##name,
     MPCR_OPS(MPCR_OP_ENUM)
@@ -140,7 +146,9 @@ static inline int mpcr_spin(_Atomic uint32_t *word, uint32_t value, int equal)
     }
 }
 
-/* Sends / receives one descriptor with a small fixed message over a unix socket. */
+/* Sends / receives one descriptor with a small fixed message over a unix
+ * socket. mpcr_recv_fd: -ECONNRESET when the peer closed it, -EPROTO when
+ * the message is not what was expected. */
 int mpcr_send_fd(int sock, int fd, const void *msg, unsigned len);
 int mpcr_recv_fd(int sock, int *fd, void *msg, unsigned len);
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -49,6 +50,9 @@ static void open_reports(void)
     if (report_fd < 0 || bind(report_fd, (struct sockaddr *)&a, sizeof a) < 0) {
         mpcr_err("run: cannot create %s (%s); failure reports go to stderr", a.sun_path,
                  strerror(errno));
+        if (report_fd >= 0) close(report_fd);
+        report_fd = -1;
+        rmdir(report_dir);
         return;
     }
     setenv(MPCR_ENV_REPORT_SOCKET, a.sun_path, 1);
@@ -164,6 +168,7 @@ int cmd_run(int argc, char **argv)
         return 1;
     }
     if (launcher == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* mpcr run killed: the job ends too */
         execvp(args[0], args);
         mpcr_err("run: cannot start %s: %s; install MPICH (scripts/setup.sh does)", args[0],
                  strerror(errno));

@@ -23,8 +23,8 @@ static void wait_reply(struct mpcr_chan *ch, uint32_t seq)
     for (;;) {
         uint32_t cur = atomic_load(&ch->reply.seq);
         if (cur == seq) break;
-        if (mpcr_futex_wait(&ch->reply.seq, cur, 500) == -ETIMEDOUT && getppid() != mpcr.proxy_pid)
-            mpcr_proxy_lost();
+        mpcr_futex_wait(&ch->reply.seq, cur, 500);
+        if (getppid() != mpcr.proxy_pid) mpcr_proxy_lost(); /* after any wake-up: cheap here */
     }
     atomic_store_explicit(&ch->call.app_sleeping, 0, memory_order_relaxed);
 }

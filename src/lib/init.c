@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-struct mpcr_lib mpcr = {.memfd = -1, .sock = -1};
+struct mpcr_lib mpcr = {.memfd = -1};
 
 void mpcr_comm_setup(int rank, int size);
 
@@ -46,7 +46,7 @@ static void connect_proxy(void)
         exit(1);
     }
     mpcr_report_open();
-    mpcr.sock = atoi(fd_env);
+    int sock = atoi(fd_env);
     mpcr.proxy_pid = getppid();
     mpcr.memfd = memfd_create("mpcr-channel", MFD_CLOEXEC);
     if (mpcr.memfd < 0 || ftruncate(mpcr.memfd, MPCR_CHAN_CONTROL) < 0) {
@@ -61,18 +61,29 @@ static void connect_proxy(void)
     mpcr.chan->magic = MPCR_CHAN_MAGIC;
     mpcr.chan->version = MPCR_CHAN_VERSION;
     uint32_t hello[2] = {MPCR_CHAN_MAGIC, MPCR_CHAN_VERSION};
-    int err = mpcr_send_fd(mpcr.sock, mpcr.memfd, hello, sizeof hello);
+    int err = mpcr_send_fd(sock, mpcr.memfd, hello, sizeof hello);
     if (err) {
         mpcr_report("cannot reach the proxy: %s", strerror(-err));
         exit(1);
     }
+    /* The socket served only this; programs this one starts must not see
+     * it, nor mpcr's library path (they are not ranks of this job). */
+    close(sock);
+    unsetenv(MPCR_ENV_CHANNEL_FD);
+    const char *path = getenv(MPCR_ENV_SAVED_LIBRARY_PATH);
+    if (path && *path)
+        setenv("LD_LIBRARY_PATH", path, 1);
+    else if (path)
+        unsetenv("LD_LIBRARY_PATH");
+    unsetenv(MPCR_ENV_SAVED_LIBRARY_PATH);
     watch_proxy();
 }
 
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)argc, (void)argv;
-    if (mpcr.initialized) return mpcr_error_world(MPI_ERR_OTHER, "MPI_Init (called twice)");
+    if (mpcr.initialized)
+        return mpcr_error_world(MPI_ERR_OTHER, "MPI_Init or MPI_Init_thread (a second time)");
     connect_proxy();
     mpcr.initialized = 1;
     /* One call line: calls must not overlap, so SERIALIZED is the most we give. */
@@ -138,7 +149,7 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
     (void)comm; /* MPICH, too, ends the whole job whatever the communicator */
     fflush(stdout);
     fflush(stderr);
-    if (!mpcr.chan) _exit(errorcode ? errorcode : 1);
+    if (!mpcr.chan || mpcr.finalized) _exit(errorcode ? errorcode : 1);
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* the proxy's end is expected now: no message */
     struct mpcr_call *c = mpcr_call_begin(MPCR_OP_ABORT);
     c->tag = errorcode;

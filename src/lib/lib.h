@@ -19,12 +19,10 @@ struct mpcr_lib {
     pthread_t main_thread;
     int rank, size, tag_ub;
     pid_t proxy_pid;
-    int sock;               /* set-up socket to the proxy */
     int memfd;              /* the channel */
     struct mpcr_chan *chan; /* its mapping */
     uint64_t staging_size;  /* bytes of staging area mapped after the control page */
     uint32_t seq;           /* last call published */
-    double wtime_base;
     char processor_name[MPI_MAX_PROCESSOR_NAME];
     char proxy_version[256];
 };
@@ -80,6 +78,11 @@ struct mpcr_comm {
 };
 struct mpcr_comm *mpcr_comm_get(MPI_Comm comm); /* NULL when invalid */
 
+/* A point-to-point call on communicator id `vid` (with MPCR_COLL_CONTEXT for
+ * the library's own collective traffic); arguments are not checked. */
+const struct mpcr_reply *mpcr_p2p_call(enum mpcr_op op, uint32_t vid, int peer, int tag,
+                                       uint64_t offset, uint64_t bytes);
+
 /* ---- requests (request.c) ---- */
 enum mpcr_req_kind { MPCR_REQ_SEND = 1, MPCR_REQ_RECV };
 struct mpcr_request {
@@ -106,7 +109,7 @@ int mpcr_error_world(int err, const char *fn);
 _Noreturn void mpcr_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- status ---- */
-void mpcr_status_set(MPI_Status *st, int source, int tag, uint64_t bytes, int error);
+void mpcr_status_set(MPI_Status *st, int source, int tag, uint64_t bytes);
 static inline uint64_t mpcr_status_bytes(const MPI_Status *st)
 {
     return (uint32_t)st->count_lo | ((uint64_t)((uint32_t)st->count_hi_and_cancelled >> 1) << 32);
@@ -116,8 +119,8 @@ static inline uint64_t mpcr_status_bytes(const MPI_Status *st)
 #define MPCR_REQUIRE_INIT(fn)                                                                      \
     do {                                                                                           \
         if (__builtin_expect(!mpcr.initialized || mpcr.finalized, 0))                              \
-            mpcr_fatal("%s called %s MPI_Init", fn,                                                \
-                       mpcr.finalized ? "after MPI_Finalize," : "before");                         \
+            mpcr_fatal("%s called %s", fn,                                                         \
+                       mpcr.finalized ? "after MPI_Finalize" : "before MPI_Init");                 \
     } while (0)
 
 /* Defines MPI_name as a weak alias of PMPI_name, as MPICH does, so that

@@ -33,15 +33,28 @@ static int check(enum side side, const void *buf, int count, MPI_Datatype type, 
     } while (0)
 
 /* Begins a point-to-point call: fills the call line. */
-static void begin_p2p(enum mpcr_op op, struct mpcr_comm *c, int peer, int tag, uint64_t offset,
-                      uint64_t bytes)
+static void begin_p2p_vid(enum mpcr_op op, uint32_t vid, int peer, int tag, uint64_t offset,
+                          uint64_t bytes)
 {
     struct mpcr_call *call = mpcr_call_begin(op);
-    call->comm = c->vid;
+    call->comm = vid;
     call->peer = peer;
     call->tag = tag;
     call->offset = offset;
     call->bytes = bytes;
+}
+
+static void begin_p2p(enum mpcr_op op, struct mpcr_comm *c, int peer, int tag, uint64_t offset,
+                      uint64_t bytes)
+{
+    begin_p2p_vid(op, c->vid, peer, tag, offset, bytes);
+}
+
+const struct mpcr_reply *mpcr_p2p_call(enum mpcr_op op, uint32_t vid, int peer, int tag,
+                                       uint64_t offset, uint64_t bytes)
+{
+    begin_p2p_vid(op, vid, peer, tag, offset, bytes);
+    return mpcr_call_finish();
 }
 
 /* Copies the message into the staging area and begins a send call. */
@@ -97,7 +110,7 @@ static int finish_recv(const struct mpcr_reply *r, void *buf, uint64_t capacity,
 {
     uint64_t got = r->bytes < capacity ? r->bytes : capacity;
     mpcr_unpack(buf, mpcr_staging_ptr(offset), got, t);
-    mpcr_status_set(status, r->source, r->tag, got, r->rc);
+    mpcr_status_set(status, r->source, r->tag, got);
     return r->rc;
 }
 
@@ -106,7 +119,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
 {
     CHECK("MPI_Recv", RECEIVER, buf, count, type, source, tag, comm, c, t);
     if (source == MPI_PROC_NULL) {
-        mpcr_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, 0, MPI_SUCCESS);
+        mpcr_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
     }
     uint64_t capacity = (uint64_t)count * t->size, off;
@@ -125,13 +138,13 @@ static int probe(enum mpcr_op op, const char *fn, int source, int tag, MPI_Comm 
     (void)t;
     if (source == MPI_PROC_NULL) {
         *flag = 1;
-        mpcr_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, 0, MPI_SUCCESS);
+        mpcr_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
     }
     begin_p2p(op, c, source, tag, 0, 0);
     const struct mpcr_reply *r = mpcr_call_finish();
     *flag = op == MPCR_OP_PROBE || r->flag;
-    if (*flag) mpcr_status_set(status, r->source, r->tag, r->bytes, r->rc);
+    if (*flag) mpcr_status_set(status, r->source, r->tag, r->bytes);
     return mpcr_error(c, r->rc, fn);
 }
 
@@ -155,7 +168,7 @@ static struct mpcr_request *null_peer_request(enum mpcr_req_kind kind, struct mp
     struct mpcr_request *q = mpcr_request_new(request);
     q->kind = kind;
     q->comm = c;
-    mpcr_status_set(&q->status, MPI_PROC_NULL, MPI_ANY_TAG, 0, MPI_SUCCESS);
+    mpcr_status_set(&q->status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
     return q;
 }
 
@@ -213,8 +226,8 @@ MPCR_ALIAS(Irecv);
 
 /* Finishes request q, whose completion the proxy reported in r (NULL when
  * it completed locally), and frees it. */
-static int complete(MPI_Request *request, struct mpcr_request *q, const struct mpcr_reply *r,
-                    MPI_Status *status)
+static int complete(const char *fn, MPI_Request *request, struct mpcr_request *q,
+                    const struct mpcr_reply *r, MPI_Status *status)
 {
     int err = MPI_SUCCESS;
     if (!r) {
@@ -223,17 +236,17 @@ static int complete(MPI_Request *request, struct mpcr_request *q, const struct m
         err = finish_recv(r, q->buf, q->capacity, q->offset, q->type, status);
     } else {
         err = r->rc;
-        mpcr_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, err);
+        mpcr_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
     }
     if (q->has_staging) mpcr_staging_free(q->offset);
     struct mpcr_comm *c = q->comm;
     mpcr_request_free(request);
-    return mpcr_error(c, err, "MPI_Wait");
+    return mpcr_error(c, err, fn);
 }
 
 static void empty_status(MPI_Status *status)
 {
-    mpcr_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS);
+    mpcr_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
 }
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
@@ -245,10 +258,10 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     }
     struct mpcr_request *q = mpcr_request_get(*request);
     if (!q) return mpcr_error_world(MPI_ERR_REQUEST, "MPI_Wait");
-    if (!q->token) return complete(request, q, NULL, status);
+    if (!q->token) return complete("MPI_Wait", request, q, NULL, status);
     struct mpcr_call *call = mpcr_call_begin(MPCR_OP_WAIT);
     call->token = q->token;
-    return complete(request, q, mpcr_call_finish(), status);
+    return complete("MPI_Wait", request, q, mpcr_call_finish(), status);
 }
 MPCR_ALIAS(Wait);
 
@@ -262,7 +275,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     }
     struct mpcr_request *q = mpcr_request_get(*request);
     if (!q) return mpcr_error_world(MPI_ERR_REQUEST, "MPI_Test");
-    if (!q->token) return complete(request, q, NULL, status);
+    if (!q->token) return complete("MPI_Test", request, q, NULL, status);
     struct mpcr_call *call = mpcr_call_begin(MPCR_OP_TEST);
     call->token = q->token;
     const struct mpcr_reply *r = mpcr_call_finish();
@@ -270,6 +283,6 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         *flag = 0;
         return MPI_SUCCESS;
     }
-    return complete(request, q, r, status);
+    return complete("MPI_Test", request, q, r, status);
 }
 MPCR_ALIAS(Test);

@@ -91,6 +91,7 @@ static _Noreturn void start_program(int sock, const char *lib_dir, char **argv)
     snprintf(fd, sizeof fd, "%d", sock);
     setenv(MPCR_ENV_CHANNEL_FD, fd, 1);
     const char *old = getenv("LD_LIBRARY_PATH");
+    setenv(MPCR_ENV_SAVED_LIBRARY_PATH, old ? old : "", 1);
     char *path;
     if (asprintf(&path, "%s%s%s", lib_dir, old && *old ? ":" : "", old ? old : "") < 0) _exit(127);
     setenv("LD_LIBRARY_PATH", path, 1);
@@ -113,6 +114,7 @@ static int accept_channel(int sock)
         if (p.revents & (POLLHUP | POLLERR) && !(p.revents & POLLIN)) return -1;
         uint32_t hello[2];
         int err = mpcr_recv_fd(sock, &proxy.memfd, hello, sizeof hello);
+        if (err == -ECONNRESET) return -1; /* closed: the program ended */
         if (err == -EPROTO ||
             (!err && (hello[0] != MPCR_CHAN_MAGIC || hello[1] != MPCR_CHAN_VERSION))) {
             mpcr_report("rank %d: the program's MPI library speaks another channel version; "
@@ -233,6 +235,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &proxy.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &proxy.size);
+    map_init();
 
     choose_spin();
 
@@ -254,10 +257,6 @@ int main(int argc, char **argv)
         start_program(sv[1], lib_dir, argv + i);
     }
     close(sv[1]);
-    if (accept_channel(sv[0]) < 0) {
-        while (!child_exited)
-            pause();
-        child_ended();
-    }
+    if (accept_channel(sv[0]) < 0) child_ended(); /* the program ended before MPI_Init */
     serve();
 }

@@ -7,6 +7,17 @@
 /* mpcr ABI values of the wildcards (MPICH's). */
 enum { ABI_ANY_SOURCE = -2, ABI_PROC_NULL = -1, ABI_ANY_TAG = -1 };
 
+/* The collective contexts of the predefined communicators (MPCR_COLL_CONTEXT). */
+static MPI_Comm coll_world = MPI_COMM_NULL, coll_self = MPI_COMM_NULL;
+
+void map_init(void)
+{
+    MPI_Comm_dup(MPI_COMM_WORLD, &coll_world);
+    MPI_Comm_dup(MPI_COMM_SELF, &coll_self);
+    MPI_Comm_set_errhandler(coll_world, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(coll_self, MPI_ERRORS_RETURN);
+}
+
 MPI_Comm real_comm(uint32_t vid)
 {
     switch (vid) {
@@ -14,6 +25,10 @@ MPI_Comm real_comm(uint32_t vid)
         return MPI_COMM_WORLD;
     case 1:
         return MPI_COMM_SELF;
+    case 0 | MPCR_COLL_CONTEXT:
+        return coll_world;
+    case 1 | MPCR_COLL_CONTEXT:
+        return coll_self;
     default:
         return MPI_COMM_NULL;
     }

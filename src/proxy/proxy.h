@@ -37,6 +37,7 @@ int progress_wait(MPI_Request *req, MPI_Status *st);
 _Noreturn void child_ended(void);
 
 /* Mapping of mpcr's neutral values to this MPI's (mpi_map.c). */
+void map_init(void); /* after MPI_Init */
 MPI_Comm real_comm(uint32_t vid);
 int error_class(int real_code);
 int real_source(int peer); /* MPI_ANY_SOURCE in mpcr's ABI -> this MPI's */

@@ -87,7 +87,9 @@ static void reply_status(struct mpcr_reply *r, int rc, const MPI_Status *st)
     r->rc = error_class(rc);
     r->source = neutral_source(st->MPI_SOURCE);
     r->tag = neutral_tag(st->MPI_TAG);
-    r->bytes = status_bytes(st);
+    /* On truncation MPI leaves the buffer's contents undefined (MPICH writes
+     * nothing): deliver no bytes rather than stale staging contents. */
+    r->bytes = r->rc == MPI_ERR_TRUNCATE ? 0 : status_bytes(st);
 }
 
 /* ---- handlers ---- */
@@ -217,15 +219,6 @@ static void op_test(const struct mpcr_call *c, struct mpcr_reply *r)
         reply_status(r, rc, &st);
         *req = MPI_REQUEST_NULL;
     }
-}
-
-static void op_barrier(const struct mpcr_call *c, struct mpcr_reply *r)
-{
-    MPI_Request req;
-    MPI_Status st;
-    int rc = MPI_Ibarrier(real_comm(c->comm), &req);
-    if (rc == MPI_SUCCESS) rc = progress_wait(&req, &st);
-    r->rc = error_class(rc);
 }
 
 /* ---- dispatch ---- */

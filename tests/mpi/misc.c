@@ -5,11 +5,18 @@
  * echoes its standard input. */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "child")) {
+        const char *lp = getenv("LD_LIBRARY_PATH");
+        printf("child: channel variable unset %d, library path without mpcr %d\n",
+               getenv("MPCR_CHANNEL_FD") == NULL, !lp || !strstr(lp, "lib/mpcr"));
+        return 0;
+    }
     int flag, provided, rank, size, v, sv;
     MPI_Initialized(&flag);
     printf("initialized before: %d\n", flag);
@@ -54,7 +61,23 @@ int main(int argc, char **argv)
         MPI_Send(&x, 1, MPI_INT, 0, 3, MPI_COMM_SELF);
         MPI_Wait(&rq, MPI_STATUS_IGNORE);
         printf("self message: %d, request null after wait: %d\n", y, rq == MPI_REQUEST_NULL);
-        MPI_Wait(&rq, MPI_STATUS_IGNORE); /* on MPI_REQUEST_NULL: returns at once */
+        MPI_Status empty;
+        MPI_Wait(&rq, &empty); /* on MPI_REQUEST_NULL: returns at once, empty status */
+        int n;
+        MPI_Get_count(&empty, MPI_INT, &n);
+        printf("wait on null: source ANY %d, tag ANY %d, count %d\n",
+               empty.MPI_SOURCE == MPI_ANY_SOURCE, empty.MPI_TAG == MPI_ANY_TAG, n);
+        char odd[5] = "abcd", odd_in[5];
+        MPI_Irecv(odd_in, 5, MPI_CHAR, 0, 4, MPI_COMM_SELF, &rq); /* a blocking send to oneself */
+        MPI_Send(odd, 5, MPI_CHAR, 0, 4, MPI_COMM_SELF);          /* may wait for the receive */
+        MPI_Wait(&rq, &empty);
+        MPI_Get_count(&empty, MPI_INT, &n);
+        printf("5 bytes as MPI_INT: count is MPI_UNDEFINED %d\n", n == MPI_UNDEFINED);
+        /* A program started from a rank is not a rank of the job. */
+        char cmd[4200];
+        snprintf(cmd, sizeof cmd, "%s child", argv[0]);
+        fflush(stdout);
+        if (system(cmd) != 0) printf("child failed\n");
     }
     /* Non-blocking exchange between neighbours, completed with Test loops and Wait. */
     int next = (rank + 1) % size, prev = (rank + size - 1) % size, out[64], in[64];

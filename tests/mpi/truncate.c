@@ -24,19 +24,38 @@ int main(int argc, char **argv)
             data[i] = i;
         MPI_Send(data, 100, MPI_INT, 1, 0, MPI_COMM_WORLD);
         MPI_Send(data, 5, MPI_INT, 1, 1, MPI_COMM_WORLD);
+        MPI_Send(data, 50, MPI_INT, 1, 2, MPI_COMM_WORLD);
     } else if (rank == 1) {
         MPI_Status st;
-        int rc = MPI_Recv(data, 10, MPI_INT, 0, 0, MPI_COMM_WORLD, &st), cls, len;
+        for (int i = 0; i < 100; i++)
+            data[i] = -1;
+        st.MPI_ERROR = 12345;
+        int rc = MPI_Recv(data, 10, MPI_INT, 0, 0, MPI_COMM_WORLD, &st), cls, len, count;
         char text[MPI_MAX_ERROR_STRING];
         MPI_Error_class(rc, &cls);
         MPI_Error_string(rc, text, &len);
-        printf("rc is truncate: %d, text non-empty: %d, first ten intact: %d\n",
-               cls == MPI_ERR_TRUNCATE, len > 0, data[9] == 9);
+        MPI_Get_count(&st, MPI_INT, &count);
+        int beyond = 1; /* nothing past the 10 ints given may be written */
+        for (int i = 10; i < 100; i++)
+            beyond &= data[i] == -1;
+        printf("rc is truncate: %d, text non-empty: %d, nothing written beyond: %d\n",
+               cls == MPI_ERR_TRUNCATE, len > 0, beyond);
+        printf("MPI_ERROR untouched by MPI_Recv: %d\n", st.MPI_ERROR == 12345);
         /* The job must still work after the error. */
         rc = MPI_Recv(data, 10, MPI_INT, 0, 1, MPI_COMM_WORLD, &st);
-        int count;
         MPI_Get_count(&st, MPI_INT, &count);
         printf("next receive: rc %d count %d\n", rc, count);
+        /* Truncation of a non-blocking receive is reported by MPI_Wait. */
+        MPI_Request rq;
+        for (int i = 0; i < 100; i++)
+            data[i] = -1;
+        MPI_Irecv(data, 20, MPI_INT, 0, 2, MPI_COMM_WORLD, &rq);
+        MPI_Error_class(MPI_Wait(&rq, &st), &cls);
+        int beyond2 = 1;
+        for (int i = 20; i < 100; i++)
+            beyond2 &= data[i] == -1;
+        printf("irecv+wait truncate: %d, request freed: %d, nothing written beyond: %d\n",
+               cls == MPI_ERR_TRUNCATE, rq == MPI_REQUEST_NULL, beyond2);
         /* Invalid arguments are errors too, returned rather than fatal. */
         MPI_Error_class(MPI_Send(data, 1, MPI_INT, 99, 0, MPI_COMM_WORLD), &cls);
         printf("bad rank is MPI_ERR_RANK: %d\n", cls == MPI_ERR_RANK);
