@@ -52,7 +52,7 @@ expect noexit "= 4" "rank 1: the program exited with status 4 without calling MP
 expect abort "= 5" "MPI_Abort"
 expect segv "-ne 0" "rank 1: the program was killed by signal 11 (Segmentation fault)"
 expect kill "-ne 0" "rank 1: the program was killed by signal 9 (Killed)"
-expect unsupported "-ne 0" "mpcr: MPI_Bcast is not supported"
+expect unsupported "-ne 0" "mpcr: MPI_Win_fence is not supported"
 expect early "-ne 0" "MPI_Send called before MPI_Init"
 expect late "-ne 0" "rank 1: MPI_Send called after MPI_Finalize"
 expect abort_late "= 6" ""

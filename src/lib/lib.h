@@ -83,6 +83,11 @@ struct mpcr_comm *mpcr_comm_get(MPI_Comm comm); /* NULL when invalid */
 const struct mpcr_reply *mpcr_p2p_call(enum mpcr_op op, uint32_t vid, int peer, int tag,
                                        uint64_t offset, uint64_t bytes);
 
+/* Completes a receive: unpacks what the proxy's reply r says arrived in the
+ * staging area at offset into buf, fills status; returns r's error class. */
+int mpcr_finish_recv(const struct mpcr_reply *r, void *buf, uint64_t capacity, uint64_t offset,
+                     const struct mpcr_type *t, MPI_Status *status);
+
 /* ---- requests (request.c) ---- */
 enum mpcr_req_kind { MPCR_REQ_SEND = 1, MPCR_REQ_RECV };
 struct mpcr_request {

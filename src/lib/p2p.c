@@ -105,8 +105,8 @@ int PMPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 MPCR_ALIAS(Ssend);
 
 /* Completes a receive whose data and status the proxy just returned. */
-static int finish_recv(const struct mpcr_reply *r, void *buf, uint64_t capacity, uint64_t offset,
-                       const struct mpcr_type *t, MPI_Status *status)
+int mpcr_finish_recv(const struct mpcr_reply *r, void *buf, uint64_t capacity, uint64_t offset,
+                     const struct mpcr_type *t, MPI_Status *status)
 {
     uint64_t got = r->bytes < capacity ? r->bytes : capacity;
     mpcr_unpack(buf, mpcr_staging_ptr(offset), got, t);
@@ -125,7 +125,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
     uint64_t capacity = (uint64_t)count * t->size, off;
     int err = stage_recv(MPCR_OP_RECV, capacity, source, tag, c, &off);
     if (err) return mpcr_error(c, err, "MPI_Recv");
-    err = finish_recv(mpcr_call_finish(), buf, capacity, off, t, status);
+    err = mpcr_finish_recv(mpcr_call_finish(), buf, capacity, off, t, status);
     mpcr_staging_free(off);
     return mpcr_error(c, err, "MPI_Recv");
 }
@@ -224,65 +224,17 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
 }
 MPCR_ALIAS(Irecv);
 
-/* Finishes request q, whose completion the proxy reported in r (NULL when
- * it completed locally), and frees it. */
-static int complete(const char *fn, MPI_Request *request, struct mpcr_request *q,
-                    const struct mpcr_reply *r, MPI_Status *status)
+/* A receive posted before the send, so that two ranks exchanging with each
+ * other cannot deadlock (MPI 4.0 section 3.10). */
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
 {
-    int err = MPI_SUCCESS;
-    if (!r) {
-        if (status != MPI_STATUS_IGNORE) *status = q->status;
-    } else if (q->kind == MPCR_REQ_RECV) {
-        err = finish_recv(r, q->buf, q->capacity, q->offset, q->type, status);
-    } else {
-        err = r->rc;
-        mpcr_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
-    }
-    if (q->has_staging) mpcr_staging_free(q->offset);
-    struct mpcr_comm *c = q->comm;
-    mpcr_request_free(request);
-    return mpcr_error(c, err, fn);
+    MPI_Request rq;
+    int err = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &rq);
+    if (err) return err;
+    err = PMPI_Send(sendbuf, sendcount, sendtype, dest, sendtag, comm);
+    if (err) return err; /* only under MPI_ERRORS_RETURN; the receive stays posted */
+    return PMPI_Wait(&rq, status);
 }
-
-static void empty_status(MPI_Status *status)
-{
-    mpcr_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
-}
-
-int PMPI_Wait(MPI_Request *request, MPI_Status *status)
-{
-    MPCR_REQUIRE_INIT("MPI_Wait");
-    if (*request == MPI_REQUEST_NULL) {
-        empty_status(status);
-        return MPI_SUCCESS;
-    }
-    struct mpcr_request *q = mpcr_request_get(*request);
-    if (!q) return mpcr_error_world(MPI_ERR_REQUEST, "MPI_Wait");
-    if (!q->token) return complete("MPI_Wait", request, q, NULL, status);
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_WAIT);
-    call->token = q->token;
-    return complete("MPI_Wait", request, q, mpcr_call_finish(), status);
-}
-MPCR_ALIAS(Wait);
-
-int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
-{
-    MPCR_REQUIRE_INIT("MPI_Test");
-    *flag = 1;
-    if (*request == MPI_REQUEST_NULL) {
-        empty_status(status);
-        return MPI_SUCCESS;
-    }
-    struct mpcr_request *q = mpcr_request_get(*request);
-    if (!q) return mpcr_error_world(MPI_ERR_REQUEST, "MPI_Test");
-    if (!q->token) return complete("MPI_Test", request, q, NULL, status);
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_TEST);
-    call->token = q->token;
-    const struct mpcr_reply *r = mpcr_call_finish();
-    if (!r->flag) {
-        *flag = 0;
-        return MPI_SUCCESS;
-    }
-    return complete("MPI_Test", request, q, r, status);
-}
-MPCR_ALIAS(Test);
+MPCR_ALIAS(Sendrecv);

@@ -122,6 +122,8 @@ static void op_finalize(const struct mpcr_call *c, struct mpcr_reply *r)
 static void op_abort(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     (void)r;
+    mpcr_report("rank %d: the program called MPI_Abort with error code %d; ending the job",
+                proxy.rank, c->tag);
     MPI_Abort(MPI_COMM_WORLD, c->tag);
 }
 

@@ -94,8 +94,8 @@ static int pair_layout(MPI_Datatype t, int *first, int *second, int *extent)
     }
     PAIR(MPI_FLOAT_INT, float)
     PAIR(MPI_DOUBLE_INT, double)
-    PAIR(MPI_LONG_INT, long) PAIR(MPI_SHORT_INT, short)
-        PAIR(MPI_LONG_DOUBLE_INT, long double) return 0;
+    PAIR(MPI_LONG_INT, long)
+    PAIR(MPI_SHORT_INT, short) PAIR(MPI_LONG_DOUBLE_INT, long double) return 0;
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,209 @@
+/* Predefined reduction operations, applied in the application (DESIGN
+ * section 5: reductions are computed where the data is, so user-defined ops
+ * can join later). Which op applies to which type follows MPI 4.0 section
+ * 6.9.2: arithmetic ops on integers, floating point and complex (MIN/MAX
+ * not on complex), logical and bitwise ops on integers (bitwise also on
+ * MPI_BYTE), MINLOC/MAXLOC on the pair types. */
+#include "lib.h"
+
+#include <complex.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+enum kind { INTEGER, FLOATING, COMPLEX, BYTES, BOOL, PAIR };
+
+/* Predefined types that reductions accept, with their C type and kind. */
+// clang-format off
+#define REDUCIBLE_TYPES(X)                                                                         \
+    X(MPI_CHAR, char, INTEGER) X(MPI_SIGNED_CHAR, signed char, INTEGER)                            \
+    X(MPI_UNSIGNED_CHAR, unsigned char, INTEGER) X(MPI_SHORT, short, INTEGER)                      \
+    X(MPI_UNSIGNED_SHORT, unsigned short, INTEGER) X(MPI_INT, int, INTEGER)                        \
+    X(MPI_UNSIGNED, unsigned, INTEGER) X(MPI_LONG, long, INTEGER)                                  \
+    X(MPI_UNSIGNED_LONG, unsigned long, INTEGER) X(MPI_LONG_LONG_INT, long long, INTEGER)          \
+    X(MPI_UNSIGNED_LONG_LONG, unsigned long long, INTEGER) X(MPI_INT8_T, int8_t, INTEGER)          \
+    X(MPI_INT16_T, int16_t, INTEGER) X(MPI_INT32_T, int32_t, INTEGER)                              \
+    X(MPI_INT64_T, int64_t, INTEGER) X(MPI_UINT8_T, uint8_t, INTEGER)                              \
+    X(MPI_UINT16_T, uint16_t, INTEGER) X(MPI_UINT32_T, uint32_t, INTEGER)                          \
+    X(MPI_UINT64_T, uint64_t, INTEGER) X(MPI_AINT, MPI_Aint, INTEGER)                              \
+    X(MPI_OFFSET, MPI_Offset, INTEGER) X(MPI_COUNT, MPI_Count, INTEGER)                            \
+    X(MPI_WCHAR, int, INTEGER)                                                                     \
+    X(MPI_FLOAT, float, FLOATING) X(MPI_DOUBLE, double, FLOATING)                                  \
+    X(MPI_LONG_DOUBLE, long double, FLOATING)                                                      \
+    X(MPI_C_FLOAT_COMPLEX, float complex, COMPLEX) X(MPI_C_DOUBLE_COMPLEX, double complex, COMPLEX) \
+    X(MPI_C_LONG_DOUBLE_COMPLEX, long double complex, COMPLEX)                                     \
+    X(MPI_BYTE, unsigned char, BYTES) X(MPI_C_BOOL, bool, BOOL)
+// clang-format on
+
+#define ARITH(T, OP)                                                                               \
+    for (int i = 0; i < n; i++)                                                                    \
+        ((T *)io)[i] = ((const T *)in)[i] OP((T *)io)[i];
+#define PICK(T, CMP)                                                                               \
+    for (int i = 0; i < n; i++)                                                                    \
+        if (((const T *)in)[i] CMP((T *)io)[i]) ((T *)io)[i] = ((const T *)in)[i];
+#define LOGIC(T, OP)                                                                               \
+    for (int i = 0; i < n; i++)                                                                    \
+        ((T *)io)[i] = (((const T *)in)[i] != 0) OP(((T *)io)[i] != 0);
+
+int mpcr_op_valid(MPI_Op op)
+{
+    return op == MPI_MAX || op == MPI_MIN || op == MPI_SUM || op == MPI_PROD || op == MPI_LAND ||
+           op == MPI_BAND || op == MPI_LOR || op == MPI_BOR || op == MPI_LXOR || op == MPI_BXOR ||
+           op == MPI_MINLOC || op == MPI_MAXLOC || op == MPI_REPLACE || op == MPI_NO_OP;
+}
+
+#define INTEGER_OPS(T)                                                                             \
+    if (op == MPI_SUM) {                                                                           \
+        ARITH(T, +) return 0;                                                                      \
+    }                                                                                              \
+    if (op == MPI_PROD) {                                                                          \
+        ARITH(T, *) return 0;                                                                      \
+    }                                                                                              \
+    if (op == MPI_MAX) {                                                                           \
+        PICK(T, >) return 0;                                                                       \
+    }                                                                                              \
+    if (op == MPI_MIN) {                                                                           \
+        PICK(T, <) return 0;                                                                       \
+    }                                                                                              \
+    if (op == MPI_LAND) {                                                                          \
+        LOGIC(T, &&) return 0;                                                                     \
+    }                                                                                              \
+    if (op == MPI_LOR) {                                                                           \
+        LOGIC(T, ||) return 0;                                                                     \
+    }                                                                                              \
+    if (op == MPI_LXOR) {                                                                          \
+        LOGIC(T, !=) return 0;                                                                     \
+    }                                                                                              \
+    if (op == MPI_BAND) {                                                                          \
+        ARITH(T, &) return 0;                                                                      \
+    }                                                                                              \
+    if (op == MPI_BOR) {                                                                           \
+        ARITH(T, |) return 0;                                                                      \
+    }                                                                                              \
+    if (op == MPI_BXOR) {                                                                          \
+        ARITH(T, ^) return 0;                                                                      \
+    }                                                                                              \
+    return MPI_ERR_OP;
+#define FLOATING_OPS(T)                                                                            \
+    if (op == MPI_SUM) {                                                                           \
+        ARITH(T, +) return 0;                                                                      \
+    }                                                                                              \
+    if (op == MPI_PROD) {                                                                          \
+        ARITH(T, *) return 0;                                                                      \
+    }                                                                                              \
+    if (op == MPI_MAX) {                                                                           \
+        PICK(T, >) return 0;                                                                       \
+    }                                                                                              \
+    if (op == MPI_MIN) {                                                                           \
+        PICK(T, <) return 0;                                                                       \
+    }                                                                                              \
+    return MPI_ERR_OP;
+#define COMPLEX_OPS(T)                                                                             \
+    if (op == MPI_SUM) {                                                                           \
+        ARITH(T, +) return 0;                                                                      \
+    }                                                                                              \
+    if (op == MPI_PROD) {                                                                          \
+        ARITH(T, *) return 0;                                                                      \
+    }                                                                                              \
+    return MPI_ERR_OP;
+#define BYTES_OPS(T)                                                                               \
+    if (op == MPI_BAND) {                                                                          \
+        ARITH(T, &) return 0;                                                                      \
+    }                                                                                              \
+    if (op == MPI_BOR) {                                                                           \
+        ARITH(T, |) return 0;                                                                      \
+    }                                                                                              \
+    if (op == MPI_BXOR) {                                                                          \
+        ARITH(T, ^) return 0;                                                                      \
+    }                                                                                              \
+    return MPI_ERR_OP;
+#define BOOL_OPS(T)                                                                                \
+    if (op == MPI_LAND) {                                                                          \
+        LOGIC(T, &&) return 0;                                                                     \
+    }                                                                                              \
+    if (op == MPI_LOR) {                                                                           \
+        LOGIC(T, ||) return 0;                                                                     \
+    }                                                                                              \
+    if (op == MPI_LXOR) {                                                                          \
+        LOGIC(T, !=) return 0;                                                                     \
+    }                                                                                              \
+    return MPI_ERR_OP;
+
+/* io[i] = in[i] op io[i]: one function per type of the table, returning
+ * MPI_ERR_OP when the op is not defined on the type's kind. */
+#define DEFINE(h, T, k)                                                                            \
+    static int apply_##h(MPI_Op op, const void *in, void *io, int n)                               \
+    {                                                                                              \
+        k##_OPS(T)                                                                                 \
+    }
+REDUCIBLE_TYPES(DEFINE)
+#undef DEFINE
+
+/* MINLOC/MAXLOC on a pair type: value first, then the int index; ties keep
+ * the smaller index (MPI 4.0 section 6.9.4). */
+#define LOC(VT, S)                                                                                 \
+    for (int i = 0; i < n; i++) {                                                                  \
+        const struct S *a = (const struct S *)in + i;                                              \
+        struct S *b = (struct S *)io + i;                                                          \
+        int better = op == MPI_MINLOC ? a->v < b->v : a->v > b->v;                                 \
+        if (better || (a->v == b->v && a->i < b->i)) *b = *a;                                      \
+    }
+struct loc_float {
+    float v;
+    int i;
+};
+struct loc_double {
+    double v;
+    int i;
+};
+struct loc_long {
+    long v;
+    int i;
+};
+struct loc_short {
+    short v;
+    int i;
+};
+struct loc_long_double {
+    long double v;
+    int i;
+};
+struct loc_int {
+    int v;
+    int i;
+};
+
+static int apply_loc(MPI_Op op, MPI_Datatype t, const void *in, void *io, int n)
+{
+    if (op != MPI_MINLOC && op != MPI_MAXLOC) return MPI_ERR_OP;
+    if (t == MPI_FLOAT_INT) {
+        LOC(float, loc_float)
+    } else if (t == MPI_DOUBLE_INT) {
+        LOC(double, loc_double)
+    } else if (t == MPI_LONG_INT) {
+        LOC(long, loc_long)
+    } else if (t == MPI_SHORT_INT) {
+        LOC(short, loc_short)
+    } else if (t == MPI_LONG_DOUBLE_INT) {
+        LOC(long double, loc_long_double)
+    } else if (t == MPI_2INT) {
+        LOC(int, loc_int)
+    } else
+        return MPI_ERR_OP;
+    return MPI_SUCCESS;
+}
+
+int mpcr_reduce_local(MPI_Op op, MPI_Datatype type, const void *in, void *inout, int count)
+{
+    if (op == MPI_NO_OP) return MPI_SUCCESS;
+    const struct mpcr_type *t = mpcr_type_get(type);
+    if (op == MPI_REPLACE && t) {
+        mpcr_unpack(inout, in, (uint64_t)count * t->size, t); /* whole elements: holes kept */
+        return MPI_SUCCESS;
+    }
+    if (op == MPI_MINLOC || op == MPI_MAXLOC) return apply_loc(op, type, in, inout, count);
+#define CASE(h, T, k)                                                                              \
+    if (type == h) return apply_##h(op, in, inout, count);
+    REDUCIBLE_TYPES(CASE)
+#undef CASE
+    return MPI_ERR_OP;
+}
