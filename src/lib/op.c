@@ -51,82 +51,20 @@ int mpcr_op_valid(MPI_Op op)
            op == MPI_MINLOC || op == MPI_MAXLOC || op == MPI_REPLACE || op == MPI_NO_OP;
 }
 
+/* The ops defined on each kind of type; the first that matches returns. */
+// clang-format off
+#define ON(o, body) if (op == MPI_##o) { body return MPI_SUCCESS; }
 #define INTEGER_OPS(T)                                                                             \
-    if (op == MPI_SUM) {                                                                           \
-        ARITH(T, +) return 0;                                                                      \
-    }                                                                                              \
-    if (op == MPI_PROD) {                                                                          \
-        ARITH(T, *) return 0;                                                                      \
-    }                                                                                              \
-    if (op == MPI_MAX) {                                                                           \
-        PICK(T, >) return 0;                                                                       \
-    }                                                                                              \
-    if (op == MPI_MIN) {                                                                           \
-        PICK(T, <) return 0;                                                                       \
-    }                                                                                              \
-    if (op == MPI_LAND) {                                                                          \
-        LOGIC(T, &&) return 0;                                                                     \
-    }                                                                                              \
-    if (op == MPI_LOR) {                                                                           \
-        LOGIC(T, ||) return 0;                                                                     \
-    }                                                                                              \
-    if (op == MPI_LXOR) {                                                                          \
-        LOGIC(T, !=) return 0;                                                                     \
-    }                                                                                              \
-    if (op == MPI_BAND) {                                                                          \
-        ARITH(T, &) return 0;                                                                      \
-    }                                                                                              \
-    if (op == MPI_BOR) {                                                                           \
-        ARITH(T, |) return 0;                                                                      \
-    }                                                                                              \
-    if (op == MPI_BXOR) {                                                                          \
-        ARITH(T, ^) return 0;                                                                      \
-    }                                                                                              \
-    return MPI_ERR_OP;
+    ON(SUM, ARITH(T, +)) ON(PROD, ARITH(T, *)) ON(MAX, PICK(T, >)) ON(MIN, PICK(T, <))             \
+    ON(LAND, LOGIC(T, &&)) ON(LOR, LOGIC(T, ||)) ON(LXOR, LOGIC(T, !=))                            \
+    ON(BAND, ARITH(T, &)) ON(BOR, ARITH(T, |)) ON(BXOR, ARITH(T, ^)) return MPI_ERR_OP;
 #define FLOATING_OPS(T)                                                                            \
-    if (op == MPI_SUM) {                                                                           \
-        ARITH(T, +) return 0;                                                                      \
-    }                                                                                              \
-    if (op == MPI_PROD) {                                                                          \
-        ARITH(T, *) return 0;                                                                      \
-    }                                                                                              \
-    if (op == MPI_MAX) {                                                                           \
-        PICK(T, >) return 0;                                                                       \
-    }                                                                                              \
-    if (op == MPI_MIN) {                                                                           \
-        PICK(T, <) return 0;                                                                       \
-    }                                                                                              \
+    ON(SUM, ARITH(T, +)) ON(PROD, ARITH(T, *)) ON(MAX, PICK(T, >)) ON(MIN, PICK(T, <))             \
     return MPI_ERR_OP;
-#define COMPLEX_OPS(T)                                                                             \
-    if (op == MPI_SUM) {                                                                           \
-        ARITH(T, +) return 0;                                                                      \
-    }                                                                                              \
-    if (op == MPI_PROD) {                                                                          \
-        ARITH(T, *) return 0;                                                                      \
-    }                                                                                              \
-    return MPI_ERR_OP;
-#define BYTES_OPS(T)                                                                               \
-    if (op == MPI_BAND) {                                                                          \
-        ARITH(T, &) return 0;                                                                      \
-    }                                                                                              \
-    if (op == MPI_BOR) {                                                                           \
-        ARITH(T, |) return 0;                                                                      \
-    }                                                                                              \
-    if (op == MPI_BXOR) {                                                                          \
-        ARITH(T, ^) return 0;                                                                      \
-    }                                                                                              \
-    return MPI_ERR_OP;
-#define BOOL_OPS(T)                                                                                \
-    if (op == MPI_LAND) {                                                                          \
-        LOGIC(T, &&) return 0;                                                                     \
-    }                                                                                              \
-    if (op == MPI_LOR) {                                                                           \
-        LOGIC(T, ||) return 0;                                                                     \
-    }                                                                                              \
-    if (op == MPI_LXOR) {                                                                          \
-        LOGIC(T, !=) return 0;                                                                     \
-    }                                                                                              \
-    return MPI_ERR_OP;
+#define COMPLEX_OPS(T) ON(SUM, ARITH(T, +)) ON(PROD, ARITH(T, *)) return MPI_ERR_OP;
+#define BYTES_OPS(T) ON(BAND, ARITH(T, &)) ON(BOR, ARITH(T, |)) ON(BXOR, ARITH(T, ^)) return MPI_ERR_OP;
+#define BOOL_OPS(T) ON(LAND, LOGIC(T, &&)) ON(LOR, LOGIC(T, ||)) ON(LXOR, LOGIC(T, !=)) return MPI_ERR_OP;
+// clang-format on
 
 /* io[i] = in[i] op io[i]: one function per type of the table, returning
  * MPI_ERR_OP when the op is not defined on the type's kind. */
