@@ -29,24 +29,11 @@ static int finish(MPI_Request *request, struct mpcr_request *q, const struct mpc
     return err;
 }
 
-/* Waits for one request (MPI_REQUEST_NULL: at once, empty status). */
-static int wait_one(MPI_Request *request, MPI_Status *status, struct mpcr_comm **c)
-{
-    *c = NULL;
-    if (*request == MPI_REQUEST_NULL) {
-        empty_status(status);
-        return MPI_SUCCESS;
-    }
-    struct mpcr_request *q = mpcr_request_get(*request);
-    if (!q) return MPI_ERR_REQUEST;
-    if (!q->token) return finish(request, q, NULL, status, c);
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_WAIT);
-    call->token = q->token;
-    return finish(request, q, mpcr_call_finish(), status, c);
-}
-
-/* Tests one request; *flag says whether it completed. */
-static int test_one(MPI_Request *request, int *flag, MPI_Status *status, struct mpcr_comm **c)
+/* Completes one request: MPCR_OP_WAIT waits for it, MPCR_OP_TEST only
+ * looks (*flag says whether it completed). MPI_REQUEST_NULL completes at
+ * once with an empty status. */
+static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_Status *status,
+                        struct mpcr_comm **c)
 {
     *c = NULL;
     *flag = 1;
@@ -57,10 +44,10 @@ static int test_one(MPI_Request *request, int *flag, MPI_Status *status, struct 
     struct mpcr_request *q = mpcr_request_get(*request);
     if (!q) return MPI_ERR_REQUEST;
     if (!q->token) return finish(request, q, NULL, status, c);
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_TEST);
+    struct mpcr_call *call = mpcr_call_begin(op);
     call->token = q->token;
     const struct mpcr_reply *r = mpcr_call_finish();
-    if (!r->flag) {
+    if (op == MPCR_OP_TEST && !r->flag) {
         *flag = 0;
         return MPI_SUCCESS;
     }
@@ -76,7 +63,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     MPCR_REQUIRE_INIT("MPI_Wait");
     struct mpcr_comm *c;
-    int err = wait_one(request, status, &c);
+    int flag, err = complete_one(MPCR_OP_WAIT, request, &flag, status, &c);
     return handle(c, err, "MPI_Wait");
 }
 MPCR_ALIAS(Wait);
@@ -85,7 +72,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     MPCR_REQUIRE_INIT("MPI_Test");
     struct mpcr_comm *c;
-    int err = test_one(request, flag, status, &c);
+    int err = complete_one(MPCR_OP_TEST, request, flag, status, &c);
     return handle(c, err, "MPI_Test");
 }
 MPCR_ALIAS(Test);
@@ -102,7 +89,7 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     for (int i = 0; i < count; i++) {
         MPI_Status ignored, *st = statuses == MPI_STATUSES_IGNORE ? &ignored : &statuses[i];
         struct mpcr_comm *c;
-        int err = wait_one(&requests[i], st, &c);
+        int flag, err = complete_one(MPCR_OP_WAIT, &requests[i], &flag, st, &c);
         st->MPI_ERROR = err;
         if (err && !first) first = err, first_comm = c;
     }
