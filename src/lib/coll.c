@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TAG_BARRIER = 1, TAG_BCAST, TAG_REDUCE };
+enum { TAG_BARRIER = 1, TAG_BCAST, TAG_REDUCE, TAG_GATHER, TAG_SCATTER, TAG_ALLTOALL };
 
 int mpcr_op_valid(MPI_Op op);
 int mpcr_reduce_local(MPI_Op op, MPI_Datatype type, const void *in, void *inout, int count);
@@ -173,3 +173,150 @@ int PMPI_Barrier(MPI_Comm comm)
     return mpcr_error(c, barrier(c), "MPI_Barrier");
 }
 MPCR_ALIAS(Barrier);
+
+/* Copies `count` elements of type st at src to rcount elements of rt at
+ * dst, through the packed form (a rank's message to itself). */
+static int copy_typed(const void *src, int count, const struct mpcr_type *st, void *dst,
+                      int rcount, const struct mpcr_type *rt)
+{
+    uint64_t bytes = (uint64_t)count * st->size, room = (uint64_t)rcount * rt->size;
+    if (bytes > room) return MPI_ERR_TRUNCATE;
+    void *tmp = malloc(bytes + 1);
+    if (!tmp) return MPI_ERR_NO_MEM;
+    mpcr_pack(tmp, src, count, st);
+    mpcr_unpack(dst, tmp, bytes, rt);
+    free(tmp);
+    return MPI_SUCCESS;
+}
+
+/* Checks the arguments of a data-moving collective; 0 or an error class. */
+static int check_data(struct mpcr_comm *c, int scount, MPI_Datatype stype, int rcount,
+                      MPI_Datatype rtype, int root, const struct mpcr_type **st,
+                      const struct mpcr_type **rt, int send_used, int recv_used)
+{
+    int err = check_coll(c, 0, MPI_BYTE, root, st);
+    if (err) return err;
+    if ((send_used && scount < 0) || (recv_used && rcount < 0)) return MPI_ERR_COUNT;
+    *st = send_used ? mpcr_type_get(stype) : NULL;
+    *rt = recv_used ? mpcr_type_get(rtype) : NULL;
+    if ((send_used && !*st) || (recv_used && !*rt)) return MPI_ERR_TYPE;
+    return MPI_SUCCESS;
+}
+
+/* Linear gather: the root receives each rank's block in rank order. */
+static int gather(struct mpcr_comm *c, const void *sbuf, int scount, const struct mpcr_type *st,
+                  void *rbuf, int rcount, const struct mpcr_type *rt, int root)
+{
+    uint32_t ctx = c->vid | MPCR_COLL_CONTEXT;
+    if (c->rank != root) return coll_send(ctx, root, TAG_GATHER, sbuf, scount, st);
+    for (int i = 0; i < c->size; i++) {
+        char *slot = (char *)rbuf + (size_t)i * rcount * rt->extent;
+        int err = i != root ? coll_recv(ctx, i, TAG_GATHER, slot, rcount, rt)
+                  : sbuf == MPI_IN_PLACE ? MPI_SUCCESS
+                                         : copy_typed(sbuf, scount, st, slot, rcount, rt);
+        if (err) return err;
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    MPCR_REQUIRE_INIT("MPI_Gather");
+    struct mpcr_comm *c = mpcr_comm_get(comm);
+    const struct mpcr_type *st, *rt;
+    int at_root = c && c->rank == root;
+    int err = check_data(c, sendcount, sendtype, recvcount, recvtype, root, &st, &rt,
+                         !(at_root && sendbuf == MPI_IN_PLACE), at_root);
+    if (!err) err = gather(c, sendbuf, sendcount, st, recvbuf, recvcount, rt, root);
+    return c ? mpcr_error(c, err, "MPI_Gather") : mpcr_error_world(err, "MPI_Gather");
+}
+MPCR_ALIAS(Gather);
+
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    MPCR_REQUIRE_INIT("MPI_Scatter");
+    struct mpcr_comm *c = mpcr_comm_get(comm);
+    const struct mpcr_type *st, *rt;
+    int at_root = c && c->rank == root;
+    int err = check_data(c, sendcount, sendtype, recvcount, recvtype, root, &st, &rt, at_root,
+                         !(at_root && recvbuf == MPI_IN_PLACE));
+    if (err) return c ? mpcr_error(c, err, "MPI_Scatter") : mpcr_error_world(err, "MPI_Scatter");
+    uint32_t ctx = c->vid | MPCR_COLL_CONTEXT;
+    if (!at_root) {
+        err = coll_recv(ctx, root, TAG_SCATTER, recvbuf, recvcount, rt);
+    } else {
+        for (int i = 0; i < c->size && !err; i++) {
+            const char *slot = (const char *)sendbuf + (size_t)i * sendcount * st->extent;
+            if (i != root) err = coll_send(ctx, i, TAG_SCATTER, slot, sendcount, st);
+            else if (recvbuf != MPI_IN_PLACE)
+                err = copy_typed(slot, sendcount, st, recvbuf, recvcount, rt);
+        }
+    }
+    return mpcr_error(c, err, "MPI_Scatter");
+}
+MPCR_ALIAS(Scatter);
+
+/* Gather to rank 0, then broadcast the whole array. */
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    MPCR_REQUIRE_INIT("MPI_Allgather");
+    struct mpcr_comm *c = mpcr_comm_get(comm);
+    const struct mpcr_type *st, *rt;
+    int in_place = sendbuf == MPI_IN_PLACE;
+    int err = check_data(c, sendcount, sendtype, recvcount, recvtype, 0, &st, &rt, !in_place, 1);
+    if (err) return c ? mpcr_error(c, err, "MPI_Allgather") : mpcr_error_world(err, "MPI_Allgather");
+    if (in_place) { /* this rank's block is already in its slot of recvbuf */
+        sendbuf = (char *)recvbuf + (size_t)c->rank * recvcount * rt->extent;
+        sendcount = recvcount, st = rt;
+        if (c->rank == 0) sendbuf = MPI_IN_PLACE;
+    }
+    err = gather(c, sendbuf, sendcount, st, recvbuf, recvcount, rt, 0);
+    if (!err && recvcount > 0 && (uint64_t)recvcount * c->size > INT32_MAX) err = MPI_ERR_COUNT;
+    if (!err) err = bcast(c, recvbuf, recvcount * c->size, rt, 0);
+    return mpcr_error(c, err, "MPI_Allgather");
+}
+MPCR_ALIAS(Allgather);
+
+/* Pairwise exchange: in step i every rank sends its block for rank + i and
+ * receives the block of rank - i, so each step pairs everyone once. */
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    MPCR_REQUIRE_INIT("MPI_Alltoall");
+    if (sendbuf == MPI_IN_PLACE) mpcr_unsupported_feature("MPI_Alltoall with MPI_IN_PLACE");
+    struct mpcr_comm *c = mpcr_comm_get(comm);
+    const struct mpcr_type *st, *rt;
+    int err = check_data(c, sendcount, sendtype, recvcount, recvtype, 0, &st, &rt, 1, 1);
+    if (err) return c ? mpcr_error(c, err, "MPI_Alltoall") : mpcr_error_world(err, "MPI_Alltoall");
+    uint32_t ctx = c->vid | MPCR_COLL_CONTEXT;
+    int size = c->size, rank = c->rank;
+    for (int i = 0; i < size && !err; i++) {
+        int to = (rank + i) % size, from = (rank - i + size) % size;
+        const char *out = (const char *)sendbuf + (size_t)to * sendcount * st->extent;
+        char *in = (char *)recvbuf + (size_t)from * recvcount * rt->extent;
+        if (i == 0) {
+            err = copy_typed(out, sendcount, st, in, recvcount, rt);
+            continue;
+        }
+        uint64_t bytes = (uint64_t)sendcount * st->size, off;
+        if ((err = mpcr_staging_alloc(bytes, &off))) break;
+        mpcr_pack(mpcr_staging_ptr(off), out, sendcount, st);
+        const struct mpcr_reply *r = mpcr_p2p_call(MPCR_OP_ISEND, ctx, to, TAG_ALLTOALL, off, bytes);
+        uint32_t token = r->token;
+        if ((err = r->rc)) {
+            mpcr_staging_free(off);
+            break;
+        }
+        err = coll_recv(ctx, from, TAG_ALLTOALL, in, recvcount, rt);
+        struct mpcr_call *call = mpcr_call_begin(MPCR_OP_WAIT); /* always: frees the token */
+        call->token = token;
+        int werr = mpcr_call_finish()->rc;
+        mpcr_staging_free(off);
+        if (!err) err = werr;
+    }
+    return mpcr_error(c, err, "MPI_Alltoall");
+}
+MPCR_ALIAS(Alltoall);

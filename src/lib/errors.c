@@ -134,6 +134,11 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 MPCR_ALIAS(Error_string);
 
 _Noreturn void mpcr_unsupported(const char *name);
+_Noreturn void mpcr_unsupported_feature(const char *what)
+{
+    mpcr_unsupported(what);
+}
+
 _Noreturn void mpcr_unsupported(const char *name)
 {
     mpcr_report("%s is not supported", name);

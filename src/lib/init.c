@@ -86,6 +86,9 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         return mpcr_error_world(MPI_ERR_OTHER, "MPI_Init or MPI_Init_thread (a second time)");
     connect_proxy();
     mpcr.initialized = 1;
+    /* As MPICH's MPI_Init does: output reaches mpiexec as it is printed, and
+     * is not lost in a buffer when a rank dies. */
+    setbuf(stdout, NULL);
     /* One call line: calls must not overlap, so SERIALIZED is the most we give. */
     mpcr.thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
     if (mpcr.thread_level < MPI_THREAD_SINGLE) mpcr.thread_level = MPI_THREAD_SINGLE;

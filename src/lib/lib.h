@@ -112,6 +112,9 @@ int mpcr_error(struct mpcr_comm *comm, int err, const char *fn);
 /* Errors where no communicator is involved use MPI_COMM_WORLD's handler. */
 int mpcr_error_world(int err, const char *fn);
 _Noreturn void mpcr_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Ends the job with "mpcr: WHAT is not supported" (a use of a function that
+ * mpcr implements only in part). */
+_Noreturn void mpcr_unsupported_feature(const char *what);
 
 /* ---- status ---- */
 void mpcr_status_set(MPI_Status *st, int source, int tag, uint64_t bytes);

@@ -1,5 +1,6 @@
 /* One message of 256 MiB + 3 bytes from rank 0 to rank 1 and back, every
  * byte checked; the receive buffer is larger than the message. */
+#include "out.h"
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,9 +33,10 @@ int main(int argc, char **argv)
     }
     if (rank <= 1) {
         MPI_Get_count(&st, MPI_BYTE, &count);
-        printf("rank %d: %d bytes %s\n", rank, count, ok && count == N ? "intact" : "CORRUPT");
+        out("rank %d: %d bytes %s\n", rank, count, ok && count == N ? "intact" : "CORRUPT");
     }
     free(buf);
+    out_flush();
     MPI_Finalize();
     return 0;
 }

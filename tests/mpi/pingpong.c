@@ -1,5 +1,6 @@
 /* Ping-pong between ranks 0 and 1 over sizes from 0 bytes to 4 MiB; every
  * byte is checked on both sides. */
+#include "out.h"
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,9 +45,10 @@ int main(int argc, char **argv)
                 ok &= count == n && st.MPI_TAG == it && st.MPI_SOURCE == 1 - rank;
             }
         }
-        printf("rank %d size %ld %s\n", rank, n, ok ? "ok" : "CORRUPT");
+        out("rank %d size %ld %s\n", rank, n, ok ? "ok" : "CORRUPT");
         free(buf);
     }
+    out_flush();
     MPI_Finalize();
     return 0;
 }

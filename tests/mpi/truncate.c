@@ -2,6 +2,7 @@
  * into room for 10 returns an error of class MPI_ERR_TRUNCATE and the job
  * goes on. With "fatal" as argument the default handler
  * (MPI_ERRORS_ARE_FATAL) must end the job instead. */
+#include "out.h"
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,8 +16,9 @@ int main(int argc, char **argv)
     MPI_Errhandler eh;
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
     if (rank == 0) {
+        /* Printed at once: with "fatal", rank 1 ends the job before out_flush. */
         printf("default handler is fatal: %d\n", eh == MPI_ERRORS_ARE_FATAL);
-        fflush(stdout); /* before rank 1 may end the job */
+        fflush(stdout);
     }
     if (!fatal) MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (rank == 0) {
@@ -38,13 +40,13 @@ int main(int argc, char **argv)
         int beyond = 1; /* nothing past the 10 ints given may be written */
         for (int i = 10; i < 100; i++)
             beyond &= data[i] == -1;
-        printf("rc is truncate: %d, text non-empty: %d, nothing written beyond: %d\n",
-               cls == MPI_ERR_TRUNCATE, len > 0, beyond);
-        printf("MPI_ERROR untouched by MPI_Recv: %d\n", st.MPI_ERROR == 12345);
+        out("rc is truncate: %d, text non-empty: %d, nothing written beyond: %d\n",
+            cls == MPI_ERR_TRUNCATE, len > 0, beyond);
+        out("MPI_ERROR untouched by MPI_Recv: %d\n", st.MPI_ERROR == 12345);
         /* The job must still work after the error. */
         rc = MPI_Recv(data, 10, MPI_INT, 0, 1, MPI_COMM_WORLD, &st);
         MPI_Get_count(&st, MPI_INT, &count);
-        printf("next receive: rc %d count %d\n", rc, count);
+        out("next receive: rc %d count %d\n", rc, count);
         /* Truncation of a non-blocking receive is reported by MPI_Wait. */
         MPI_Request rq;
         for (int i = 0; i < 100; i++)
@@ -54,18 +56,19 @@ int main(int argc, char **argv)
         int beyond2 = 1;
         for (int i = 20; i < 100; i++)
             beyond2 &= data[i] == -1;
-        printf("irecv+wait truncate: %d, request freed: %d, nothing written beyond: %d\n",
-               cls == MPI_ERR_TRUNCATE, rq == MPI_REQUEST_NULL, beyond2);
+        out("irecv+wait truncate: %d, request freed: %d, nothing written beyond: %d\n",
+            cls == MPI_ERR_TRUNCATE, rq == MPI_REQUEST_NULL, beyond2);
         /* Invalid arguments are errors too, returned rather than fatal. */
         MPI_Error_class(MPI_Send(data, 1, MPI_INT, 99, 0, MPI_COMM_WORLD), &cls);
-        printf("bad rank is MPI_ERR_RANK: %d\n", cls == MPI_ERR_RANK);
+        out("bad rank is MPI_ERR_RANK: %d\n", cls == MPI_ERR_RANK);
         MPI_Error_class(MPI_Send(data, -1, MPI_INT, 0, 0, MPI_COMM_WORLD), &cls);
-        printf("bad count is MPI_ERR_COUNT: %d\n", cls == MPI_ERR_COUNT);
+        out("bad count is MPI_ERR_COUNT: %d\n", cls == MPI_ERR_COUNT);
         MPI_Error_class(MPI_Send(data, 1, MPI_INT, 0, -5, MPI_COMM_WORLD), &cls);
-        printf("bad tag is MPI_ERR_TAG: %d\n", cls == MPI_ERR_TAG);
+        out("bad tag is MPI_ERR_TAG: %d\n", cls == MPI_ERR_TAG);
         MPI_Error_class(MPI_Send(data, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD), &cls);
-        printf("bad type is MPI_ERR_TYPE: %d\n", cls == MPI_ERR_TYPE);
+        out("bad type is MPI_ERR_TYPE: %d\n", cls == MPI_ERR_TYPE);
     }
+    out_flush();
     MPI_Finalize();
     return 0;
 }
