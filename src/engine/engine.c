@@ -222,6 +222,7 @@ static int write_image(const char *path, uint64_t gen)
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     if (!rc) {
+        unlink(tmp); /* left by a writer that was killed; this process writes one image at a time */
         s->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (s->fd < 0) rc = mpcr_fail(-errno, "creating %s: %s", tmp, strerror(errno));
     }
