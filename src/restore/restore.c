@@ -145,8 +145,11 @@ static void check_regions(const struct mpcr_img_header *h, const struct mpcr_img
             struct kstat st;
             const char *path = str + r[i].path_str;
             if (sc(newfstatat, AT_FDCWD, path, &st, 0) < 0) die(1, "the mapped file ", path, " is gone", (char *)0);
-            /* size and mtime, not the inode: the same library installed on another host is the same file */
-            if ((uint64_t)st.size != r[i].f_size || st.mtime != r[i].f_mtime_sec || st.mtime_ns != r[i].f_mtime_nsec)
+            /* A private map gets the file's pages under the stored ones: it must be the same file (size and
+             * mtime, not the inode: the same library installed on another host is the same file). A shared
+             * map is the file, as an open descriptor is: its current contents are the right ones. */
+            if (r[i].kind == MPCR_R_FILE_PRIVATE &&
+                ((uint64_t)st.size != r[i].f_size || st.mtime != r[i].f_mtime_sec || st.mtime_ns != r[i].f_mtime_nsec))
                 die(1, "the mapped file ", path, " changed since the checkpoint", (char *)0);
         }
     }
