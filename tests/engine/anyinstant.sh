@@ -5,9 +5,8 @@
 #   anyinstant.sh BIN_DIR RESTORER PROGRAM ROUNDS
 set -u
 bin=$1 restore=$2 prog=$3 rounds=$4
-T=$(mktemp -d /tmp/mpcr-any.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
-fail() { echo "anyinstant: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+test_init anyinstant
 "$prog" "$rounds" >"$T/ref"
 "$bin/mpcr" run --no-mpi --keep 100 --ckpt-dir "$T/ck" "$prog" "$rounds" >"$T/out0" 2>"$T/err0" &
 run=$!

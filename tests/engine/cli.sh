@@ -7,9 +7,8 @@
 #   cli.sh BIN_DIR PROGRAM ROUNDS
 set -u
 bin=$1 prog=$2 rounds=$3
-T=$(mktemp -d /tmp/mpcr-cli.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "cli: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+test_init cli
 "$prog" "$rounds" >"$T/ref"
 "$bin/mpcr" run --no-mpi --interval 0.25 --keep 2 --ckpt-dir "$T/ck" "$prog" "$rounds" >"$T/out" 2>"$T/err" &
 run=$!

@@ -4,14 +4,12 @@
 #   filechanged.sh BIN_DIR PROGRAM(st_filemap)
 set -u
 bin=$1 prog=$2
-T=$(mktemp -d /tmp/mpcr-fch.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+test_init filechanged
 export ZDTM_DIR=$T
-fail() { echo "filechanged: $*"; exit 1; }
 "$bin/mpcr" run --no-mpi --ckpt-dir "$T/ck" "$prog" >"$T/out1" 2>"$T/err1" &
 run=$!
-for _ in $(seq 400); do [ -e "$T/ready" ] && break; sleep 0.05; done
-[ -e "$T/ready" ] || fail "not ready"
+wait_ready $run
 "$bin/mpcr" checkpoint --exit "$T/ck" 2>"$T/err_ck" || fail "checkpoint failed"
 wait $run
 echo more >>"$T/mapped"
