@@ -19,7 +19,15 @@ as() {
     if [ -n "$user" ]; then setpriv --reuid="$user" --regid="$(id -gn "$user" 2>/dev/null || echo nogroup)" --clear-groups "$@"
     else "$@"; fi
 }
-if [ -n "$user" ]; then chown "$user" "$T" || exit 1; fi
+if [ -n "$user" ]; then
+    # The build tree may sit where the user cannot reach (/root/...): run copies.
+    mkdir -p "$T/inst/bin" "$T/inst/lib/mpcr" "$T/inst/libexec/mpcr"
+    cp "$bin/mpcr" "$T/inst/bin/" && cp "$bin/../lib/mpcr/libmpcr-engine.so" "$T/inst/lib/mpcr/" &&
+        cp "$bin/../libexec/mpcr/mpcr-restore" "$T/inst/libexec/mpcr/" && cp "$prog" "$T/inst/" || exit 1
+    bin=$T/inst/bin prog=$T/inst/$(basename "$prog")
+    chmod -R a+rX "$T/inst"
+    chown "$user" "$T" || exit 1
+fi
 export ZDTM_DIR=$T
 cd "$T"
 
