@@ -31,4 +31,13 @@ cmp -s "$T/ref" "$T/out2" || fail "restart of gen-$highest computed $(cat "$T/ou
 mkdir "$T/empty"
 "$bin/mpcr" restart "$T/empty" 2>"$T/err5" && fail "restart from an empty directory succeeded"
 grep -q "no complete checkpoint" "$T/err5" || fail "restart: $(cat "$T/err5")"
-echo "cli: PASS ($highest interval checkpoints, $complete kept)"
+# A refusal travels to `mpcr checkpoint` (status 1, the cause named) and the process goes on.
+"$bin/mpcr" run --no-mpi --ckpt-dir "$T/ck2" sh -c 'sleep 1.5; echo finished' >"$T/out3" 2>"$T/err6" &
+run=$!
+sleep 0.5
+"$bin/mpcr" checkpoint "$T/ck2" 2>"$T/err7" && fail "a process with a child was checkpointed"
+grep -q "checkpoint failed: the process has a child process" "$T/err7" || fail "refusal: $(cat "$T/err7")"
+wait $run || fail "the refused process did not go on"
+grep -qx finished "$T/out3" || fail "the refused process did not finish"
+ls "$T"/ck2/gen-* >/dev/null 2>&1 && fail "a refused generation was left behind"
+echo "cli: PASS ($highest interval checkpoints, $complete kept; refusal reported: $(cat "$T/err7"))"
