@@ -47,7 +47,7 @@ static int busy;                       /* a checkpoint is in progress */
 static uint32_t epoch;                 /* of the current checkpoint */
 static uint32_t arrived, restored;     /* futex words: threads parked / restored */
 static uint32_t released;              /* futex word: epoch whose threads may go on */
-static int api_result;
+static __thread int api_result; /* the handler runs in the calling thread */
 static uint64_t image_bytes;
 
 static void futex_wait(uint32_t *w, uint32_t val, int ms)
