@@ -37,6 +37,7 @@ struct mpcr_thr mpcr_thr[MPCR_MAX_THREADS];
 int mpcr_nthr, mpcr_nlive;
 struct mpcr_range mpcr_exclude[MPCR_MAX_EXCLUDE];
 int mpcr_nexclude;
+int mpcr_exclude_fd[MPCR_MAX_EXCLUDE_FDS] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 long mpcr_tid_offset = -1;
 
 static struct mpcr_engine_hooks hooks;
@@ -411,6 +412,19 @@ int mpcr_engine_exclude_region(void *addr, size_t len)
     mpcr_exclude[mpcr_nexclude].end = ((uintptr_t)addr + len + MPCR_PAGE - 1) & ~(MPCR_PAGE - 1);
     mpcr_nexclude++;
     return 0;
+}
+
+int mpcr_engine_exclude_fd(int fd)
+{
+    if (fd < 0) return -EBADF;
+    for (int i = 0; i < MPCR_MAX_EXCLUDE_FDS; i++)
+        if (__sync_bool_compare_and_swap(&mpcr_exclude_fd[i], -1, fd)) return 0;
+    return -ENOSPC;
+}
+
+void mpcr_engine_include_fd(int fd)
+{
+    for (int i = 0; i < MPCR_MAX_EXCLUDE_FDS; i++) __sync_bool_compare_and_swap(&mpcr_exclude_fd[i], fd, -1);
 }
 
 int mpcr_engine_checkpoint(const char *path)
