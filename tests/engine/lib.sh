@@ -25,3 +25,24 @@ wait_ready() {
     done
     [ -e "$T/ready" ] || fail "the test did not get ready"
 }
+
+# run_as USER: from now on `as CMD...` runs CMD as USER (setpriv: no
+# capabilities, no groups), on copies of the binaries in $T (the build tree
+# may sit where USER cannot reach: /root/...); sets bin, prog, restore to
+# the copies. USER empty, or not root: `as` runs CMD as we are.
+run_as() {
+    as_user=$1
+    [ "$(id -u)" -ne 0 ] && as_user="" # already unprivileged
+    [ -n "$as_user" ] || return 0
+    mkdir -p "$T/inst/bin" "$T/inst/lib/mpcr" "$T/inst/libexec/mpcr"
+    cp "$bin/mpcr" "$T/inst/bin/" && cp "$bin/../lib/mpcr/libmpcr-engine.so" "$T/inst/lib/mpcr/" &&
+        cp "$bin/../libexec/mpcr/mpcr-restore" "$T/inst/libexec/mpcr/" && cp "$prog" "$T/inst/" || exit 1
+    bin=$T/inst/bin prog=$T/inst/$(basename "$prog") restore=$T/inst/libexec/mpcr/mpcr-restore
+    chmod -R a+rX "$T/inst"
+    chown "$as_user" "$T" || exit 1
+}
+as() {
+    if [ -n "${as_user:-}" ]; then
+        setpriv --reuid="$as_user" --regid="$(id -gn "$as_user" 2>/dev/null || echo nogroup)" --clear-groups "$@"
+    else "$@"; fi
+}

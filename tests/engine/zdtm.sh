@@ -11,23 +11,10 @@ bin=$1 prog=$2
 shift 2
 user=""
 [ "${1:-}" = "--user" ] && user=$2
-[ "$(id -u)" -ne 0 ] && user="" # already unprivileged: run as we are
 . "$(dirname "$0")/lib.sh"
 test_init zdtm
 test_name="zdtm: $(basename "$prog")"
-as() {
-    if [ -n "$user" ]; then setpriv --reuid="$user" --regid="$(id -gn "$user" 2>/dev/null || echo nogroup)" --clear-groups "$@"
-    else "$@"; fi
-}
-if [ -n "$user" ]; then
-    # The build tree may sit where the user cannot reach (/root/...): run copies.
-    mkdir -p "$T/inst/bin" "$T/inst/lib/mpcr" "$T/inst/libexec/mpcr"
-    cp "$bin/mpcr" "$T/inst/bin/" && cp "$bin/../lib/mpcr/libmpcr-engine.so" "$T/inst/lib/mpcr/" &&
-        cp "$bin/../libexec/mpcr/mpcr-restore" "$T/inst/libexec/mpcr/" && cp "$prog" "$T/inst/" || exit 1
-    bin=$T/inst/bin prog=$T/inst/$(basename "$prog")
-    chmod -R a+rX "$T/inst"
-    chown "$user" "$T" || exit 1
-fi
+run_as "$user"
 export ZDTM_DIR=$T
 cd "$T"
 
@@ -38,8 +25,8 @@ as "$bin/mpcr" checkpoint --exit "$T/ck" 2>"$T/err_ck" || fail "checkpoint faile
 wait $run || fail "mpcr run ended with status $? after checkpoint --exit"
 grep -q FAIL "$T/out1" && fail "failed before the checkpoint"
 touch "$T/go"
-timeout 60 bash -c "$(declare -f as); user='$user'; as '$bin/mpcr' restart '$T/ck'" >"$T/out2" 2>"$T/err2"
+as timeout 60 "$bin/mpcr" restart "$T/ck" >"$T/out2" 2>"$T/err2"
 rc=$?
 [ $rc -eq 0 ] || fail "restart ended with status $rc"
 grep -qx PASS "$T/out2" || fail "no PASS after restart"
-echo "zdtm: $(basename "$prog"): PASS${user:+ (as $user)}"
+echo "$test_name: PASS${as_user:+ (as $as_user)}"
