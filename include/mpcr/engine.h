@@ -42,6 +42,12 @@ MPCR_ENGINE_API void mpcr_engine_set_hooks(const struct mpcr_engine_hooks *hooks
  * its `restarted` hook). Up to 32 regions. */
 MPCR_ENGINE_API int mpcr_engine_exclude_region(void *addr, size_t len);
 
+/* File descriptors never saved nor refused (the channel to the MPI proxy):
+ * after a restart they are closed, free for the layer above to re-create in
+ * its `restarted` hook. Up to 16; include_fd takes one back. */
+MPCR_ENGINE_API int mpcr_engine_exclude_fd(int fd);
+MPCR_ENGINE_API void mpcr_engine_include_fd(int fd);
+
 /* Takes a checkpoint now, from the calling thread, into the file `path`
  * (written atomically). Returns 0 when the image is written and the process
  * goes on, 1 when the process was restarted from this image, or a negative

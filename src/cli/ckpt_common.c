@@ -59,8 +59,16 @@ pid_t mpcr_spawn(char *const argv[], const struct mpcr_coord *c, int preload)
     _exit(127);
 }
 
+static pid_t supervised;
+static void forward(int sig) { kill(supervised, sig); }
+
 int mpcr_supervise(struct mpcr_coord *c, pid_t child, const char *what)
 {
+    /* `kill mpcr` must not leave the program running without its coordinator */
+    supervised = child;
+    struct sigaction sa = {.sa_handler = forward, .sa_flags = SA_RESTART};
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     int status = mpcr_coord_serve(c, child);
     if (WIFSIGNALED(status)) {
         mpcr_err("%s ended by signal %d (%s)", what, WTERMSIG(status), strsignal(WTERMSIG(status)));

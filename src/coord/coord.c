@@ -96,13 +96,16 @@ static int read_line(int fd, char *buf, size_t cap)
     return (int)len;
 }
 
+/* The one checkpoint in progress: asked (active), then, once the process
+ * runs the engine, signalled with its generation number. */
 struct pending {
-    int active;
+    int active, signalled;
     unsigned long gen;
     int client; /* -1 when the interval timer asked */
     int exit_after;
     double started;
 };
+#define READY_WAIT_S 10.0 /* how long a request waits for the engine to start */
 
 /* Whether `pid` has a handler for SIGRTMAX, i.e. runs the engine: sent
  * earlier (or to a statically linked program) the signal would kill it. */
@@ -119,28 +122,52 @@ static int engine_ready(pid_t pid)
     return (caught >> (SIGRTMAX - 1)) & 1;
 }
 
+static void give_up(struct pending *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void give_up(struct pending *p, const char *fmt, ...)
+{
+    if (p->client >= 0) {
+        char msg[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        send_line(p->client, "error %s\n", msg);
+        close(p->client);
+    }
+    p->active = 0;
+}
+
+/* Signals the process once it runs the engine (just after a start or a
+ * restart it may not yet); gives up after READY_WAIT_S. */
+static void try_signal(struct mpcr_coord *c, pid_t child, struct pending *p)
+{
+    if (!p->active || p->signalled) return;
+    if (!engine_ready(child)) {
+        if (now() - p->started > READY_WAIT_S)
+            give_up(p, "the process does not run the checkpoint engine (statically linked, or it took SIGRTMAX)");
+        return;
+    }
+    char gdir[4200];
+    p->gen = c->next_gen++;
+    snprintf(gdir, sizeof gdir, "%s/gen-%lu", c->dir, p->gen);
+    union sigval v = {.sival_ptr = (void *)(uintptr_t)MPCR_CTL_REQUEST(p->gen)};
+    if (mkdir(gdir, 0700) || sigqueue(child, SIGRTMAX, v)) {
+        give_up(p, "cannot start generation %lu: %s", p->gen, strerror(errno));
+        rmdir(gdir);
+        return;
+    }
+    p->signalled = 1;
+    p->started = now();
+}
+
 static void start_checkpoint(struct mpcr_coord *c, pid_t child, struct pending *p, int client, int exit_after)
 {
     if (p->active) {
         if (client >= 0) send_line(client, "error a checkpoint is already in progress\n"), close(client);
         return;
     }
-    if (!engine_ready(child)) {
-        if (client >= 0)
-            send_line(client, "error the process does not run the checkpoint engine (yet): it is starting, or it is "
-                              "statically linked\n"), close(client);
-        return;
-    }
-    char gdir[4200];
-    unsigned long gen = c->next_gen++;
-    snprintf(gdir, sizeof gdir, "%s/gen-%lu", c->dir, gen);
-    union sigval v = {.sival_ptr = (void *)(uintptr_t)MPCR_CTL_REQUEST(gen)};
-    if (mkdir(gdir, 0700) || sigqueue(child, SIGRTMAX, v)) {
-        if (client >= 0) send_line(client, "error cannot start generation %lu: %s\n", gen, strerror(errno)), close(client);
-        rmdir(gdir);
-        return;
-    }
-    *p = (struct pending){1, gen, client, exit_after, now()};
+    *p = (struct pending){.active = 1, .client = client, .exit_after = exit_after, .started = now()};
+    try_signal(c, child, p);
 }
 
 /* The engine's report: "image GEN ok BYTES" or "image GEN error WHY". */
@@ -148,7 +175,7 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
 {
     char *end;
     unsigned long gen = strtoul(line + 6, &end, 10);
-    if (!p->active || gen != p->gen) {
+    if (!p->active || !p->signalled || gen != p->gen) {
         send_line(engine, "continue\n");
         return;
     }
@@ -185,6 +212,7 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
             start_checkpoint(c, child, &p, -1, 0);
             next_auto = now() + c->interval;
         }
+        try_signal(c, child, &p);
         struct pollfd pfd = {c->listen_fd, POLLIN, 0};
         if (poll(&pfd, 1, 50) <= 0) continue;
         int fd = accept4(c->listen_fd, NULL, NULL, SOCK_CLOEXEC);
@@ -207,11 +235,8 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
         else send_line(fd, "error unknown request\n");
         close(fd);
     }
-    if (p.active && p.client >= 0) {
-        send_line(p.client, "error the process ended before its image was complete\n");
-        close(p.client);
-    }
-    if (p.active) mpcr_gen_remove(c->dir, p.gen);
+    if (p.active && p.signalled) mpcr_gen_remove(c->dir, p.gen);
+    if (p.active) give_up(&p, "the process ended before its image was complete");
     mpcr_coord_close(c);
     return status;
 }

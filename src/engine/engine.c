@@ -37,6 +37,7 @@ struct mpcr_thr mpcr_thr[MPCR_MAX_THREADS];
 int mpcr_nthr, mpcr_nlive;
 struct mpcr_range mpcr_exclude[MPCR_MAX_EXCLUDE];
 int mpcr_nexclude;
+int mpcr_exclude_fd[MPCR_MAX_EXCLUDE_FDS] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 long mpcr_tid_offset = -1;
 
 static struct mpcr_engine_hooks hooks;
@@ -47,7 +48,7 @@ static int busy;                       /* a checkpoint is in progress */
 static uint32_t epoch;                 /* of the current checkpoint */
 static uint32_t arrived, restored;     /* futex words: threads parked / restored */
 static uint32_t released;              /* futex word: epoch whose threads may go on */
-static int api_result;
+static __thread int api_result; /* the handler runs in the calling thread */
 static uint64_t image_bytes;
 
 static void futex_wait(uint32_t *w, uint32_t val, int ms)
@@ -222,6 +223,7 @@ static int write_image(const char *path, uint64_t gen)
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     if (!rc) {
+        unlink(tmp); /* left by a writer that was killed; this process writes one image at a time */
         s->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (s->fd < 0) rc = mpcr_fail(-errno, "creating %s: %s", tmp, strerror(errno));
     }
@@ -410,6 +412,19 @@ int mpcr_engine_exclude_region(void *addr, size_t len)
     mpcr_exclude[mpcr_nexclude].end = ((uintptr_t)addr + len + MPCR_PAGE - 1) & ~(MPCR_PAGE - 1);
     mpcr_nexclude++;
     return 0;
+}
+
+int mpcr_engine_exclude_fd(int fd)
+{
+    if (fd < 0) return -EBADF;
+    for (int i = 0; i < MPCR_MAX_EXCLUDE_FDS; i++)
+        if (__sync_bool_compare_and_swap(&mpcr_exclude_fd[i], -1, fd)) return 0;
+    return -ENOSPC;
+}
+
+void mpcr_engine_include_fd(int fd)
+{
+    for (int i = 0; i < MPCR_MAX_EXCLUDE_FDS; i++) __sync_bool_compare_and_swap(&mpcr_exclude_fd[i], fd, -1);
 }
 
 int mpcr_engine_checkpoint(const char *path)

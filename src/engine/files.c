@@ -2,8 +2,9 @@
  * are reopened by path at the same number, flags and offset; descriptors
  * that share one open file (dup, fork-inherited) are found with
  * kcmp(KCMP_FILE) and shared again with dup3, so they keep one offset.
- * Descriptors 0-2 come from whoever runs the restart. Anything else (pipes,
- * sockets, eventfd, epoll, deleted files) refuses the checkpoint. */
+ * Descriptors 0-2 come from whoever runs the restart, descriptors excluded by
+ * the layer above are left out. Anything else (pipes, sockets, eventfd,
+ * epoll, deleted files) refuses the checkpoint. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -67,6 +68,13 @@ static int save_one(struct mpcr_scratch *s, int fd)
     return 0;
 }
 
+static int excluded(int fd)
+{
+    for (int i = 0; i < MPCR_MAX_EXCLUDE_FDS; i++)
+        if (mpcr_exclude_fd[i] == fd) return 1;
+    return 0;
+}
+
 int mpcr_files_save(struct mpcr_scratch *s)
 {
     s->nfiles = 0;
@@ -82,7 +90,7 @@ int mpcr_files_save(struct mpcr_scratch *s)
             off += d->d_reclen;
             if (d->d_name[0] < '0' || d->d_name[0] > '9') continue;
             int fd = atoi(d->d_name);
-            if (fd != dfd) rc = save_one(s, fd);
+            if (fd != dfd && !excluded(fd)) rc = save_one(s, fd);
         }
         if (rc) break;
     }

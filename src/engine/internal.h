@@ -68,6 +68,8 @@ struct mpcr_range {
 };
 extern struct mpcr_range mpcr_exclude[MPCR_MAX_EXCLUDE];
 extern int mpcr_nexclude;
+#define MPCR_MAX_EXCLUDE_FDS 16
+extern int mpcr_exclude_fd[MPCR_MAX_EXCLUDE_FDS]; /* -1: free slot */
 extern long mpcr_tid_offset; /* of glibc's cached tid in the thread block, or -1 */
 
 /* Saves the callee-saved registers; returns 0, or, when a restored thread

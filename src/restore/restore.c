@@ -26,6 +26,8 @@
 #define ALLOC_BASE (MPCR_ZONE_START + 0x10000000ul)
 #define PARK_BASE (MPCR_ZONE_START + 0x38000000ul)
 #define TASK_END 0x7ffffffff000ul
+#define R_OK 4 /* faccessat modes (unistd.h is libc's) */
+#define W_OK 2
 
 static struct mpcr_handoff handoff;
 static uint64_t alloc_next = ALLOC_BASE;
@@ -141,12 +143,20 @@ static void check_regions(const struct mpcr_img_header *h, const struct mpcr_img
         }
         if (crc != r[i].data_crc)
             die(1, "the data of region ", hex(r[i].start), " is corrupt (checksum mismatch)", (char *)0);
+        if (r[i].kind < MPCR_R_ANON || r[i].kind > MPCR_R_FILE_SHARED)
+            die(1, "region ", dec(i), " is of an unknown kind (corrupt image)", (char *)0);
         if (r[i].kind == MPCR_R_FILE_PRIVATE || r[i].kind == MPCR_R_FILE_SHARED) {
             struct kstat st;
             const char *path = str + r[i].path_str;
             if (sc(newfstatat, AT_FDCWD, path, &st, 0) < 0) die(1, "the mapped file ", path, " is gone", (char *)0);
-            if (st.ino != r[i].f_ino || (uint64_t)st.size != r[i].f_size || st.mtime != r[i].f_mtime_sec ||
-                st.mtime_ns != r[i].f_mtime_nsec)
+            int rw = r[i].kind == MPCR_R_FILE_SHARED && (r[i].prot & PROT_WRITE);
+            if (sc(faccessat, AT_FDCWD, path, rw ? R_OK | W_OK : R_OK) < 0)
+                die(1, "the mapped file ", path, " cannot be opened ", rw ? "for writing" : "for reading", (char *)0);
+            /* A private map gets the file's pages under the stored ones: it must be the same file (size and
+             * mtime, not the inode: the same library installed on another host is the same file). A shared
+             * map is the file, as an open descriptor is: its current contents are the right ones. */
+            if (r[i].kind == MPCR_R_FILE_PRIVATE &&
+                ((uint64_t)st.size != r[i].f_size || st.mtime != r[i].f_mtime_sec || st.mtime_ns != r[i].f_mtime_nsec))
                 die(1, "the mapped file ", path, " changed since the checkpoint", (char *)0);
         }
     }
@@ -159,8 +169,14 @@ static void check_files(const struct mpcr_img_header *h, const struct mpcr_img_f
         if ((uint64_t)f[i].path_str + f[i].path_len >= h->table[MPCR_T_STRINGS].len)
             die(1, "file ", dec(i), " has a bad path (corrupt image)", (char *)0);
         struct kstat st;
-        if (sc(newfstatat, AT_FDCWD, str + f[i].path_str, &st, 0) < 0)
-            die(1, "the open file ", str + f[i].path_str, " (descriptor ", dec((uint64_t)f[i].fd), ") is gone", (char *)0);
+        const char *path = str + f[i].path_str;
+        if (sc(newfstatat, AT_FDCWD, path, &st, 0) < 0)
+            die(1, "the open file ", path, " (descriptor ", dec((uint64_t)f[i].fd), ") is gone", (char *)0);
+        uint32_t acc = f[i].flags & O_ACCMODE;
+        long mode = acc == O_RDWR ? R_OK | W_OK : acc == O_WRONLY ? W_OK : R_OK;
+        if (sc(faccessat, AT_FDCWD, path, mode) < 0)
+            die(1, "the open file ", path, " (descriptor ", dec((uint64_t)f[i].fd), ") cannot be opened as before",
+                (char *)0);
     }
 }
 

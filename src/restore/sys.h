@@ -16,7 +16,8 @@
     X(pread, __NR_pread64) X(mmap, __NR_mmap) X(mprotect, __NR_mprotect) X(munmap, __NR_munmap)    \
     X(mremap, __NR_mremap) X(rt_sigprocmask, __NR_rt_sigprocmask) X(clone, __NR_clone)             \
     X(exit_group, __NR_exit_group) X(uname, __NR_uname) X(prctl, __NR_prctl)                       \
-    X(arch_prctl, __NR_arch_prctl) X(openat, __NR_openat) X(newfstatat, __NR_newfstatat)
+    X(arch_prctl, __NR_arch_prctl) X(openat, __NR_openat) X(newfstatat, __NR_newfstatat)             \
+    X(faccessat, __NR_faccessat)
 
 enum {
 #define MPCR_NR(name, nr) SYS_##name = nr,

@@ -7,9 +7,8 @@
 #   api.sh RESTORER PROGRAM IMG_PATCH
 set -u
 restore=$1 prog=$2 patch=$3
-T=$(mktemp -d /tmp/mpcr-api.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "api: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+test_init api
 "$prog" "$T/img" >"$T/out1" 2>&1 || { cat "$T/out1"; fail "the program failed before its checkpoint"; }
 grep -q '^written$' "$T/out1" || fail "no image written"
 cp "$T/img" "$T/img.orig"

@@ -4,9 +4,8 @@
 #   generations.sh BIN_DIR PROGRAM ROUNDS
 set -u
 bin=$1 prog=$2 rounds=$3
-T=$(mktemp -d /tmp/mpcr-gen.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "generations: $*"; for f in "$T"/err*; do tail -n 3 "$f"; done; exit 1; }
+. "$(dirname "$0")/lib.sh"
+test_init generations
 "$prog" "$rounds" >"$T/ref"
 "$bin/mpcr" run --no-mpi --ckpt-dir "$T/ck" "$prog" "$rounds" >"$T/out0" 2>"$T/err0" &
 pid=$!

@@ -1,6 +1,9 @@
 /* Open files and process attributes: a file read half-way, one written
  * half-way, one opened O_APPEND, two descriptors (dup) that share one offset,
- * a close-on-exec flag; the working directory, umask and rlimits. */
+ * a close-on-exec flag, a directory of 3000 entries being listed (readdir
+ * goes on where it was: no entry lost or repeated), a character device; the
+ * working directory, umask and rlimits. */
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -24,6 +27,19 @@ int main(void)
     int d2 = dup(d1);
     int d3 = fcntl(d1, F_DUPFD, 50);
     lseek(d1, 10 * sizeof(int), SEEK_SET);
+    mkdir("many", 0755);
+    for (int i = 0; i < 3000; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "many/f%04d", i);
+        close(open(name, O_WRONLY | O_CREAT, 0644));
+    }
+    DIR *listing = opendir("many");
+    static char seen[3000];
+    int listed = 0;
+    struct dirent *e;
+    while (listed < 1000 && (e = readdir(listing)))
+        if (e->d_name[0] == 'f') seen[atoi(e->d_name + 1)]++, listed++;
+    int null = open("/dev/null", O_WRONLY);
     umask(027);
     struct rlimit rl = {64, 128};
     CHECK(setrlimit(RLIMIT_NOFILE, &rl) == 0, "setrlimit");
@@ -49,6 +65,12 @@ int main(void)
     f = open("appended", O_RDONLY);
     CHECK(read(f, buf, sizeof buf) == 7 && !strcmp(buf, "one two"), "appended file: '%s'", buf);
     close(f);
+    while ((e = readdir(listing)))
+        if (e->d_name[0] == 'f') seen[atoi(e->d_name + 1)]++, listed++;
+    CHECK(listed == 3000, "the directory listing has %d entries, not 3000", listed);
+    for (int i = 0; i < 3000; i++) CHECK(seen[i] == 1, "entry f%04d seen %d times", i, seen[i]);
+    closedir(listing);
+    CHECK(write(null, "x", 1) == 1, "/dev/null");
     char cwd[4096];
     CHECK(getcwd(cwd, sizeof cwd) && strlen(cwd) > 4 && !strcmp(cwd + strlen(cwd) - 4, "/sub"), "cwd %s", cwd);
     mode_t m = umask(0);

@@ -5,11 +5,13 @@
  * image, and the program finds itself restarted (return value 1, restarted
  * hook) and prints PASS. A range excluded with mpcr_engine_exclude_region()
  * (the middle of a larger mapping) is absent after the restart, until the
- * restarted hook maps it again, as the MPI layer does with its channel. */
+ * restarted hook maps it again, as the MPI layer does with its channel;
+ * excluded descriptors (a socket pair) are neither refused nor restored. */
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -81,6 +83,11 @@ int main(int argc, char **argv)
     shm = mmap(NULL, 3 * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     memset(shm, 0xab, 3 * MIB);
     CHECK(mpcr_engine_exclude_region(shm + MIB, MIB) == 0, "exclude");
+    int chan[2]; /* like the MPI layer's channel: excluded, closed after a restart */
+    CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, chan) == 0, "socketpair");
+    CHECK(mpcr_engine_exclude_fd(chan[0]) == 0 && mpcr_engine_exclude_fd(chan[1]) == 0, "exclude_fd");
+    struct stat chan_st;
+    fstat(chan[0], &chan_st);
     int keep = 42;
     fflush(stdout);
     int rc = mpcr_engine_checkpoint(image);
@@ -93,6 +100,9 @@ int main(int argc, char **argv)
     CHECK(rc == 1, "checkpoint failed: %s", mpcr_engine_last_error());
     CHECK(restarted == 1 && resumed == 0, "hooks after restart: resumed %d restarted %d", resumed, restarted);
     CHECK(keep == 42, "stack");
+    /* closed, or whatever the restorer inherited under that number: not the socket */
+    struct stat now_st;
+    CHECK(fstat(chan[0], &now_st) != 0 || now_st.st_ino != chan_st.st_ino, "an excluded descriptor was restored");
     CHECK(remapped, "the excluded range was still mapped after the restart");
     CHECK(shm[0] == 0xab && shm[MIB - 1] == 0xab && shm[2 * MIB] == 0xab && shm[3 * MIB - 1] == 0xab,
           "memory around the excluded range");

@@ -8,7 +8,7 @@
 
 int main(int argc, char **argv)
 {
-    int n = argc > 1 ? atoi(argv[1]) : 3000;
+    int n = argc > 1 ? atoi(argv[1]) : 6000;
     unsigned long h = 1469598103934665603ul;
     for (int i = 0; i < n; i++) {
         for (int k = 0; k < 2000; k++) h = (h ^ (unsigned long)k) * 1099511628211ul; /* a little work */

@@ -4,16 +4,14 @@
 # restart fed "hello", the re-issued read gets it.   stdin.sh BIN_DIR PROGRAM
 set -u
 bin=$1 prog=$2
-T=$(mktemp -d /tmp/mpcr-stdin.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+test_init stdin
 export ZDTM_DIR=$T
-fail() { echo "stdin: $*"; for f in "$T"/err* "$T"/out*; do [ -s "$f" ] && tail -n 5 "$f"; done; exit 1; }
 mkfifo "$T/in"
 exec 3<>"$T/in" # a writer that never writes: the reader blocks
 "$bin/mpcr" run --no-mpi --ckpt-dir "$T/ck" "$prog" <"$T/in" >"$T/out1" 2>"$T/err1" &
 run=$!
-for _ in $(seq 400); do [ -e "$T/ready" ] && break; sleep 0.05; done
-[ -e "$T/ready" ] || fail "not ready"
+wait_ready $run
 sleep 0.1 # inside read(0) by now
 "$bin/mpcr" checkpoint --exit "$T/ck" 2>"$T/err_ck" || fail "checkpoint failed"
 wait $run

@@ -11,36 +11,22 @@ bin=$1 prog=$2
 shift 2
 user=""
 [ "${1:-}" = "--user" ] && user=$2
-[ "$(id -u)" -ne 0 ] && user="" # already unprivileged: run as we are
-T=$(mktemp -d /tmp/mpcr-zdtm.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-as() {
-    if [ -n "$user" ]; then setpriv --reuid="$user" --regid="$(id -gn "$user" 2>/dev/null || echo nogroup)" --clear-groups "$@"
-    else "$@"; fi
-}
-if [ -n "$user" ]; then chown "$user" "$T" || exit 1; fi
+. "$(dirname "$0")/lib.sh"
+test_init zdtm
+test_name="zdtm: $(basename "$prog")"
+run_as "$user"
 export ZDTM_DIR=$T
 cd "$T"
-fail() {
-    echo "zdtm: $(basename "$prog"): $*"
-    for f in out1 err1 err_ck out2 err2; do [ -s "$T/$f" ] && { echo "--- $f"; tail -n 20 "$T/$f"; }; done
-    exit 1
-}
 
 as "$bin/mpcr" run --no-mpi --ckpt-dir "$T/ck" "$prog" >"$T/out1" 2>"$T/err1" &
 run=$!
-for _ in $(seq 600); do
-    [ -e "$T/ready" ] && break
-    kill -0 $run 2>/dev/null || break
-    sleep 0.05
-done
-[ -e "$T/ready" ] || fail "the test did not get ready"
+wait_ready $run
 as "$bin/mpcr" checkpoint --exit "$T/ck" 2>"$T/err_ck" || fail "checkpoint failed"
 wait $run || fail "mpcr run ended with status $? after checkpoint --exit"
 grep -q FAIL "$T/out1" && fail "failed before the checkpoint"
 touch "$T/go"
-timeout 60 bash -c "$(declare -f as); user='$user'; as '$bin/mpcr' restart '$T/ck'" >"$T/out2" 2>"$T/err2"
+as timeout 60 "$bin/mpcr" restart "$T/ck" >"$T/out2" 2>"$T/err2"
 rc=$?
 [ $rc -eq 0 ] || fail "restart ended with status $rc"
 grep -qx PASS "$T/out2" || fail "no PASS after restart"
-echo "zdtm: $(basename "$prog"): PASS${user:+ (as $user)}"
+echo "$test_name: PASS${as_user:+ (as $as_user)}"
