@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# mpcr's benchmarks, native and under mpcr side by side, in one run.
+#
+#   bench/run.sh            (REPS=3 by default; about a minute and a half)
+#   REPS=5 bench/run.sh     (more repetitions, steadier medians)
+#
+# Builds mpcr and the benchmarks if needed, then runs every benchmark REPS
+# times, alternating native (mpiexec.mpich) and mpcr (`mpcr run`) so that
+# whatever else the machine does falls on both alike, and prints one table:
+# the median of the REPS runs (each run already reports the median of its
+# own batches), and the ratio mpcr / native. See docs/performance.md.
+#
+# Before each repetition it waits (at most QUIET_WAIT seconds, default 10)
+# for the machine to be idle, and it prints how busy the machine was, since
+# timings on a machine where something else is running mean little.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+REPS=${REPS:-3}
+QUIET_WAIT=${QUIET_WAIT:-10}
+PP_SECONDS=${PP_SECONDS:-0.25}     # per message size, per run
+CC_SECONDS=${CC_SECONDS:-0.5}
+IDLE_SECONDS=${IDLE_SECONDS:-2}
+BIN=build/bench
+MPCR=build/bin/mpcr
+unset MPCR_SPIN_NS # the proxy's own choice, except where a row says otherwise
+
+if [ ! -x "$MPCR" ]; then bash scripts/setup.sh >/dev/null; fi
+cmake --build build -j"$(nproc)" >/dev/null # no-op when up to date
+
+RES=$(mktemp)
+trap 'rm -f "$RES"' EXIT
+
+# run LABEL COMMAND...: runs one benchmark, keeps its RESULT lines as "LABEL metric value".
+run() {
+    local label=$1 out
+    shift
+    if ! out=$(timeout 120 "$@" 2>&1); then
+        echo "bench/run.sh: '$*' failed:" >&2
+        echo "$out" >&2
+        exit 1
+    fi
+    awk -v l="$label" '$1 == "RESULT" { print l, $2, $3 }' <<<"$out" >>"$RES"
+}
+
+# startup LABEL COMMAND...: wall time of a whole launch, in ms.
+startup() {
+    local label=$1 t0 t1
+    shift
+    t0=$(date +%s%N)
+    if ! timeout 60 "$@" >/dev/null 2>&1; then
+        echo "bench/run.sh: '$*' failed" >&2
+        exit 1
+    fi
+    t1=$(date +%s%N)
+    echo "$label startup_ms $(((t1 - t0) / 1000))e-3" >>"$RES"
+}
+
+# Percent of all cores busy over half a second, from /proc/stat.
+busy_pct() {
+    local a b
+    a=$(head -1 /proc/stat)
+    sleep 0.5
+    b=$(head -1 /proc/stat)
+    awk -v a="$a" -v b="$b" 'BEGIN {
+        n = split(a, x); split(b, y); total = 0
+        for (i = 2; i <= n; i++) total += y[i] - x[i]
+        idle = (y[5] - x[5]) + (y[6] - x[6])
+        printf "%d", total ? 100 * (total - idle) / total : 0 }'
+}
+
+wait_quiet() {
+    local busy deadline=$((SECONDS + QUIET_WAIT))
+    while busy=$(busy_pct); ((busy > 15 && SECONDS < deadline)); do :; done
+    echo "$busy"
+}
+
+cores=$(nproc)
+echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $cores cores," \
+    "$(uname -sr), $(mpichversion 2>/dev/null | awk -F'\t' '/Version|Device/ { printf "%s ", $NF }')"
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $REPS repetitions; ratio = mpcr / native"
+busy_seen=""
+for ((rep = 1; rep <= REPS; rep++)); do
+    busy=$(wait_quiet)
+    busy_seen="$busy_seen $busy%"
+    echo "# repetition $rep/$REPS: machine ${busy}% busy before it" >&2
+    run pp.native mpiexec.mpich -n 2 $BIN/pingpong "$PP_SECONDS"
+    run pp.mpcr "$MPCR" run -n 2 $BIN/pingpong "$PP_SECONDS"
+    run pp.spin env MPCR_SPIN_NS=50000 "$MPCR" run -n 2 $BIN/pingpong "$PP_SECONDS"
+    run cc1.native mpiexec.mpich -n 1 $BIN/callcost "$CC_SECONDS"
+    run cc1.mpcr "$MPCR" run -n 1 $BIN/callcost "$CC_SECONDS"
+    run cc1.nospin env MPCR_SPIN_NS=0 "$MPCR" run -n 1 $BIN/callcost "$CC_SECONDS"
+    run cc2.native mpiexec.mpich -n 2 $BIN/callcost "$CC_SECONDS"
+    run cc2.mpcr "$MPCR" run -n 2 $BIN/callcost "$CC_SECONDS"
+    run idle.native mpiexec.mpich -n 2 $BIN/idle_cpu "$IDLE_SECONDS"
+    run idle.mpcr "$MPCR" run -n 2 $BIN/idle_cpu "$IDLE_SECONDS"
+    for _ in 1 2 3; do
+        startup st.native mpiexec.mpich -n 2 $BIN/startup
+        startup st.mpcr "$MPCR" run -n 2 $BIN/startup
+    done
+done
+echo "# machine busy before each repetition:$busy_seen (other processes; 0-15% is quiet)"
+
+# median LABEL METRIC
+median() {
+    awk -v l="$1" -v m="$2" '$1 == l && $2 == m { print $3 }' "$RES" | sort -g |
+        awk '{ v[NR] = $1 } END { if (!NR) print "-"; else if (NR % 2) print v[(NR + 1) / 2];
+                                   else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# row DESCRIPTION METRIC NATIVE_LABEL MPCR_LABEL
+row() {
+    local nat mp
+    nat=$(median "$3" "$2")
+    mp=$(median "$4" "$2")
+    awk -v d="$1" -v a="$nat" -v b="$mp" 'BEGIN {
+        r = (a == "-" || b == "-" || a + 0 == 0) ? "-" : sprintf("%.2f", b / a)
+        f = (a == "-") ? "%-52s %12s" : "%-52s %12.4g"
+        printf f, d, a
+        printf ((b == "-") ? " %12s" : " %12.4g"), b
+        printf " %8s\n", r }'
+}
+
+spin2=$((2 * 2 <= cores ? 50000 : 0))
+spin1=$((2 * 1 <= cores ? 50000 : 0))
+printf '%-52s %12s %12s %8s\n' metric native mpcr ratio
+row "ping-pong latency 0 B, 2 ranks (us)" latency_0B_us pp.native pp.mpcr
+row "ping-pong latency 8 B, 2 ranks (us)" latency_8B_us pp.native pp.mpcr
+row "ping-pong latency 1 KiB, 2 ranks (us)" latency_1KiB_us pp.native pp.mpcr
+row "ping-pong bandwidth 64 KiB, 2 ranks (MB/s)" bw_64KiB_MBps pp.native pp.mpcr
+row "ping-pong bandwidth 1 MiB, 2 ranks (MB/s)" bw_1MiB_MBps pp.native pp.mpcr
+row "ping-pong bandwidth 16 MiB, 2 ranks (MB/s)" bw_16MiB_MBps pp.native pp.mpcr
+row "Iprobe call, 1 rank (ns) [spin $spin1 ns]" iprobe_ns cc1.native cc1.mpcr
+row "Iprobe call, 1 rank (ns) [MPCR_SPIN_NS=0]" iprobe_ns cc1.native cc1.nospin
+row "Iprobe call, 2 ranks (ns) [spin $spin2 ns]" iprobe_ns cc2.native cc2.mpcr
+row "parent's CPU while app computes (% of a core)" parent_cpu_pct idle.native idle.mpcr
+row "parent's wake-ups while app computes (per s)" parent_wakeups_per_s idle.native idle.mpcr
+row "start-up + finalize, 2 ranks (ms)" startup_ms st.native st.mpcr
+echo "# mpcr with MPCR_SPIN_NS=50000 at 2 ranks (spinning although $((2 * 2)) processes share $cores cores):"
+row "ping-pong latency 8 B, 2 ranks, spinning (us)" latency_8B_us pp.native pp.spin
+row "ping-pong bandwidth 1 MiB, 2 ranks, spinning (MB/s)" bw_1MiB_MBps pp.native pp.spin
