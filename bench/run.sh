@@ -87,6 +87,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
     run pp.native mpiexec.mpich -n 2 $BIN/pingpong "$PP_SECONDS"
     run pp.mpcr "$MPCR" run -n 2 $BIN/pingpong "$PP_SECONDS"
     run pp.spin env MPCR_SPIN_NS=50000 "$MPCR" run -n 2 $BIN/pingpong "$PP_SECONDS"
+    run line $BIN/lineping "$CC_SECONDS"
     run cc1.native mpiexec.mpich -n 1 $BIN/callcost "$CC_SECONDS"
     run cc1.mpcr "$MPCR" run -n 1 $BIN/callcost "$CC_SECONDS"
     run cc1.nospin env MPCR_SPIN_NS=0 "$MPCR" run -n 1 $BIN/callcost "$CC_SECONDS"
@@ -139,3 +140,7 @@ row "start-up + finalize, 2 ranks (ms)" startup_ms st.native st.mpcr
 echo "# mpcr with MPCR_SPIN_NS=50000 at 2 ranks (spinning although $((2 * 2)) processes share $cores cores):"
 row "ping-pong latency 8 B, 2 ranks, spinning (us)" latency_8B_us pp.native pp.spin
 row "ping-pong bandwidth 1 MiB, 2 ranks, spinning (MB/s)" bw_1MiB_MBps pp.native pp.spin
+line=$(median line line_rtt_ns)
+awk -v l="$line" -v a="$(median cc1.native iprobe_ns)" -v b="$(median cc1.mpcr iprobe_ns)" 'BEGIN {
+    printf "# floor: one cache-line round trip between two spinning processes: %.0f ns;", l
+    printf " a proxied Iprobe (1 rank) costs %.0f ns more than native\n", b - a }'
