@@ -29,7 +29,7 @@ if [ ! -x "$MPCR" ]; then bash scripts/setup.sh >/dev/null; fi
 cmake --build build -j"$(nproc)" >/dev/null # no-op when up to date
 
 RES=$(mktemp)
-trap 'rm -f "$RES"' EXIT
+trap 'rm -f "$RES" "$RES.times" "$RES.c0"' EXIT
 
 # run LABEL COMMAND...: runs one benchmark, keeps its RESULT lines as "LABEL metric value".
 run() {
@@ -69,6 +69,17 @@ busy_pct() {
         printf "%d", total ? 100 * (total - idle) / total : 0 }'
 }
 
+# CPU seconds that the whole machine has been busy since boot, and that this
+# script's finished children (the benchmarks and all they started) used.
+machine_cpu_s() {
+    awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print ($2 + $3 + $4 + $7 + $8) / hz }' /proc/stat
+}
+children_cpu_s() {
+    times >"$RES.times" # in this shell: a pipe would run `times` in a subshell
+    tail -1 "$RES.times" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/)
+                                  print u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
+}
+
 wait_quiet() {
     local busy deadline=$((SECONDS + QUIET_WAIT))
     while busy=$(busy_pct); ((busy > 15 && SECONDS < deadline)); do :; done
@@ -82,8 +93,8 @@ echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $REPS repetitions; ratio = mpcr / nati
 busy_seen=""
 for ((rep = 1; rep <= REPS; rep++)); do
     busy=$(wait_quiet)
-    busy_seen="$busy_seen $busy%"
-    echo "# repetition $rep/$REPS: machine ${busy}% busy before it" >&2
+    children_cpu_s >"$RES.c0"
+    m0=$(machine_cpu_s) c0=$(cat "$RES.c0") t0=$(date +%s%N)
     run pp.native mpiexec.mpich -n 2 $BIN/pingpong "$PP_SECONDS"
     run pp.mpcr "$MPCR" run -n 2 $BIN/pingpong "$PP_SECONDS"
     run pp.spin env MPCR_SPIN_NS=50000 "$MPCR" run -n 2 $BIN/pingpong "$PP_SECONDS"
@@ -99,8 +110,15 @@ for ((rep = 1; rep <= REPS; rep++)); do
         startup st.native mpiexec.mpich -n 2 $BIN/startup
         startup st.mpcr "$MPCR" run -n 2 $BIN/startup
     done
+    # What others used while this repetition ran, in % of the whole machine.
+    children_cpu_s >"$RES.c0"
+    others=$(awk -v m0="$m0" -v m1="$(machine_cpu_s)" \
+        -v c0="$c0" -v c1="$(cat "$RES.c0")" -v t="$(($(date +%s%N) - t0))" -v n="$cores" \
+        'BEGIN { o = 100 * ((m1 - m0) - (c1 - c0)) / (t / 1e9 * n); printf "%d", o < 0 ? 0 : o }')
+    echo "# repetition $rep/$REPS: machine ${busy}% busy before it, other processes used ${others}% of it during it" >&2
+    busy_seen="$busy_seen ${busy}%/${others}%"
 done
-echo "# machine busy before each repetition:$busy_seen (other processes; 0-15% is quiet)"
+echo "# machine load by others, before/during each repetition:$busy_seen (0-10% is quiet)"
 
 # median LABEL METRIC
 median() {
