@@ -11,8 +11,10 @@
 # own batches), and the ratio mpcr / native. See docs/performance.md.
 #
 # Before each repetition it waits (at most QUIET_WAIT seconds, default 10)
-# for the machine to be idle, and it prints how busy the machine was, since
-# timings on a machine where something else is running mean little.
+# for the machine to be idle, and measures what other processes used of it
+# while the repetition ran; repetitions where that exceeds QUIET_MAX %
+# (default 25) are set aside and replaced, up to 2*REPS tries, since timings
+# on a machine where something else runs mean little. It says what it kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,8 +30,9 @@ unset MPCR_SPIN_NS # the proxy's own choice, except where a row says otherwise
 if [ ! -x "$MPCR" ]; then bash scripts/setup.sh >/dev/null; fi
 cmake --build build -j"$(nproc)" >/dev/null # no-op when up to date
 
-RES=$(mktemp)
-trap 'rm -f "$RES" "$RES.times" "$RES.c0"' EXIT
+RES=$(mktemp) # results of the repetitions kept, "label metric value" a line
+REP=$RES.rep  # results of the repetition running
+trap 'rm -f "$RES" "$REP" "$RES.loaded" "$RES.times" "$RES.c0"' EXIT
 
 # run LABEL COMMAND...: runs one benchmark, keeps its RESULT lines as "LABEL metric value".
 run() {
@@ -40,7 +43,7 @@ run() {
         echo "$out" >&2
         exit 1
     fi
-    awk -v l="$label" '$1 == "RESULT" { print l, $2, $3 }' <<<"$out" >>"$RES"
+    awk -v l="$label" '$1 == "RESULT" { print l, $2, $3 }' <<<"$out" >>"$REP"
 }
 
 # startup LABEL COMMAND...: wall time of a whole launch, in ms.
@@ -53,7 +56,7 @@ startup() {
         exit 1
     fi
     t1=$(date +%s%N)
-    echo "$label startup_ms $(((t1 - t0) / 1000))e-3" >>"$RES"
+    echo "$label startup_ms $(((t1 - t0) / 1000))e-3" >>"$REP"
 }
 
 # Percent of all cores busy over half a second, from /proc/stat.
@@ -90,9 +93,15 @@ cores=$(nproc)
 echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $cores cores," \
     "$(uname -sr), $(mpichversion 2>/dev/null | awk -F'\t' '/Version|Device/ { printf "%s ", $NF }')"
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $REPS repetitions; ratio = mpcr / native"
-busy_seen=""
-for ((rep = 1; rep <= REPS; rep++)); do
+# A repetition during which other processes used more than QUIET_MAX % of
+# the machine is set aside and another one run, at most 2*REPS in all; the
+# medians come from the quiet ones, or from all when none was quiet.
+QUIET_MAX=${QUIET_MAX:-25}
+: >"$RES.loaded"
+loads="" quiet=0
+for ((try = 1; quiet < REPS && try <= 2 * REPS; try++)); do
     busy=$(wait_quiet)
+    : >"$REP"
     children_cpu_s >"$RES.c0"
     m0=$(machine_cpu_s) c0=$(cat "$RES.c0") t0=$(date +%s%N)
     run pp.native mpiexec.mpich -n 2 $BIN/pingpong "$PP_SECONDS"
@@ -115,10 +124,22 @@ for ((rep = 1; rep <= REPS; rep++)); do
     others=$(awk -v m0="$m0" -v m1="$(machine_cpu_s)" \
         -v c0="$c0" -v c1="$(cat "$RES.c0")" -v t="$(($(date +%s%N) - t0))" -v n="$cores" \
         'BEGIN { o = 100 * ((m1 - m0) - (c1 - c0)) / (t / 1e9 * n); printf "%d", o < 0 ? 0 : o }')
-    echo "# repetition $rep/$REPS: machine ${busy}% busy before it, other processes used ${others}% of it during it" >&2
-    busy_seen="$busy_seen ${busy}%/${others}%"
+    if ((others <= QUIET_MAX)); then
+        cat "$REP" >>"$RES"
+        quiet=$((quiet + 1))
+        loads="$loads ${others}%"
+    else
+        cat "$REP" >>"$RES.loaded"
+        loads="$loads (${others}%)"
+    fi
+    echo "# repetition $try: machine ${busy}% busy before it, others used ${others}% of it during it" >&2
 done
-echo "# machine load by others, before/during each repetition:$busy_seen (0-10% is quiet)"
+echo "# others' share of the machine during each repetition:$loads (in parentheses: set aside);" \
+    "medians of the $quiet repetition(s) with at most $QUIET_MAX%"
+if ((quiet == 0)); then
+    echo "# WARNING: the machine was never quiet; the figures below come from a loaded machine"
+    cp "$RES.loaded" "$RES"
+fi
 
 # median LABEL METRIC
 median() {
