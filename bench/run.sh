@@ -3,6 +3,7 @@
 #
 #   bench/run.sh            (REPS=3 by default; about a minute and a half)
 #   REPS=5 bench/run.sh     (more repetitions, steadier medians)
+#   RAW=FILE bench/run.sh   (also appends every single result to FILE)
 #
 # Builds mpcr and the benchmarks if needed, then runs every benchmark REPS
 # times, alternating native (mpiexec.mpich) and mpcr (`mpcr run`) so that
@@ -133,6 +134,9 @@ for ((try = 1; quiet < REPS && try <= 2 * REPS; try++)); do
     others=$(awk -v m0="$m0" -v m1="$(machine_cpu_s)" \
         -v c0="$c0" -v c1="$(cat "$RES.c0")" -v t="$(($(date +%s%N) - t0))" -v n="$cores" \
         'BEGIN { o = 100 * ((m1 - m0) - (c1 - c0)) / (t / 1e9 * n); printf "%d", o < 0 ? 0 : o }')
+    if [ -n "${RAW:-}" ]; then # every result: repetition, others' %, label, metric, value
+        awk -v r="$try" -v o="$others" '{ print r, o, $0 }' "$REP" >>"$RAW"
+    fi
     if ((others <= QUIET_MAX)); then
         cat "$REP" >>"$RES"
         quiet=$((quiet + 1))
