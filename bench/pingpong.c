@@ -86,6 +86,7 @@ int main(int argc, char **argv)
             printf("# %8ld B: half round trip %.3f us (batches from %.3f to %.3f)\n", n, h * 1e6,
                    half[0] * 1e6, half[BENCH_BATCHES - 1] * 1e6);
             bench_result(sizes[s].metric, sizes[s].latency ? h * 1e6 : n / h / 1e6);
+            bench_result_best(sizes[s].metric, sizes[s].latency ? half[0] * 1e6 : n / half[0] / 1e6);
         }
     }
     free(buf);
