@@ -20,11 +20,17 @@
 # On a machine shared with other work, NICE=-15 (root only) runs the whole
 # script at that priority, pushing the other processes aside: the nearest
 # a busy machine comes to a quiet one. No repetition is set aside then.
+# Where the kernel groups processes by session (autogroup), a process's
+# nice value only counts inside its session, so the script then starts a
+# session of its own and gives that session the priority.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -n "${NICE:-}" ] && [ -z "${MPCR_BENCH_NICED:-}" ]; then
-    MPCR_BENCH_NICED=1 exec nice -n "$NICE" "$0" "$@"
+    MPCR_BENCH_NICED=1 exec setsid --wait nice -n "$NICE" "$0" "$@"
+fi
+if [ -n "${NICE:-}" ] && [ -w /proc/self/autogroup ]; then
+    echo "$NICE" >/proc/self/autogroup || echo "# cannot raise this session's priority" >&2
 fi
 
 REPS=${REPS:-3}
@@ -102,7 +108,8 @@ wait_quiet() {
 cores=$(nproc)
 echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $cores cores," \
     "$(uname -sr), $(mpichversion 2>/dev/null | awk -F'\t' '/Version|Device/ { printf "%s ", $NF }')"
-echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $REPS repetitions, nice $(nice); ratio = mpcr / native"
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $REPS repetitions, nice $(nice)" \
+    "$(sed 's/.*nice/(session nice/; s/$/)/' /proc/self/autogroup 2>/dev/null); ratio = mpcr / native"
 # A repetition during which other processes used more than QUIET_MAX % of
 # the machine is set aside and another one run, at most 2*REPS in all; the
 # medians come from the quiet ones, or from all when none was quiet.
