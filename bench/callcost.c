@@ -36,7 +36,8 @@ int main(int argc, char **argv)
     long n = (long)(seconds / BENCH_BATCHES / (probes(warm) / warm));
     if (n < 10) n = 10;
     double ns[BENCH_BATCHES];
-    for (int b = 0; b < BENCH_BATCHES; b++) ns[b] = probes(n) / n * 1e9;
+    for (int b = 0; b < BENCH_BATCHES; b++)
+        ns[b] = probes(n) / n * 1e9;
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         double m = bench_median(ns, BENCH_BATCHES);

@@ -44,8 +44,10 @@ static void parent_name(pid_t pid, char *name, size_t len)
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
     FILE *f = fopen(path, "r");
-    if (!f || !fgets(name, (int)len, f)) snprintf(name, len, "?");
-    else name[strcspn(name, "\n")] = 0;
+    if (!f || !fgets(name, (int)len, f))
+        snprintf(name, len, "?");
+    else
+        name[strcspn(name, "\n")] = 0;
     if (f) fclose(f);
 }
 
@@ -55,7 +57,8 @@ static double compute(double seconds)
     volatile double x = 1.0;
     double end = bench_now() + seconds;
     do {
-        for (int i = 0; i < 1 << 16; i++) x = x * 1.0000001 + 1e-9;
+        for (int i = 0; i < 1 << 16; i++)
+            x = x * 1.0000001 + 1e-9;
     } while (bench_now() < end);
     return x;
 }
@@ -89,7 +92,8 @@ int main(int argc, char **argv)
     if (rank == 0) {
         for (int r = 1; r < size; r++) {
             MPI_Recv(mine, 3, MPI_DOUBLE, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            for (int i = 0; i < 3; i++) sum[i] += mine[i];
+            for (int i = 0; i < 3; i++)
+                sum[i] += mine[i];
         }
         char name[32];
         parent_name(parent, name, sizeof name);

@@ -22,14 +22,13 @@ static const struct size {
     const char *metric;
     int latency; /* 1: report latency in us; 0: bandwidth in MB/s */
 } sizes[] = {
-    {0, "latency_0B_us", 1},          {8, "latency_8B_us", 1},
-    {1024, "latency_1KiB_us", 1},     {64 << 10, "bw_64KiB_MBps", 0},
-    {1 << 20, "bw_1MiB_MBps", 0},     {16 << 20, "bw_16MiB_MBps", 0},
+    {0, "latency_0B_us", 1},        {8, "latency_8B_us", 1},      {1024, "latency_1KiB_us", 1},
+    {64 << 10, "bw_64KiB_MBps", 0}, {1 << 20, "bw_1MiB_MBps", 0}, {16 << 20, "bw_16MiB_MBps", 0},
 };
-#define NSIZES (int)(sizeof sizes / sizeof *sizes)
+#define NSIZES    (int)(sizeof sizes / sizeof *sizes)
 #define MAX_BYTES (16 << 20)
 
-#define TAG_GO 1
+#define TAG_GO   1
 #define TAG_LAST 2
 
 /* One batch: round trips of n bytes for about `seconds`. Rank 0 decides
@@ -80,13 +79,15 @@ int main(int argc, char **argv)
         long n = sizes[s].bytes;
         batch(rank, buf, n, 0); /* warm-up: at least one round trip */
         double half[BENCH_BATCHES];
-        for (int b = 0; b < BENCH_BATCHES; b++) half[b] = batch(rank, buf, n, seconds / BENCH_BATCHES);
+        for (int b = 0; b < BENCH_BATCHES; b++)
+            half[b] = batch(rank, buf, n, seconds / BENCH_BATCHES);
         if (rank == 0) {
             double h = bench_median(half, BENCH_BATCHES);
             printf("# %8ld B: half round trip %.3f us (batches from %.3f to %.3f)\n", n, h * 1e6,
                    half[0] * 1e6, half[BENCH_BATCHES - 1] * 1e6);
             bench_result(sizes[s].metric, sizes[s].latency ? h * 1e6 : n / h / 1e6);
-            bench_result_best(sizes[s].metric, sizes[s].latency ? half[0] * 1e6 : n / half[0] / 1e6);
+            bench_result_best(sizes[s].metric,
+                              sizes[s].latency ? half[0] * 1e6 : n / half[0] / 1e6);
         }
     }
     free(buf);
