@@ -15,15 +15,23 @@
 
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The layout of mpcr's channel (struct mpcr_chan): a header line, then the
+ * call line at 64 and the reply line at 128. Where the two lines sit
+ * matters: CPUs that prefetch the adjacent line of a 128-byte pair would
+ * pull one side's line along with the other's if they shared a pair. */
 struct lines {
+    _Alignas(64) char header[64];
     _Alignas(64) _Atomic uint32_t call;
     _Alignas(64) _Atomic uint32_t reply;
 };
+_Static_assert(offsetof(struct lines, call) == 64 && offsetof(struct lines, reply) == 128,
+               "the layout of struct mpcr_chan");
 
 int main(int argc, char **argv)
 {
