@@ -106,10 +106,13 @@ wait_quiet() {
 }
 
 cores=$(nproc)
+mpich=$(mpichversion 2>/dev/null | awk -F'\t' '/Version/ { v = $NF } /Device/ { d = $NF }
+                                          END { printf "MPICH %s (%s)", v, d }')
 echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $cores cores," \
-    "$(uname -sr), $(mpichversion 2>/dev/null | awk -F'\t' '/Version|Device/ { printf "%s ", $NF }')"
-echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $REPS repetitions, nice $(nice)" \
-    "$(sed 's/.*nice/(session nice/; s/$/)/' /proc/self/autogroup 2>/dev/null); ratio = mpcr / native"
+    "$(uname -sr), $mpich"
+session=$(sed 's/.*nice/(session nice/; s/$/)/' /proc/self/autogroup 2>/dev/null || true)
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $REPS repetitions, nice $(nice) $session;" \
+    "ratio = mpcr / native"
 # A repetition during which other processes used more than QUIET_MAX % of
 # the machine is set aside and another one run, at most 2*REPS in all; the
 # medians come from the quiet ones, or from all when none was quiet.
@@ -153,7 +156,8 @@ for ((try = 1; quiet < REPS && try <= 2 * REPS; try++)); do
         cat "$REP" >>"$RES.loaded"
         loads="$loads (${others}%)"
     fi
-    echo "# repetition $try: machine ${busy}% busy before it, others used ${others}% of it during it" >&2
+    echo "# repetition $try: machine ${busy}% busy before it," \
+        "others used ${others}% of it during it" >&2
 done
 echo "# others' share of the machine during each repetition:$loads (in parentheses: set aside);" \
     "medians of the $quiet repetition(s) with at most $QUIET_MAX%"
@@ -206,10 +210,12 @@ row "Iprobe call, 2 ranks (ns) [spin $spin2 ns]" iprobe_ns cc2.native cc2.mpcr
 row "parent's CPU, app computing (% of a core)" parent_cpu_pct idle.native idle.mpcr
 row "parent's wake-ups, app computing (per s)" parent_wakeups_per_s idle.native idle.mpcr
 row "start-up + finalize, 2 ranks (ms)" startup_ms st.native st.mpcr
-echo "# mpcr with MPCR_SPIN_NS=50000 at 2 ranks (spinning although $((2 * 2)) processes share $cores cores):"
+echo "# mpcr with MPCR_SPIN_NS=50000 at 2 ranks" \
+    "(spinning although $((2 * 2)) processes share $cores cores):"
 row "ping-pong latency 8 B, 2 ranks, spinning (us)" latency_8B_us pp.native pp.spin
 row "ping-pong bandwidth 1 MiB, 2 ranks, spinning (MB/s)" bw_1MiB_MBps pp.native pp.spin
 awk -v l="$(median line line_rtt_ns)" -v lb="$(best line line_rtt_ns)" \
     -v a="$(median cc1.native iprobe_ns)" -v b="$(median cc1.mpcr iprobe_ns)" 'BEGIN {
-    printf "# floor: one cache-line round trip between two spinning processes: %.0f ns (best %.0f);", l, lb
-    printf " a proxied Iprobe (1 rank) costs %.0f ns more than native\n", b - a }'
+    printf "# floor: one cache-line round trip between two spinning processes: %.0f ns", l
+    printf " (best %.0f);\n", lb
+    printf "# a proxied Iprobe (1 rank) costs %.0f ns more than native\n", b - a }'
