@@ -8,8 +8,9 @@
 # Builds mpcr and the benchmarks if needed, then runs every benchmark REPS
 # times, alternating native (mpiexec.mpich) and mpcr (`mpcr run`) so that
 # whatever else the machine does falls on both alike, and prints one table:
-# the median of the REPS runs (each run already reports the median of its
-# own batches), and the ratio mpcr / native. See docs/performance.md.
+# the median of the repetitions kept (each run already reports the median of its
+# own batches), the best batch of all, and the ratios mpcr / native. See
+# docs/performance.md.
 #
 # Before each repetition it waits (at most QUIET_WAIT seconds, default 10)
 # for the machine to be idle, and measures what other processes used of it
