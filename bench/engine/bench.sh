@@ -2,7 +2,9 @@
 # Checkpoint and restart time and image size of a process with N MiB of
 # resident (incompressible) memory, beside dd copying the same amount with
 # fsync (write) and reading it back. Ratios are to dd.
-#   bench.sh BIN_DIR RESIDENT_PROGRAM [MIB...]   (default: 64 1024)
+#   bench.sh BIN_DIR RESIDENT_PROGRAM [MIB[:TOUCHED_MIB]...]   (default: 64 1024)
+# MIB:TOUCHED is a sparse process (an MIB mapping with TOUCHED MiB written);
+# dd then copies the touched amount, which is what the image should hold.
 set -u
 bin=$1 prog=$2
 shift 2
@@ -12,10 +14,11 @@ trap 'rm -rf "$T"' EXIT
 export BENCH_DIR=$T
 now() { date +%s.%N; }
 drop() { sync; echo 3 >/proc/sys/vm/drop_caches 2>/dev/null || true; } # cold cache where allowed
-printf '%-6s %9s %9s %9s %9s %10s %11s %13s\n' MiB ckpt_s dd_wr_s rst_s dd_rd_s image_MiB ckpt/dd_wr restart/dd_rd
-for mib in $sizes; do
+printf '%-9s %9s %9s %9s %9s %10s %11s %13s\n' MiB ckpt_s dd_wr_s rst_s dd_rd_s image_MiB ckpt/dd_wr restart/dd_rd
+for size in $sizes; do
+    mib=${size%%:*} touched=${size##*:}
     rm -rf "$T/ck" "$T/ready" "$T/go" "$T/dd" "$T/dd2"
-    "$bin/mpcr" run --no-mpi --ckpt-dir "$T/ck" "$prog" "$mib" 2>/dev/null &
+    "$bin/mpcr" run --no-mpi --ckpt-dir "$T/ck" "$prog" "$mib" "$touched" 2>/dev/null &
     run=$!
     while [ ! -e "$T/ready" ]; do sleep 0.01; done
     t0=$(now)
@@ -28,7 +31,7 @@ for mib in $sizes; do
     t2=$(now)
     "$bin/mpcr" restart "$T/ck" 2>/dev/null || { echo "restart failed"; exit 1; }
     t3=$(now)
-    head -c "${mib}M" /dev/urandom >"$T/dd"
+    head -c "${touched}M" /dev/urandom >"$T/dd"
     t4=$(now)
     dd if="$T/dd" of="$T/dd2" bs=1M conv=fsync status=none
     t5=$(now)
@@ -36,7 +39,7 @@ for mib in $sizes; do
     t6=$(now)
     dd if="$T/dd2" of=/dev/null bs=1M status=none
     t7=$(now)
-    awk -v m="$mib" -v c="$(awk "BEGIN{print $t1-$t0}")" -v w="$(awk "BEGIN{print $t5-$t4}")" \
+    awk -v m="$size" -v c="$(awk "BEGIN{print $t1-$t0}")" -v w="$(awk "BEGIN{print $t5-$t4}")" \
         -v r="$(awk "BEGIN{print $t3-$t2}")" -v d="$(awk "BEGIN{print $t7-$t6}")" -v s="$img" \
-        'BEGIN { printf "%-6s %9.3f %9.3f %9.3f %9.3f %10.1f %11.2f %13.2f\n", m, c, w, r, d, s / 1048576, c / w, r / d }'
+        'BEGIN { printf "%-9s %9.3f %9.3f %9.3f %9.3f %10.1f %11.2f %13.2f\n", m, c, w, r, d, s / 1048576, c / w, r / d }'
 done

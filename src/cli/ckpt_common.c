@@ -13,22 +13,6 @@
 #include "ckpt_common.h"
 #include "cli.h"
 
-/* The directory holding the running `mpcr` (bin/ of the build or install
- * tree). Computed here rather than with mpcr_bin_dir(), whose result was
- * one level too high in this tree (it calls dirname twice on one buffer). */
-const char *mpcr_bin_dir(void)
-{
-    static char dir[PATH_MAX];
-    if (!dir[0]) {
-        ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-        if (n <= 0) return ".";
-        dir[n] = 0;
-        char *slash = strrchr(dir, '/');
-        if (slash) *slash = 0;
-    }
-    return dir;
-}
-
 int mpcr_open_coord(struct mpcr_coord *c, const char *dir)
 {
     int rc = mpcr_coord_open(c, dir);
@@ -41,7 +25,7 @@ int mpcr_open_coord(struct mpcr_coord *c, const char *dir)
 pid_t mpcr_spawn(char *const argv[], const struct mpcr_coord *c, int preload)
 {
     char lib[PATH_MAX + 64], sock[PATH_MAX + 16], preload_var[2 * PATH_MAX];
-    snprintf(lib, sizeof lib, "%s/../lib/mpcr/libmpcr-engine.so", mpcr_bin_dir());
+    snprintf(lib, sizeof lib, "%s/../lib/mpcr/libmpcr-engine.so", mpcr_self_dir());
     snprintf(sock, sizeof sock, "%s/coord.sock", c->dir);
     const char *old = getenv("LD_PRELOAD");
     if (old && *old) snprintf(preload_var, sizeof preload_var, "%s:%s", lib, old);

@@ -9,9 +9,6 @@
 
 #define MPCR_DEFAULT_CKPT_DIR "mpcr-ckpt"
 
-/* Directory of the running mpcr executable (its siblings: ../lib/mpcr, ../libexec/mpcr). */
-const char *mpcr_bin_dir(void);
-
 /* Starts `argv` as a child with the engine's environment (LD_PRELOAD when
  * `preload`), descriptors above 2 closed; returns its pid or -errno. */
 pid_t mpcr_spawn(char *const argv[], const struct mpcr_coord *c, int preload);

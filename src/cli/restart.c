@@ -24,7 +24,7 @@ int cmd_restart(int argc, char **argv)
     struct mpcr_coord c;
     if (mpcr_open_coord(&c, dir)) return 1;
     char restorer[4200], image[4200];
-    snprintf(restorer, sizeof restorer, "%s/../libexec/mpcr/mpcr-restore", mpcr_bin_dir());
+    snprintf(restorer, sizeof restorer, "%s/../libexec/mpcr/mpcr-restore", mpcr_self_dir());
     snprintf(image, sizeof image, "%s/gen-%lu/rank-0.img", c.dir, newest);
     char *args[] = {restorer, image, NULL};
     pid_t child = mpcr_spawn(args, &c, 0);

@@ -38,7 +38,7 @@ int cmd_run_no_mpi(int argc, char **argv)
     c.keep = keep;
     pid_t child = mpcr_spawn(argv + i, &c, 1);
     if (child < 0) {
-        mpcr_err("cannot start %s: the engine library is missing next to mpcr (%s/../lib/mpcr)", argv[i], mpcr_bin_dir());
+        mpcr_err("cannot start %s: the engine library is missing next to mpcr (%s/../lib/mpcr)", argv[i], mpcr_self_dir());
         mpcr_coord_close(&c);
         return 1;
     }
