@@ -8,7 +8,10 @@
  *                            library), the reply line (written by the proxy)
  *   [MPCR_CHAN_CONTROL, ...) staging area: message data and bulky arguments,
  *                            addressed by offsets; the library allocates in
- *                            it and grows it (ftruncate) when needed.
+ *                            it and asks the proxy to extend the memfd
+ *                            (GROW) when it needs more. The library keeps
+ *                            no descriptor of the memfd: a checkpoint of
+ *                            the application must find none.
  *
  * A call is one cache line each way: the library fills the call line and
  * publishes it by bumping call.seq; the proxy answers in the reply line and
@@ -59,7 +62,8 @@
     X(PROBE, probe)       /* comm, peer, tag -> status */                                          \
     X(IPROBE, iprobe)     /* comm, peer, tag -> flag, status */                                    \
     X(WAIT, wait)         /* token -> status */                                                    \
-    X(TEST, test)         /* token -> flag, status */
+    X(TEST, test)         /* token -> flag, status */                                              \
+    X(GROW, grow)         /* bytes: new staging size; the proxy extends the memfd */
 enum mpcr_op {
 #define MPCR_OP_ENUM(name, fn) MPCR_OP_##name,
     MPCR_OPS(MPCR_OP_ENUM)
@@ -77,7 +81,6 @@ struct mpcr_call {
     uint32_t token;                /* proxy-side request slot, for WAIT/TEST */
     uint64_t offset;               /* of the data in the staging area */
     uint64_t bytes;                /* data length, or receive capacity */
-    uint64_t staging_size;         /* current size of the staging area */
     _Atomic uint32_t app_sleeping; /* library is (about to be) asleep on reply.seq */
 };
 

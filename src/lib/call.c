@@ -33,7 +33,6 @@ const struct mpcr_reply *mpcr_call_finish(void)
 {
     struct mpcr_chan *ch = mpcr.chan;
     uint32_t seq = ++mpcr.seq;
-    ch->call.staging_size = mpcr.staging_size;
     atomic_store(&ch->call.seq, seq); /* seq_cst: orders it before the load below */
     if (atomic_load(&ch->reply.proxy_sleeping)) {
         atomic_fetch_add(&ch->doorbell, 1);

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-struct mpcr_lib mpcr = {.memfd = -1};
+struct mpcr_lib mpcr;
 
 void mpcr_comm_setup(int rank, int size);
 
@@ -48,12 +48,12 @@ static void connect_proxy(void)
     mpcr_report_open();
     int sock = atoi(fd_env);
     mpcr.proxy_pid = getppid();
-    mpcr.memfd = memfd_create("mpcr-channel", MFD_CLOEXEC);
-    if (mpcr.memfd < 0 || ftruncate(mpcr.memfd, MPCR_CHAN_CONTROL) < 0) {
+    int memfd = memfd_create("mpcr-channel", MFD_CLOEXEC);
+    if (memfd < 0 || ftruncate(memfd, MPCR_CHAN_CONTROL) < 0) {
         perror("mpcr: cannot create the channel to the proxy");
         exit(1);
     }
-    mpcr.chan = mmap(NULL, MPCR_CHAN_CONTROL, PROT_READ | PROT_WRITE, MAP_SHARED, mpcr.memfd, 0);
+    mpcr.chan = mmap(NULL, MPCR_CHAN_CONTROL, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
     if (mpcr.chan == MAP_FAILED) {
         perror("mpcr: cannot map the channel to the proxy");
         exit(1);
@@ -61,7 +61,7 @@ static void connect_proxy(void)
     mpcr.chan->magic = MPCR_CHAN_MAGIC;
     mpcr.chan->version = MPCR_CHAN_VERSION;
     uint32_t hello[2] = {MPCR_CHAN_MAGIC, MPCR_CHAN_VERSION};
-    int err = mpcr_send_fd(sock, mpcr.memfd, hello, sizeof hello);
+    int err = mpcr_send_fd(sock, memfd, hello, sizeof hello);
     if (err) {
         mpcr_report("cannot reach the proxy: %s", strerror(-err));
         exit(1);
@@ -69,6 +69,7 @@ static void connect_proxy(void)
     /* The socket served only this; programs this one starts must not see
      * it, nor mpcr's library path (they are not ranks of this job). */
     close(sock);
+    close(memfd); /* the mapping stays; the proxy extends the file (GROW) */
     unsetenv(MPCR_ENV_CHANNEL_FD);
     const char *path = getenv(MPCR_ENV_SAVED_LIBRARY_PATH);
     if (path && *path)

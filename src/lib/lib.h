@@ -19,7 +19,6 @@ struct mpcr_lib {
     pthread_t main_thread;
     int rank, size, tag_ub;
     pid_t proxy_pid;
-    int memfd;              /* the channel */
     struct mpcr_chan *chan; /* its mapping */
     uint64_t staging_size;  /* bytes of staging area mapped after the control page */
     uint32_t seq;           /* last call published */

@@ -2,12 +2,12 @@
  * the proxy. Offsets, not pointers: the area moves when it grows, and the
  * proxy maps it elsewhere. Few allocations are alive at once (one per
  * blocking call, one per pending non-blocking request), so a sorted array
- * with first fit is enough. The area grows by ftruncate on the memfd; pages
- * are allocated only when touched. */
+ * with first fit is enough. The area grows when the proxy extends the memfd
+ * (GROW) and the library then extends its own mapping; pages are allocated
+ * only when touched. */
 #include "lib.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -27,7 +27,10 @@ static int grow(uint64_t need)
     while (size < need)
         size *= 2;
     size_t old_total = MPCR_CHAN_CONTROL + mpcr.staging_size, total = MPCR_CHAN_CONTROL + size;
-    if (ftruncate(mpcr.memfd, (off_t)total) < 0) return MPI_ERR_NO_MEM;
+    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_GROW);
+    call->bytes = size;
+    int err = mpcr_call_finish()->rc;
+    if (err) return err;
     void *p = mremap(mpcr.chan, old_total, total, MREMAP_MAYMOVE);
     if (p == MAP_FAILED) return MPI_ERR_NO_MEM;
     mpcr.chan = p;
@@ -71,9 +74,8 @@ void mpcr_staging_free(uint64_t offset)
 {
     for (size_t i = 0; i < nlive; i++)
         if (live[i].offset == offset) {
-            if (live[i].length >= RELEASE_ABOVE)
-                fallocate(mpcr.memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-                          (off_t)(MPCR_CHAN_CONTROL + offset), (off_t)live[i].length);
+            if (live[i].length >= RELEASE_ABOVE) /* frees the shared pages themselves */
+                madvise(mpcr_staging_ptr(offset), live[i].length, MADV_REMOVE);
             memmove(&live[i], &live[i + 1], (nlive - i - 1) * sizeof *live);
             nlive--;
             return;

@@ -136,17 +136,16 @@ static int accept_channel(int sock)
     }
 }
 
-/* Follows the library's growth of the staging area. */
-static void map_staging(uint64_t size)
+/* Extends the memfd and this side's mapping of it, in place (GROW). */
+int grow_staging(uint64_t size)
 {
     if (size + MPCR_CHAN_CONTROL > STAGING_RESERVE ||
+        ftruncate(proxy.memfd, (off_t)(MPCR_CHAN_CONTROL + size)) < 0 ||
         mmap(reserve, MPCR_CHAN_CONTROL + size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-             proxy.memfd, 0) == MAP_FAILED) {
-        mpcr_report("rank %d: cannot map %llu bytes of staging area", proxy.rank,
-                    (unsigned long long)size);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+             proxy.memfd, 0) == MAP_FAILED)
+        return MPI_ERR_NO_MEM;
     proxy.staging_size = size;
+    return MPI_SUCCESS;
 }
 
 /* Waits for the next call: spins a while, then sleeps on the doorbell. */
@@ -170,7 +169,6 @@ static _Noreturn void serve(void)
         wait_call();
         struct mpcr_chan *ch = proxy.chan;
         const struct mpcr_call *c = &ch->call;
-        if (c->staging_size != proxy.staging_size) map_staging(c->staging_size);
         uint32_t seq = atomic_load_explicit(&c->seq, memory_order_acquire);
         struct mpcr_reply *r = &ch->reply;
         serve_call(c, r);

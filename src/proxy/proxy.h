@@ -33,6 +33,9 @@ void serve_call(const struct mpcr_call *c, struct mpcr_reply *r);
  * watches the application: if it ends meanwhile, the proxy ends too. */
 int progress_wait(MPI_Request *req, MPI_Status *st);
 
+/* Extends the staging area to `size` bytes; 0 or MPI_ERR_NO_MEM. */
+int grow_staging(uint64_t size);
+
 /* Called when the application has ended; never returns. */
 _Noreturn void child_ended(void);
 

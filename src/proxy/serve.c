@@ -223,6 +223,14 @@ static void op_test(const struct mpcr_call *c, struct mpcr_reply *r)
     }
 }
 
+static void op_grow(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    r->rc = c->bytes > proxy.staging_size ? grow_staging(c->bytes) : MPI_SUCCESS;
+    if (r->rc)
+        mpcr_report("rank %d: cannot extend the staging area to %llu bytes", proxy.rank,
+                    (unsigned long long)c->bytes);
+}
+
 /* ---- dispatch ---- */
 
 typedef void handler(const struct mpcr_call *, struct mpcr_reply *);
