@@ -4,7 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake pkg-config mpich libmpich-dev netpipe-mpich2 util-linux procps)
+# Open MPI's packages make its `mpicc`/`mpirun` Debian's defaults: mpcr
+# always calls mpicc.mpich, mpiexec.mpich and mpirun.openmpi by name.
+packages=(build-essential cmake pkg-config mpich libmpich-dev openmpi-bin libopenmpi-dev
+    netpipe-mpich2 util-linux procps)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -4,7 +4,8 @@
 # (sorted, since ranks print concurrently).
 #   compare.sh NPROCS PROGRAM ARGS...
 # Environment: MPCR (the mpcr binary), COMPARE_STDIN (a file fed to both
-# runs' standard input; default /dev/null).
+# runs' standard input; default /dev/null), MPCR_RUN_ARGS (more options of
+# `mpcr run`, e.g. "--mpi openmpi": the native run stays MPICH's).
 set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 n=$1
@@ -16,7 +17,8 @@ input=${COMPARE_STDIN:-/dev/null}
 timeout 300 mpiexec.mpich -n "$n" "$@" <"$input" >"$tmp/native" 2>"$tmp/native.err"
 native_rc=$?
 # MPCR_EXPECT_MPI: the proxy fails if the program never reached mpcr's library.
-MPCR_EXPECT_MPI=1 timeout 300 "$MPCR" run -n "$n" "$@" <"$input" >"$tmp/mpcr" 2>"$tmp/mpcr.err"
+# shellcheck disable=SC2086
+MPCR_EXPECT_MPI=1 timeout 300 "$MPCR" run ${MPCR_RUN_ARGS:-} -n "$n" "$@" <"$input" >"$tmp/mpcr" 2>"$tmp/mpcr.err"
 mpcr_rc=$?
 
 fail=0

@@ -64,6 +64,11 @@
     X(WAIT, wait)         /* token -> status */                                                    \
     X(TEST, test)         /* token -> flag, status */                                              \
     X(GROW, grow)         /* bytes: new staging size; the proxy extends the memfd */
+/* INIT's reply in the staging area: the processor name, then the proxy's
+ * MPI library version, at fixed offsets (mpcr's ABI, MPICH's sizes). */
+#define MPCR_INIT_NAME_MAX    128
+#define MPCR_INIT_VERSION_MAX 256
+
 enum mpcr_op {
 #define MPCR_OP_ENUM(name, fn) MPCR_OP_##name,
     MPCR_OPS(MPCR_OP_ENUM)

@@ -82,11 +82,34 @@ static void close_reports(void)
     close(report_fd);
 }
 
+/* How each MPI implementation's launcher starts the proxies. */
+static const struct launcher {
+    const char *mpi, *exe;
+    const char *options[4];  /* always passed */
+    const char *root_option; /* passed when running as root */
+    const char *hint;        /* when its proxy is missing */
+} launchers[] = {
+    {"mpich", "mpiexec.mpich", {NULL}, NULL, "is mpcr installed completely?"},
+    /* Open MPI refuses more processes than cores, and root, unless told. */
+    {"openmpi",
+     "mpirun.openmpi",
+     {"--oversubscribe", NULL},
+     "--allow-run-as-root",
+     "mpcr was built without Open MPI (install libopenmpi-dev and rebuild)"},
+};
+
+static const struct launcher *launcher_of(const char *mpi)
+{
+    for (size_t i = 0; i < sizeof launchers / sizeof launchers[0]; i++)
+        if (!strcmp(launchers[i].mpi, mpi)) return &launchers[i];
+    return NULL;
+}
+
 static int run_usage(void)
 {
     fprintf(
         stderr,
-        "usage: mpcr run [-n N] [--mpi mpich] [--] PROGRAM ARGS...\n"
+        "usage: mpcr run [-n N] [--mpi mpich|openmpi] [--] PROGRAM ARGS...\n"
         "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] PROGRAM ARGS...\n");
     return 2;
 }
@@ -128,8 +151,9 @@ int cmd_run(int argc, char **argv)
         mpcr_err("run: no program given");
         return run_usage();
     }
-    if (strcmp(mpi, "mpich")) {
-        mpcr_err("run: --mpi %s is not supported yet (only mpich)", mpi);
+    const struct launcher *l = launcher_of(mpi);
+    if (!l) {
+        mpcr_err("run: --mpi %s is not supported (mpich or openmpi)", mpi);
         return 2;
     }
 
@@ -137,17 +161,19 @@ int cmd_run(int argc, char **argv)
     snprintf(proxy, sizeof proxy, "%s/../libexec/mpcr/mpcr-proxy-%s", mpcr_self_dir(), mpi);
     snprintf(lib_dir, sizeof lib_dir, "%s/../lib/mpcr", mpcr_self_dir());
     if (access(proxy, X_OK) < 0) {
-        mpcr_err("run: cannot find the proxy %s: %s; is mpcr installed completely?", proxy,
-                 strerror(errno));
+        mpcr_err("run: cannot find the proxy %s: %s; %s", proxy, strerror(errno), l->hint);
         return 1;
     }
     const char *mpiexec = getenv("MPCR_MPIEXEC");
-    if (!mpiexec) mpiexec = "mpiexec.mpich";
+    if (!mpiexec) mpiexec = l->exe;
 
     int nargs = argc - i;
-    char **args = calloc((size_t)nargs + 8, sizeof *args);
+    char **args = calloc((size_t)nargs + 12, sizeof *args);
     int k = 0;
     args[k++] = (char *)mpiexec;
+    for (const char *const *o = l->options; *o; o++)
+        args[k++] = (char *)*o;
+    if (l->root_option && geteuid() == 0) args[k++] = (char *)l->root_option;
     args[k++] = "-n";
     args[k++] = (char *)nprocs;
     args[k++] = proxy;

@@ -97,11 +97,11 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     mpcr.main_thread = pthread_self();
 
     uint64_t off;
-    if (mpcr_staging_alloc(MPI_MAX_PROCESSOR_NAME + sizeof mpcr.proxy_version, &off))
+    if (mpcr_staging_alloc(MPCR_INIT_NAME_MAX + MPCR_INIT_VERSION_MAX, &off))
         mpcr_fatal("cannot allocate the channel's staging area");
     struct mpcr_call *c = mpcr_call_begin(MPCR_OP_INIT);
     c->offset = off;
-    c->bytes = MPI_MAX_PROCESSOR_NAME + sizeof mpcr.proxy_version;
+    c->bytes = MPCR_INIT_NAME_MAX + MPCR_INIT_VERSION_MAX;
     const struct mpcr_reply *r = mpcr_call_finish();
     if (r->rc) mpcr_fatal("the proxy failed to start MPI (error class %d)", r->rc);
     mpcr.rank = r->value;
@@ -110,7 +110,7 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     mpcr_set_spin_ns(r->bytes);
     const char *s = mpcr_staging_ptr(off);
     snprintf(mpcr.processor_name, sizeof mpcr.processor_name, "%s", s);
-    snprintf(mpcr.proxy_version, sizeof mpcr.proxy_version, "%s", s + MPI_MAX_PROCESSOR_NAME);
+    snprintf(mpcr.proxy_version, sizeof mpcr.proxy_version, "%s", s + MPCR_INIT_NAME_MAX);
     mpcr_staging_free(off);
     mpcr_comm_setup(mpcr.rank, mpcr.size);
     return MPI_SUCCESS;

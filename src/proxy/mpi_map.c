@@ -1,7 +1,8 @@
 /* Translation between mpcr's neutral values on the channel and this MPI
  * implementation's. The channel speaks MPICH's ABI values for the few
- * constants it carries (wildcards, error classes); this file is what a
- * proxy for another implementation changes. */
+ * constants it carries (wildcards, error classes); this file maps them to
+ * the values of the mpi.h the proxy is compiled with (MPICH's or Open
+ * MPI's, whose wildcards and error classes differ). */
 #include "proxy.h"
 
 /* mpcr ABI values of the wildcards (MPICH's). */
@@ -51,9 +52,30 @@ int neutral_tag(int tag)
     return tag == MPI_ANY_TAG ? ABI_ANY_TAG : tag;
 }
 
+/* Error classes by name, with their values in mpcr's ABI (MPICH's). */
+// clang-format off
+#define ERROR_CLASSES(X)                                                                           \
+    X(BUFFER, 1) X(COUNT, 2) X(TYPE, 3) X(TAG, 4) X(COMM, 5) X(RANK, 6) X(ROOT, 7) X(GROUP, 8)     \
+    X(OP, 9) X(TOPOLOGY, 10) X(DIMS, 11) X(ARG, 12) X(UNKNOWN, 13) X(TRUNCATE, 14) X(OTHER, 15)    \
+    X(INTERN, 16) X(IN_STATUS, 17) X(PENDING, 18) X(REQUEST, 19) X(ACCESS, 20) X(AMODE, 21)        \
+    X(BAD_FILE, 22) X(CONVERSION, 23) X(DUP_DATAREP, 24) X(FILE_EXISTS, 25) X(FILE_IN_USE, 26)     \
+    X(FILE, 27) X(INFO, 28) X(INFO_KEY, 29) X(INFO_VALUE, 30) X(INFO_NOKEY, 31) X(IO, 32)          \
+    X(NAME, 33) X(NO_MEM, 34) X(NOT_SAME, 35) X(NO_SPACE, 36) X(NO_SUCH_FILE, 37) X(PORT, 38)      \
+    X(QUOTA, 39) X(READ_ONLY, 40) X(SERVICE, 41) X(SPAWN, 42) X(UNSUPPORTED_DATAREP, 43)           \
+    X(UNSUPPORTED_OPERATION, 44) X(WIN, 45) X(BASE, 46) X(LOCKTYPE, 47) X(KEYVAL, 48)              \
+    X(RMA_CONFLICT, 49) X(RMA_SYNC, 50) X(SIZE, 51) X(DISP, 52) X(ASSERT, 53) X(RMA_RANGE, 55)     \
+    X(RMA_ATTACH, 56) X(RMA_SHARED, 57) X(RMA_FLAVOR, 58)
+// clang-format on
+enum { ABI_ERR_OTHER = 15 };
+
 int error_class(int real_code)
 {
-    int cls = real_code;
-    if (real_code != MPI_SUCCESS) MPI_Error_class(real_code, &cls);
-    return cls; /* MPICH's classes are mpcr's; another MPI needs a table here */
+    if (real_code == MPI_SUCCESS) return MPI_SUCCESS;
+    int cls = MPI_ERR_OTHER;
+    MPI_Error_class(real_code, &cls);
+#define TO_ABI(name, abi)                                                                          \
+    if (cls == MPI_ERR_##name) return abi;
+    ERROR_CLASSES(TO_ABI)
+#undef TO_ABI
+    return ABI_ERR_OTHER;
 }

@@ -94,6 +94,14 @@ static void reply_status(struct mpcr_reply *r, int rc, const MPI_Status *st)
 
 /* ---- handlers ---- */
 
+/* Copies the string src into dst of cap bytes, cut if need be. */
+static void copy_cut(char *dst, size_t cap, const char *src)
+{
+    size_t n = strnlen(src, cap - 1);
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
 static void op_init(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     int tag_ub_flag = 0, *tag_ub = NULL, len;
@@ -102,13 +110,14 @@ static void op_init(const struct mpcr_call *c, struct mpcr_reply *r)
     r->source = proxy.size;
     r->tag = tag_ub_flag ? *tag_ub : 32767;
     r->bytes = mpcr_spin_ns();
-    char *out = staging(c->offset);
-    memset(out, 0, c->bytes);
-    MPI_Get_processor_name(out, &len);
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    char *out = staging(c->offset), name[MPI_MAX_PROCESSOR_NAME],
+         version[MPI_MAX_LIBRARY_VERSION_STRING];
+    MPI_Get_processor_name(name, &len);
     MPI_Get_library_version(version, &len);
     version[strcspn(version, "\n")] = 0; /* first line only */
-    snprintf(out + MPI_MAX_PROCESSOR_NAME, c->bytes - MPI_MAX_PROCESSOR_NAME, "%s", version);
+    /* This MPI's maximum lengths may exceed mpcr's ABI: cut to it. */
+    copy_cut(out, MPCR_INIT_NAME_MAX, name);
+    copy_cut(out + MPCR_INIT_NAME_MAX, MPCR_INIT_VERSION_MAX, version);
     r->rc = MPI_SUCCESS;
 }
 
