@@ -17,3 +17,21 @@ if cmp -s "$out/native" "$out/mpcr"; then
 else
     echo "== outputs DIFFER:"; diff "$out/native" "$out/mpcr" | head; exit 1
 fi
+
+# The checkpoint engine on its own (MPI jobs come next, docs/mpi-checkpoint.md):
+# a 4-thread computation is checkpointed mid-way, ended, restarted, and must
+# give the checksum of an uninterrupted run.
+program=build/tests/engine/st_checksum
+echo "== uninterrupted: $program 6000"
+"$program" 6000 | tee "$out/ref"
+echo "== mpcr run --no-mpi, checkpoint --exit after 1 s, restart"
+build/bin/mpcr run --no-mpi --ckpt-dir "$out/ck" "$program" 6000 >"$out/first" &
+sleep 1
+build/bin/mpcr checkpoint --exit "$out/ck"
+wait
+build/bin/mpcr restart "$out/ck" | tee "$out/restarted"
+if [ ! -s "$out/first" ] && cmp -s "$out/ref" "$out/restarted"; then
+    echo "== the restarted process finished with the uninterrupted run's checksum"
+else
+    echo "== restart result DIFFERS"; exit 1
+fi
