@@ -63,7 +63,24 @@
     X(IPROBE, iprobe)     /* comm, peer, tag -> flag, status */                                    \
     X(WAIT, wait)         /* token -> status */                                                    \
     X(TEST, test)         /* token -> flag, status */                                              \
-    X(GROW, grow)         /* bytes: new staging size; the proxy extends the memfd */
+    X(GROW, grow)         /* bytes: new staging size; the proxy extends the memfd */               \
+    X(COMPLETE, complete) /* tag: mode; offset: tokens[peer], then results[peer] -> value */
+/* COMPLETE: several requests at once, as MPI_Waitany/Testany/Waitsome/
+ * Testsome/Testall do. The staging area holds `peer` tokens (0: no request),
+ * then, 8-byte aligned, one result per token, written by the proxy. The
+ * reply's value is the index completed (ANY; -1: none) or the number
+ * completed (SOME, ALL). */
+enum mpcr_complete_mode { MPCR_WAITANY, MPCR_TESTANY, MPCR_WAITSOME, MPCR_TESTSOME, MPCR_TESTALL };
+struct mpcr_completion {
+    int32_t done; /* 1: this request completed */
+    int32_t rc, source, tag;
+    uint64_t bytes;
+};
+static inline uint64_t mpcr_completion_offset(uint64_t tokens_offset, uint32_t n)
+{
+    return tokens_offset + ((uint64_t)n * 4 + 7) / 8 * 8;
+}
+
 /* INIT's reply in the staging area: the processor name, then the proxy's
  * MPI library version, at fixed offsets (mpcr's ABI, MPICH's sizes). */
 #define MPCR_INIT_NAME_MAX    128

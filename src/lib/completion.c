@@ -98,3 +98,155 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
                   "MPI_Waitall");
 }
 MPCR_ALIAS(Waitall);
+
+/* ---- several requests through the proxy's COMPLETE (channel.h) ---- */
+
+/* Finishes request i of a COMPLETE call from its result. */
+static int finish_result(MPI_Request *request, const struct mpcr_completion *res,
+                         MPI_Status *status, struct mpcr_comm **c)
+{
+    struct mpcr_reply r = {
+        .rc = res->rc, .source = res->source, .tag = res->tag, .bytes = res->bytes};
+    return finish(request, mpcr_request_get(*request), &r, status, c);
+}
+
+static MPI_Status *status_at(MPI_Status statuses[], int i, MPI_Status *ignored)
+{
+    return statuses == MPI_STATUSES_IGNORE ? ignored : &statuses[i];
+}
+
+/* Waitany/Testany/Waitsome/Testsome/Testall. Out: *result (the index for
+ * ANY, the count for SOME; MPI_UNDEFINED when no request is active), *flag
+ * (TEST modes), indices[] (SOME), statuses. Returns an error class: for
+ * SOME and ALL, MPI_ERR_IN_STATUS when a request failed. */
+static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], int *result,
+                   int *flag, int indices[], MPI_Status statuses[], struct mpcr_comm **c)
+{
+    int any = mode == MPCR_WAITANY || mode == MPCR_TESTANY, active = 0, local = -1;
+    MPI_Status ignored;
+    *c = NULL;
+    if (count < 0) return MPI_ERR_COUNT;
+    for (int i = 0; i < count; i++) {
+        if (reqs[i] == MPI_REQUEST_NULL) continue;
+        struct mpcr_request *q = mpcr_request_get(reqs[i]);
+        if (!q) return MPI_ERR_REQUEST;
+        active++;
+        if (!q->token && local < 0) local = i; /* completed already (peer MPI_PROC_NULL) */
+    }
+    if (flag) *flag = 1;
+    if (!active) { /* MPI 4.0 3.7.5: nothing to wait for */
+        *result = MPI_UNDEFINED;
+        if (any) empty_status(statuses == MPI_STATUSES_IGNORE ? &ignored : statuses);
+        for (int i = 0; mode == MPCR_TESTALL && i < count; i++)
+            empty_status(status_at(statuses, i, &ignored));
+        return MPI_SUCCESS;
+    }
+    if (local >= 0 && mode != MPCR_TESTALL) { /* a completed request: report it at once */
+        struct mpcr_request *q = mpcr_request_get(reqs[local]);
+        MPI_Status *st = any ? (statuses == MPI_STATUSES_IGNORE ? &ignored : statuses)
+                             : status_at(statuses, 0, &ignored);
+        int err = finish(&reqs[local], q, NULL, st, c);
+        *result = any ? local : 1;
+        if (!any) indices[0] = local;
+        return err;
+    }
+    uint64_t off, bytes = mpcr_completion_offset(0, (uint32_t)count) +
+                          (uint64_t)count * sizeof(struct mpcr_completion);
+    int err = mpcr_staging_alloc(bytes, &off);
+    if (err) return err;
+    uint32_t *tokens = mpcr_staging_ptr(off);
+    for (int i = 0; i < count; i++) {
+        struct mpcr_request *q = reqs[i] == MPI_REQUEST_NULL ? NULL : mpcr_request_get(reqs[i]);
+        tokens[i] = q ? q->token : 0;
+    }
+    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMPLETE);
+    call->offset = off;
+    call->peer = count;
+    call->tag = mode;
+    const struct mpcr_reply *r = mpcr_call_finish();
+    err = r->rc;
+    int value = r->value, all_done = r->flag;
+    const struct mpcr_completion *res =
+        mpcr_staging_ptr(mpcr_completion_offset(off, (uint32_t)count));
+    if (!err && any) {
+        *result = value >= 0 ? value : MPI_UNDEFINED;
+        if (flag) *flag = value >= 0;
+        if (value >= 0)
+            err = finish_result(&reqs[value], &res[value],
+                                statuses == MPI_STATUSES_IGNORE ? &ignored : statuses, c);
+    } else if (!err && mode == MPCR_TESTALL) {
+        *flag = all_done;
+        for (int i = 0; all_done && i < count; i++) {
+            MPI_Status *st = status_at(statuses, i, &ignored);
+            struct mpcr_comm *ci = NULL;
+            int e = reqs[i] == MPI_REQUEST_NULL ? (empty_status(st), MPI_SUCCESS)
+                    : res[i].done               ? finish_result(&reqs[i], &res[i], st, &ci)
+                                  : finish(&reqs[i], mpcr_request_get(reqs[i]), NULL, st, &ci);
+            st->MPI_ERROR = e;
+            if (e && !err) err = MPI_ERR_IN_STATUS, *c = ci;
+        }
+    } else if (!err) { /* SOME */
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            if (!res[i].done) continue;
+            MPI_Status *st = status_at(statuses, n, &ignored);
+            struct mpcr_comm *ci = NULL;
+            int e = finish_result(&reqs[i], &res[i], st, &ci);
+            st->MPI_ERROR = e;
+            if (e && !err) err = MPI_ERR_IN_STATUS, *c = ci;
+            indices[n++] = i;
+        }
+        *result = n;
+        if (flag) *flag = n > 0;
+    }
+    mpcr_staging_free(off);
+    return err;
+}
+
+int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    MPCR_REQUIRE_INIT("MPI_Waitany");
+    struct mpcr_comm *c;
+    int err = several(MPCR_WAITANY, count, requests, index, NULL, NULL, status, &c);
+    return handle(c, err, "MPI_Waitany");
+}
+MPCR_ALIAS(Waitany);
+
+int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    MPCR_REQUIRE_INIT("MPI_Testany");
+    struct mpcr_comm *c;
+    int err = several(MPCR_TESTANY, count, requests, index, flag, NULL, status, &c);
+    return handle(c, err, "MPI_Testany");
+}
+MPCR_ALIAS(Testany);
+
+int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                  MPI_Status statuses[])
+{
+    MPCR_REQUIRE_INIT("MPI_Waitsome");
+    struct mpcr_comm *c;
+    int err = several(MPCR_WAITSOME, incount, requests, outcount, NULL, indices, statuses, &c);
+    return handle(c, err, "MPI_Waitsome");
+}
+MPCR_ALIAS(Waitsome);
+
+int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                  MPI_Status statuses[])
+{
+    MPCR_REQUIRE_INIT("MPI_Testsome");
+    struct mpcr_comm *c;
+    int flag,
+        err = several(MPCR_TESTSOME, incount, requests, outcount, &flag, indices, statuses, &c);
+    return handle(c, err, "MPI_Testsome");
+}
+MPCR_ALIAS(Testsome);
+
+int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    MPCR_REQUIRE_INIT("MPI_Testall");
+    struct mpcr_comm *c;
+    int result, err = several(MPCR_TESTALL, count, requests, &result, flag, NULL, statuses, &c);
+    return handle(c, err, "MPI_Testall");
+}
+MPCR_ALIAS(Testall);

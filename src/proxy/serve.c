@@ -232,6 +232,69 @@ static void op_test(const struct mpcr_call *c, struct mpcr_reply *r)
     }
 }
 
+/* Several requests at once (docs: struct mpcr_completion). The real MPI's
+ * own Testany/Testsome/Testall decide; requests it completes are set to
+ * MPI_REQUEST_NULL in the array, which is copied back to the token slots. */
+static void op_complete(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    uint32_t n = (uint32_t)c->peer;
+    const uint32_t *tokens = staging(c->offset);
+    struct mpcr_completion *res = staging(mpcr_completion_offset(c->offset, n));
+    MPI_Request *reqs = malloc((n + 1) * sizeof *reqs);
+    MPI_Status *sts = malloc((n + 1) * sizeof *sts), *by_index = malloc((n + 1) * sizeof *sts);
+    int *idx = malloc((n + 1) * sizeof *idx), got = 0, flag = 0, rc = MPI_SUCCESS;
+    if (!reqs || !sts || !by_index || !idx) {
+        r->rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        MPI_Request *q = token_req(tokens[i]);
+        reqs[i] = q ? *q : MPI_REQUEST_NULL;
+        res[i].done = 0;
+    }
+    int mode = c->tag, waiting = mode == MPCR_WAITANY || mode == MPCR_WAITSOME;
+    for (;;) {
+        if (mode == MPCR_WAITANY || mode == MPCR_TESTANY) {
+            rc = MPI_Testany((int)n, reqs, &idx[0], &flag, &sts[0]);
+            got = flag && idx[0] != MPI_UNDEFINED;
+            if (got) by_index[idx[0]] = sts[0];
+            if (flag) break; /* one completed, or none was active */
+        } else if (mode == MPCR_TESTALL) {
+            rc = MPI_Testall((int)n, reqs, &flag, sts);
+            got = flag ? (int)n : 0;
+            for (int i = 0; i < got; i++)
+                idx[i] = i, by_index[i] = sts[i];
+            break;
+        } else {
+            rc = MPI_Testsome((int)n, reqs, &got, idx, sts);
+            for (int k = 0; k < got; k++)
+                by_index[idx[k]] = sts[k];
+            if (got != 0) break; /* some completed, or none was active */
+        }
+        if (!waiting || (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS)) break;
+        if (child_exited) child_ended();
+    }
+    if (got == MPI_UNDEFINED) got = 0;
+    for (int k = 0; k < got; k++) {
+        int i = idx[k];
+        if (tokens[i] == 0) continue; /* nothing was pending there */
+        const MPI_Status *st = &by_index[i];
+        int err = rc == MPI_ERR_IN_STATUS ? st->MPI_ERROR : rc;
+        res[i] = (struct mpcr_completion){1, error_class(err), neutral_source(st->MPI_SOURCE),
+                                          neutral_tag(st->MPI_TAG), status_bytes(st)};
+        if (res[i].rc == MPI_ERR_TRUNCATE) res[i].bytes = 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        MPI_Request *q = token_req(tokens[i]);
+        if (q) *q = reqs[i]; /* completed ones are MPI_REQUEST_NULL now: slot free */
+    }
+    r->rc = rc == MPI_ERR_IN_STATUS ? MPI_SUCCESS : error_class(rc);
+    r->value = (mode == MPCR_WAITANY || mode == MPCR_TESTANY) ? (got ? idx[0] : -1) : got;
+    r->flag = mode == MPCR_TESTALL ? flag : got > 0;
+out:
+    free(reqs), free(sts), free(by_index), free(idx);
+}
+
 static void op_grow(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     r->rc = c->bytes > proxy.staging_size ? grow_staging(c->bytes) : MPI_SUCCESS;
