@@ -64,7 +64,11 @@
     X(WAIT, wait)         /* token -> status */                                                    \
     X(TEST, test)         /* token -> flag, status */                                              \
     X(GROW, grow)         /* bytes: new staging size; the proxy extends the memfd */               \
-    X(COMPLETE, complete) /* tag: mode; offset: tokens[peer], then results[peer] -> value */
+    X(COMPLETE, complete) /* tag: mode; offset: tokens[peer], then results[peer] -> value */ \
+    X(COMM_DUP, comm_dup)     /* comm -> new comm id `token` (chosen by the library) */       \
+    X(COMM_SPLIT, comm_split) /* comm, peer: color, tag: key, token: new id -> flag: member, \
+                                 value: rank, source: size */                                 \
+    X(COMM_FREE, comm_free)   /* comm */
 /* COMPLETE: several requests at once, as MPI_Waitany/Testany/Waitsome/
  * Testsome/Testall do. The staging area holds `peer` tokens (0: no request),
  * then, 8-byte aligned, one result per token, written by the proxy. The

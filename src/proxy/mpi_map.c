@@ -5,34 +5,56 @@
  * MPI's, whose wildcards and error classes differ). */
 #include "proxy.h"
 
+#include <stdlib.h>
+
 /* mpcr ABI values of the wildcards (MPICH's). */
 enum { ABI_ANY_SOURCE = -2, ABI_PROC_NULL = -1, ABI_ANY_TAG = -1 };
 
-/* The collective contexts of the predefined communicators (MPCR_COLL_CONTEXT). */
-static MPI_Comm coll_world = MPI_COMM_NULL, coll_self = MPI_COMM_NULL;
+/* Real communicators by mpcr id: each with its collective context, a
+ * duplicate that the library's collectives use (MPCR_COLL_CONTEXT). */
+static struct {
+    MPI_Comm comm, coll;
+} * comms;
+static uint32_t ncomms;
+
+int map_comm_add(uint32_t vid, MPI_Comm comm)
+{
+    if (vid >= ncomms) {
+        uint32_t n = ncomms ? ncomms : 16;
+        while (n <= vid)
+            n *= 2;
+        void *t = realloc(comms, n * sizeof *comms);
+        if (!t) return MPI_ERR_NO_MEM;
+        comms = t;
+        for (uint32_t i = ncomms; i < n; i++)
+            comms[i].comm = comms[i].coll = MPI_COMM_NULL;
+        ncomms = n;
+    }
+    comms[vid].comm = comm;
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    int rc = MPI_Comm_dup(comm, &comms[vid].coll);
+    if (rc == MPI_SUCCESS) MPI_Comm_set_errhandler(comms[vid].coll, MPI_ERRORS_RETURN);
+    return rc;
+}
+
+int map_comm_free(uint32_t vid)
+{
+    if (vid < 2 || vid >= ncomms || comms[vid].comm == MPI_COMM_NULL) return MPI_ERR_COMM;
+    MPI_Comm_free(&comms[vid].coll);
+    return MPI_Comm_free(&comms[vid].comm);
+}
 
 void map_init(void)
 {
-    MPI_Comm_dup(MPI_COMM_WORLD, &coll_world);
-    MPI_Comm_dup(MPI_COMM_SELF, &coll_self);
-    MPI_Comm_set_errhandler(coll_world, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(coll_self, MPI_ERRORS_RETURN);
+    map_comm_add(0, MPI_COMM_WORLD);
+    map_comm_add(1, MPI_COMM_SELF);
 }
 
 MPI_Comm real_comm(uint32_t vid)
 {
-    switch (vid) {
-    case 0:
-        return MPI_COMM_WORLD;
-    case 1:
-        return MPI_COMM_SELF;
-    case 0 | MPCR_COLL_CONTEXT:
-        return coll_world;
-    case 1 | MPCR_COLL_CONTEXT:
-        return coll_self;
-    default:
-        return MPI_COMM_NULL;
-    }
+    uint32_t i = vid & ~MPCR_COLL_CONTEXT;
+    if (i >= ncomms) return MPI_COMM_NULL;
+    return vid & MPCR_COLL_CONTEXT ? comms[i].coll : comms[i].comm;
 }
 
 int real_source(int peer)

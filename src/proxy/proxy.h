@@ -40,7 +40,9 @@ int grow_staging(uint64_t size);
 _Noreturn void child_ended(void);
 
 /* Mapping of mpcr's neutral values to this MPI's (mpi_map.c). */
-void map_init(void); /* after MPI_Init */
+void map_init(void);                           /* after MPI_Init */
+int map_comm_add(uint32_t vid, MPI_Comm comm); /* takes it over, adds its collective context */
+int map_comm_free(uint32_t vid);
 MPI_Comm real_comm(uint32_t vid);
 int error_class(int real_code);
 int real_source(int peer); /* MPI_ANY_SOURCE in mpcr's ABI -> this MPI's */

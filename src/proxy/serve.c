@@ -295,6 +295,36 @@ out:
     free(reqs), free(sts), free(by_index), free(idx);
 }
 
+/* ---- communicators: the library names each new one (token) ---- */
+
+static void op_comm_dup(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    MPI_Comm comm;
+    int rc = MPI_Comm_dup(real_comm(c->comm), &comm);
+    if (rc == MPI_SUCCESS) rc = map_comm_add(c->token, comm);
+    r->rc = error_class(rc);
+}
+
+static void op_comm_split(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    enum { ABI_UNDEFINED = -32766 };
+    MPI_Comm comm;
+    int color = c->peer == ABI_UNDEFINED ? MPI_UNDEFINED : c->peer;
+    int rc = MPI_Comm_split(real_comm(c->comm), color, c->tag, &comm);
+    r->flag = rc == MPI_SUCCESS && comm != MPI_COMM_NULL;
+    if (r->flag) {
+        MPI_Comm_rank(comm, &r->value);
+        MPI_Comm_size(comm, &r->source);
+        rc = map_comm_add(c->token, comm);
+    }
+    r->rc = error_class(rc);
+}
+
+static void op_comm_free(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    r->rc = error_class(map_comm_free(c->comm));
+}
+
 static void op_grow(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     r->rc = c->bytes > proxy.staging_size ? grow_staging(c->bytes) : MPI_SUCCESS;
