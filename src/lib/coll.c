@@ -127,7 +127,7 @@ int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
     const struct mpcr_type *t;
     int err = check_coll(c, count, type, root, &t);
     if (!err) err = bcast(c, buf, count, t, root);
-    return c ? mpcr_error(c, err, "MPI_Bcast") : mpcr_error_world(err, "MPI_Bcast");
+    return mpcr_error(c, err, "MPI_Bcast");
 }
 MPCR_ALIAS(Bcast);
 
@@ -139,7 +139,7 @@ static int reduce_to(const char *fn, const void *sendbuf, void *recvbuf, int cou
     const struct mpcr_type *t;
     int err = check_coll(c, count, type, root, &t);
     if (!err) err = check_op(op, type);
-    if (err) return c ? mpcr_error(c, err, fn) : mpcr_error_world(err, fn);
+    if (err) return mpcr_error(c, err, fn);
     int here = all || c->rank == root; /* ranks whose recvbuf receives the result */
     size_t len = (size_t)count * t->extent;
     void *acc = here ? recvbuf : malloc(len + 1);
@@ -176,8 +176,8 @@ MPCR_ALIAS(Barrier);
 
 /* Copies `count` elements of type st at src to rcount elements of rt at
  * dst, through the packed form (a rank's message to itself). */
-static int copy_typed(const void *src, int count, const struct mpcr_type *st, void *dst,
-                      int rcount, const struct mpcr_type *rt)
+static int copy_typed(const void *src, int count, const struct mpcr_type *st, void *dst, int rcount,
+                      const struct mpcr_type *rt)
 {
     uint64_t bytes = (uint64_t)count * st->size, room = (uint64_t)rcount * rt->size;
     if (bytes > room) return MPI_ERR_TRUNCATE;
@@ -211,7 +211,7 @@ static int gather(struct mpcr_comm *c, const void *sbuf, int scount, const struc
     if (c->rank != root) return coll_send(ctx, root, TAG_GATHER, sbuf, scount, st);
     for (int i = 0; i < c->size; i++) {
         char *slot = (char *)rbuf + (size_t)i * rcount * rt->extent;
-        int err = i != root ? coll_recv(ctx, i, TAG_GATHER, slot, rcount, rt)
+        int err = i != root              ? coll_recv(ctx, i, TAG_GATHER, slot, rcount, rt)
                   : sbuf == MPI_IN_PLACE ? MPI_SUCCESS
                                          : copy_typed(sbuf, scount, st, slot, rcount, rt);
         if (err) return err;
@@ -229,7 +229,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     int err = check_data(c, sendcount, sendtype, recvcount, recvtype, root, &st, &rt,
                          !(at_root && sendbuf == MPI_IN_PLACE), at_root);
     if (!err) err = gather(c, sendbuf, sendcount, st, recvbuf, recvcount, rt, root);
-    return c ? mpcr_error(c, err, "MPI_Gather") : mpcr_error_world(err, "MPI_Gather");
+    return mpcr_error(c, err, "MPI_Gather");
 }
 MPCR_ALIAS(Gather);
 
@@ -242,14 +242,15 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     int at_root = c && c->rank == root;
     int err = check_data(c, sendcount, sendtype, recvcount, recvtype, root, &st, &rt, at_root,
                          !(at_root && recvbuf == MPI_IN_PLACE));
-    if (err) return c ? mpcr_error(c, err, "MPI_Scatter") : mpcr_error_world(err, "MPI_Scatter");
+    if (err) return mpcr_error(c, err, "MPI_Scatter");
     uint32_t ctx = c->vid | MPCR_COLL_CONTEXT;
     if (!at_root) {
         err = coll_recv(ctx, root, TAG_SCATTER, recvbuf, recvcount, rt);
     } else {
         for (int i = 0; i < c->size && !err; i++) {
             const char *slot = (const char *)sendbuf + (size_t)i * sendcount * st->extent;
-            if (i != root) err = coll_send(ctx, i, TAG_SCATTER, slot, sendcount, st);
+            if (i != root)
+                err = coll_send(ctx, i, TAG_SCATTER, slot, sendcount, st);
             else if (recvbuf != MPI_IN_PLACE)
                 err = copy_typed(slot, sendcount, st, recvbuf, recvcount, rt);
         }
@@ -267,7 +268,7 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     const struct mpcr_type *st, *rt;
     int in_place = sendbuf == MPI_IN_PLACE;
     int err = check_data(c, sendcount, sendtype, recvcount, recvtype, 0, &st, &rt, !in_place, 1);
-    if (err) return c ? mpcr_error(c, err, "MPI_Allgather") : mpcr_error_world(err, "MPI_Allgather");
+    if (err) return mpcr_error(c, err, "MPI_Allgather");
     if (in_place) { /* this rank's block is already in its slot of recvbuf */
         sendbuf = (char *)recvbuf + (size_t)c->rank * recvcount * rt->extent;
         sendcount = recvcount, st = rt;
@@ -290,7 +291,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     struct mpcr_comm *c = mpcr_comm_get(comm);
     const struct mpcr_type *st, *rt;
     int err = check_data(c, sendcount, sendtype, recvcount, recvtype, 0, &st, &rt, 1, 1);
-    if (err) return c ? mpcr_error(c, err, "MPI_Alltoall") : mpcr_error_world(err, "MPI_Alltoall");
+    if (err) return mpcr_error(c, err, "MPI_Alltoall");
     uint32_t ctx = c->vid | MPCR_COLL_CONTEXT;
     int size = c->size, rank = c->rank;
     for (int i = 0; i < size && !err; i++) {
@@ -304,7 +305,8 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
         uint64_t bytes = (uint64_t)sendcount * st->size, off;
         if ((err = mpcr_staging_alloc(bytes, &off))) break;
         mpcr_pack(mpcr_staging_ptr(off), out, sendcount, st);
-        const struct mpcr_reply *r = mpcr_p2p_call(MPCR_OP_ISEND, ctx, to, TAG_ALLTOALL, off, bytes);
+        const struct mpcr_reply *r =
+            mpcr_p2p_call(MPCR_OP_ISEND, ctx, to, TAG_ALLTOALL, off, bytes);
         uint32_t token = r->token;
         if ((err = r->rc)) {
             mpcr_staging_free(off);

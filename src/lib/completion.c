@@ -54,17 +54,12 @@ static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_St
     return finish(request, q, r, status, c);
 }
 
-static int handle(struct mpcr_comm *c, int err, const char *fn)
-{
-    return c ? mpcr_error(c, err, fn) : mpcr_error_world(err, fn);
-}
-
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     MPCR_REQUIRE_INIT("MPI_Wait");
     struct mpcr_comm *c;
     int flag, err = complete_one(MPCR_OP_WAIT, request, &flag, status, &c);
-    return handle(c, err, "MPI_Wait");
+    return mpcr_error(c, err, "MPI_Wait");
 }
 MPCR_ALIAS(Wait);
 
@@ -73,7 +68,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     MPCR_REQUIRE_INIT("MPI_Test");
     struct mpcr_comm *c;
     int err = complete_one(MPCR_OP_TEST, request, flag, status, &c);
-    return handle(c, err, "MPI_Test");
+    return mpcr_error(c, err, "MPI_Test");
 }
 MPCR_ALIAS(Test);
 
@@ -94,8 +89,8 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
         if (err && !first) first = err, first_comm = c;
     }
     if (!first) return MPI_SUCCESS;
-    return handle(first_comm, statuses == MPI_STATUSES_IGNORE ? first : MPI_ERR_IN_STATUS,
-                  "MPI_Waitall");
+    return mpcr_error(first_comm, statuses == MPI_STATUSES_IGNORE ? first : MPI_ERR_IN_STATUS,
+                      "MPI_Waitall");
 }
 MPCR_ALIAS(Waitall);
 
@@ -208,7 +203,7 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
     MPCR_REQUIRE_INIT("MPI_Waitany");
     struct mpcr_comm *c;
     int err = several(MPCR_WAITANY, count, requests, index, NULL, NULL, status, &c);
-    return handle(c, err, "MPI_Waitany");
+    return mpcr_error(c, err, "MPI_Waitany");
 }
 MPCR_ALIAS(Waitany);
 
@@ -217,7 +212,7 @@ int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_S
     MPCR_REQUIRE_INIT("MPI_Testany");
     struct mpcr_comm *c;
     int err = several(MPCR_TESTANY, count, requests, index, flag, NULL, status, &c);
-    return handle(c, err, "MPI_Testany");
+    return mpcr_error(c, err, "MPI_Testany");
 }
 MPCR_ALIAS(Testany);
 
@@ -227,7 +222,7 @@ int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indice
     MPCR_REQUIRE_INIT("MPI_Waitsome");
     struct mpcr_comm *c;
     int err = several(MPCR_WAITSOME, incount, requests, outcount, NULL, indices, statuses, &c);
-    return handle(c, err, "MPI_Waitsome");
+    return mpcr_error(c, err, "MPI_Waitsome");
 }
 MPCR_ALIAS(Waitsome);
 
@@ -238,7 +233,7 @@ int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indice
     struct mpcr_comm *c;
     int flag,
         err = several(MPCR_TESTSOME, incount, requests, outcount, &flag, indices, statuses, &c);
-    return handle(c, err, "MPI_Testsome");
+    return mpcr_error(c, err, "MPI_Testsome");
 }
 MPCR_ALIAS(Testsome);
 
@@ -247,6 +242,6 @@ int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status status
     MPCR_REQUIRE_INIT("MPI_Testall");
     struct mpcr_comm *c;
     int result, err = several(MPCR_TESTALL, count, requests, &result, flag, NULL, statuses, &c);
-    return handle(c, err, "MPI_Testall");
+    return mpcr_error(c, err, "MPI_Testall");
 }
 MPCR_ALIAS(Testall);

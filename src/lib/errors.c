@@ -102,7 +102,9 @@ static _Noreturn void fatal_error(int err, const char *fmt, ...)
 
 int mpcr_error(struct mpcr_comm *comm, int err, const char *fn)
 {
-    if (err == MPI_SUCCESS || (comm && comm->errhandler == MPI_ERRORS_RETURN)) return err;
+    if (err == MPI_SUCCESS) return err;
+    if (!comm) comm = mpcr_comm_get(MPI_COMM_WORLD); /* no valid communicator: WORLD's handler */
+    if (comm->errhandler == MPI_ERRORS_RETURN) return err;
     const char *text = err > 0 && err < NCLASSES && class_text[err] ? class_text[err] : "error";
     fatal_error(err,
                 "%s failed: %s (error class %d); the communicator's error handler is "
@@ -112,7 +114,7 @@ int mpcr_error(struct mpcr_comm *comm, int err, const char *fn)
 
 int mpcr_error_world(int err, const char *fn)
 {
-    return mpcr_error(mpcr_comm_get(MPI_COMM_WORLD), err, fn);
+    return mpcr_error(NULL, err, fn);
 }
 
 int PMPI_Error_class(int errorcode, int *errorclass)

@@ -106,7 +106,8 @@ void mpcr_request_free(MPI_Request *handle);
 
 /* ---- errors (errors.c) ---- */
 /* Applies comm's error handler to error class `err` raised by function `fn`:
- * returns err (MPI_ERRORS_RETURN) or ends the job (MPI_ERRORS_ARE_FATAL). */
+ * returns err (MPI_ERRORS_RETURN) or ends the job (MPI_ERRORS_ARE_FATAL).
+ * comm NULL (the call had no valid communicator): MPI_COMM_WORLD's handler. */
 int mpcr_error(struct mpcr_comm *comm, int err, const char *fn);
 /* Errors where no communicator is involved use MPI_COMM_WORLD's handler. */
 int mpcr_error_world(int err, const char *fn);

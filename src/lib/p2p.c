@@ -29,7 +29,7 @@ static int check(enum side side, const void *buf, int count, MPI_Datatype type, 
     const struct mpcr_type *t = NULL;                                                              \
     do {                                                                                           \
         int err_ = check(side, buf, count, type, peer, tag, c, &t);                                \
-        if (err_) return c ? mpcr_error(c, err_, fn) : mpcr_error_world(err_, fn);                 \
+        if (err_) return mpcr_error(c, err_, fn);                                                  \
     } while (0)
 
 /* Begins a point-to-point call: fills the call line. */
