@@ -22,7 +22,8 @@
  * Nothing in here is implementation-specific: handles are mpcr's virtual
  * ids, errors are MPI error classes, data is packed bytes. An image taken
  * under one proxy can therefore continue under another. The channel memory
- * is never part of a checkpoint: a restarted library maps a new one.
+ * is saved in the program's image (a call in progress is in it); a restarted
+ * library copies it into a new memfd for the new proxy.
  * See docs/channel.md. */
 #ifndef MPCR_CHANNEL_H
 #define MPCR_CHANNEL_H
@@ -32,7 +33,7 @@
 #include <stdint.h>
 
 #define MPCR_CHAN_MAGIC   0x7263706du /* "mpcr" */
-#define MPCR_CHAN_VERSION 1
+#define MPCR_CHAN_VERSION 2
 #define MPCR_CHAN_CONTROL 4096u
 #define MPCR_CACHE_LINE   64
 
@@ -40,6 +41,19 @@
  * context: the same group, but messages that never match the program's own
  * (the library builds collectives from point-to-point messages there). */
 #define MPCR_COLL_CONTEXT 0x80000000u
+
+/* The library's first message on the set-up socket, with the memfd: at
+ * start-up staging_size is 0; after a restart it is the size of the staging
+ * area the restored program already has mapped. */
+struct mpcr_hello {
+    uint32_t magic, version;
+    uint64_t staging_size;
+};
+
+/* A proxy that restarts a program from its image leaves the set-up socket at
+ * this descriptor for the library's `restarted` hook (the restored
+ * environment is the old one, so no variable can say where it is). */
+#define MPCR_RESTART_FD 1000
 
 /* Environment variable through which the proxy tells the application which
  * inherited descriptor is its end of the set-up socket. */

@@ -21,6 +21,21 @@ void mpcr_report_open(void)
     strcpy(report_addr.sun_path, path);
 }
 
+int mpcr_report_fd(void)
+{
+    return report_fd;
+}
+
+void mpcr_report_reopen(const char *path)
+{
+    report_fd = -1;
+    size_t n = path ? strlen(path) : 0;
+    if (!n || n >= sizeof report_addr.sun_path) return;
+    report_addr.sun_family = AF_UNIX;
+    memcpy(report_addr.sun_path, path, n + 1);
+    report_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+}
+
 void mpcr_report_raw(const char *msg, unsigned len)
 {
     if (report_fd >= 0 && sendto(report_fd, msg, len, MSG_NOSIGNAL, (struct sockaddr *)&report_addr,

@@ -13,6 +13,11 @@
 
 /* Opens the socket to send reports on (call once, outside signal handlers). */
 void mpcr_report_open(void);
+/* The socket's descriptor (-1 if none), for a checkpoint to leave alone. */
+int mpcr_report_fd(void);
+/* After a restart: the old descriptor is gone; reports go to `path` (that
+ * of the new `mpcr restart`; NULL: stderr). Async-signal-safe. */
+void mpcr_report_reopen(const char *path);
 /* Prints "mpcr: " + message (a newline is added). */
 void mpcr_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same for an already formatted message; async-signal-safe. */

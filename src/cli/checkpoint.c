@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ckpt_common.h"
 #include "cli.h"
@@ -19,22 +20,31 @@ int cmd_checkpoint(int argc, char **argv)
             return 2;
         } else dir = argv[i];
     }
-    char reply[1024];
-    int rc = mpcr_coord_ask(dir, quit ? "checkpoint exit" : "checkpoint", reply, sizeof reply);
-    if (rc) {
-        mpcr_err("no process is running with checkpoint directory %s (%s); start one with mpcr run --no-mpi --ckpt-dir %s",
-                 dir, strerror(-rc), dir);
+    int fd = mpcr_coord_request(dir, quit ? "checkpoint exit" : "checkpoint");
+    if (fd < 0) {
+        mpcr_err("nothing is running with checkpoint directory %s (%s); start a job with "
+                 "mpcr run --ckpt-dir %s (or mpcr run --no-mpi --ckpt-dir %s)",
+                 dir, strerror(-fd), dir, dir);
         return 1;
     }
+    char reply[1024];
+    /* An MPI job's coordinator reports progress lines before the answer. */
+    while (mpcr_coord_read_line(fd, reply, sizeof reply) > 0 && !strncmp(reply, "progress ", 9))
+        fprintf(stderr, "mpcr: checkpoint: %s\n", reply + 9);
+    close(fd);
     if (strncmp(reply, "ok ", 3)) {
-        mpcr_err("checkpoint failed: %s", strncmp(reply, "error ", 6) ? reply : reply + 6);
+        mpcr_err("checkpoint failed: %s",
+                 !reply[0] ? "the coordinator closed the connection"
+                 : strncmp(reply, "error ", 6) ? reply : reply + 6);
         return 1;
     }
     char where[4096];
     unsigned long long bytes = 0;
     double ms = 0;
-    if (sscanf(reply + 3, "%4095s %llu %lf", where, &bytes, &ms) == 3)
-        fprintf(stderr, "mpcr: checkpoint written to %s: %.1f MiB in %.0f ms%s\n", where, (double)bytes / 1048576.0, ms,
-                quit ? "; the process has ended" : "");
+    int n = 0;
+    if (sscanf(reply + 3, "%4095s %llu %lf %n", where, &bytes, &ms, &n) >= 3)
+        fprintf(stderr, "mpcr: checkpoint written to %s: %.1f MiB in %.0f ms%s%s%s\n", where,
+                (double)bytes / 1048576.0, ms, n ? " (" : "", n ? reply + 3 + n : "", n ? ")" : "");
+    if (quit) fprintf(stderr, "mpcr: the %s has ended\n", strstr(reply, "stop+drain") ? "job" : "process");
     return 0;
 }

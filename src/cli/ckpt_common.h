@@ -19,4 +19,8 @@ int mpcr_supervise(struct mpcr_coord *c, pid_t child, const char *what);
 /* Opens the coordinator on `dir`, printing an error and returning -1 on failure. */
 int mpcr_open_coord(struct mpcr_coord *c, const char *dir);
 
+/* Runs an MPI job: mpiexec -n N mpcr-proxy-MPI PROXY_ARGS (NULL-ended), with
+ * `c` (if not NULL) as its coordinator; returns the exit status for `mpcr`. */
+int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct mpcr_coord *c);
+
 #endif

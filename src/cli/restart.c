@@ -1,31 +1,91 @@
-/* `mpcr restart DIR`: resumes the process from the newest complete image in
- * DIR, with this command's stdin, stdout and stderr, and coordinates it
- * further checkpoints go on numbering after the last one). */
+/* `mpcr restart [-n N] [--mpi MPI] DIR`: resumes from the newest complete
+ * generation in DIR, with this command's stdin, stdout and stderr, as the
+ * coordinator of further checkpoints (numbered on after the last one).
+ * An MPI job's images are all checked before anything starts. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ckpt_common.h"
 #include "cli.h"
 
-int cmd_restart(int argc, char **argv)
+static int usage(void)
 {
-    const char *dir = argc > 1 ? argv[argc - 1] : MPCR_DEFAULT_CKPT_DIR;
-    for (int i = 1; i < argc - 1; i++)
-        if (strcmp(argv[i], "--no-mpi")) {
-            mpcr_err("usage: mpcr restart [--no-mpi] DIR");
-            return 2;
+    mpcr_err("usage: mpcr restart [-n N] [--mpi mpich|openmpi] DIR  (or --no-mpi DIR for one process)");
+    return 2;
+}
+
+/* Runs `mpcr-restore --check` on every rank's image at once; 0 when all pass
+ * (each failure prints the restorer's reason). */
+static int check_images(const char *restorer, const char *gdir, int nranks)
+{
+    pid_t *pids = calloc((size_t)nranks, sizeof *pids);
+    int *said = calloc((size_t)nranks, sizeof *said); /* the restorer's words, shown on failure */
+    if (!pids || !said) return -1;
+    int bad = 0;
+    for (int r = 0; r < nranks; r++) {
+        char image[4300], state[4300];
+        snprintf(image, sizeof image, "%s/rank-%d.img", gdir, r);
+        snprintf(state, sizeof state, "%s/rank-%d.state", gdir, r);
+        if (access(image, R_OK) || access(state, R_OK)) {
+            mpcr_err("restart: rank %d's %s is missing (%s): this generation cannot be restarted",
+                     r, access(image, R_OK) ? image : state, strerror(errno));
+            bad = 1;
+            pids[r] = -1;
+            continue;
         }
-    unsigned long newest, highest;
-    int rc = mpcr_gen_scan(dir, &newest, &highest);
-    if (rc || !newest) {
-        mpcr_err("no complete checkpoint in %s%s", dir, rc ? " (cannot read the directory)" : "");
+        int p[2];
+        if (pipe(p)) return -1;
+        pids[r] = fork();
+        if (pids[r] == 0) {
+            dup2(p[1], 2);
+            execl(restorer, restorer, "--check", image, (char *)NULL);
+            _exit(127);
+        }
+        close(p[1]);
+        said[r] = p[0];
+    }
+    for (int r = 0; r < nranks; r++) {
+        int st;
+        if (pids[r] <= 0) continue;
+        char words[1024] = "";
+        ssize_t len = read(said[r], words, sizeof words - 1);
+        close(said[r]);
+        if (waitpid(pids[r], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+            if (len > 0) fprintf(stderr, "%.*s", (int)len, words);
+            mpcr_err("restart: rank %d's image in %s cannot be restored", r, gdir);
+            bad = 1;
+        }
+    }
+    free(pids), free(said);
+    return bad ? -1 : 0;
+}
+
+static int restart_job(const char *dir, unsigned long gen, int nranks, const char *mpi)
+{
+    struct mpcr_coord c;
+    if (mpcr_open_coord(&c, dir)) return 1;
+    char restorer[4200], gdir[4200];
+    snprintf(restorer, sizeof restorer, "%s/../libexec/mpcr/mpcr-restore", mpcr_self_dir());
+    snprintf(gdir, sizeof gdir, "%s/gen-%lu", c.dir, gen);
+    if (check_images(restorer, gdir, nranks)) {
+        mpcr_coord_close(&c);
         return 1;
     }
+    char *args[] = {"--restore", gdir, NULL};
+    return mpcr_run_job(mpi, nranks, args, &c);
+}
+
+static int restart_process(const char *dir, unsigned long gen)
+{
     struct mpcr_coord c;
     if (mpcr_open_coord(&c, dir)) return 1;
     char restorer[4200], image[4200];
     snprintf(restorer, sizeof restorer, "%s/../libexec/mpcr/mpcr-restore", mpcr_self_dir());
-    snprintf(image, sizeof image, "%s/gen-%lu/rank-0.img", c.dir, newest);
+    snprintf(image, sizeof image, "%s/gen-%lu/rank-0.img", c.dir, gen);
     char *args[] = {restorer, image, NULL};
     pid_t child = mpcr_spawn(args, &c, 0);
     if (child < 0) {
@@ -34,4 +94,49 @@ int cmd_restart(int argc, char **argv)
         return 1;
     }
     return mpcr_supervise(&c, child, "the restarted process");
+}
+
+int cmd_restart(int argc, char **argv)
+{
+    const char *dir = NULL, *mpi_opt = NULL;
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--no-mpi")) continue; /* decided by the manifest */
+        if ((!strcmp(argv[i], "-n") || !strcmp(argv[i], "-np")) && i + 1 < argc) {
+            n = atoi(argv[++i]);
+            if (n <= 0) return usage();
+        } else if (!strcmp(argv[i], "--mpi") && i + 1 < argc) {
+            mpi_opt = argv[++i];
+        } else if (argv[i][0] == '-' || dir) {
+            return usage();
+        } else {
+            dir = argv[i];
+        }
+    }
+    if (!dir) dir = MPCR_DEFAULT_CKPT_DIR;
+    unsigned long newest, highest;
+    int rc = mpcr_gen_scan(dir, &newest, &highest);
+    if (rc || !newest) {
+        mpcr_err("no complete checkpoint in %s%s", dir, rc ? " (cannot read the directory)" : "");
+        return 1;
+    }
+    int nranks;
+    char mpi[32];
+    if ((rc = mpcr_gen_read_manifest(dir, newest, &nranks, mpi, sizeof mpi))) {
+        mpcr_err("restart: %s/gen-%lu/manifest cannot be read: %s", dir, newest, strerror(-rc));
+        return 1;
+    }
+    if (!mpi[0]) {
+        if (n > 1) {
+            mpcr_err("restart: %s holds one process, not an MPI job of %d ranks", dir, n);
+            return 1;
+        }
+        return restart_process(dir, newest);
+    }
+    if (n && n != nranks) {
+        mpcr_err("restart: the job in %s/gen-%lu has %d ranks; it cannot restart with -n %d",
+                 dir, newest, nranks, n);
+        return 1;
+    }
+    return restart_job(dir, newest, nranks, mpi_opt ? mpi_opt : mpi);
 }

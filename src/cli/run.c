@@ -5,6 +5,7 @@
  * It launches `mpiexec.mpich -n N mpcr-proxy-mpich --lib-dir L -- PROGRAM
  * ARGS`, passes signals on to it, and exits with its status. The
  * coordinator of later checkpoints will live in this process. */
+#include "ckpt_common.h"
 #include "cli.h"
 #include "report.h"
 
@@ -107,10 +108,10 @@ static const struct launcher *launcher_of(const char *mpi)
 
 static int run_usage(void)
 {
-    fprintf(
-        stderr,
-        "usage: mpcr run [-n N] [--mpi mpich|openmpi] [--] PROGRAM ARGS...\n"
-        "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] PROGRAM ARGS...\n");
+    fprintf(stderr,
+            "usage: mpcr run [-n N] [--mpi mpich|openmpi] [--ckpt-dir DIR [--interval T] [--keep K]]\n"
+            "                [--] PROGRAM ARGS...\n"
+            "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] PROGRAM ARGS...\n");
     return 2;
 }
 
@@ -123,10 +124,92 @@ static long positive(const char *s)
     return errno || *end || v <= 0 || v > INT_MAX ? 0 : v;
 }
 
+static struct mpcr_coord *coordinator;
+static void on_reports(void)
+{
+    print_reports(0);
+}
+
+int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct mpcr_coord *c)
+{
+    const struct launcher *l = launcher_of(mpi);
+    if (!l) {
+        mpcr_err("--mpi %s is not supported (mpich or openmpi)", mpi);
+        return 2;
+    }
+    char proxy[PATH_MAX], nprocs[16];
+    snprintf(proxy, sizeof proxy, "%s/../libexec/mpcr/mpcr-proxy-%s", mpcr_self_dir(), mpi);
+    snprintf(nprocs, sizeof nprocs, "%d", nranks);
+    if (access(proxy, X_OK) < 0) {
+        mpcr_err("cannot find the proxy %s: %s; %s", proxy, strerror(errno), l->hint);
+        return 1;
+    }
+    const char *mpiexec = getenv("MPCR_MPIEXEC");
+    if (!mpiexec) mpiexec = l->exe;
+
+    int nargs = 0;
+    while (proxy_args[nargs])
+        nargs++;
+    char **args = calloc((size_t)nargs + 12, sizeof *args);
+    int k = 0;
+    args[k++] = (char *)mpiexec;
+    for (const char *const *o = l->options; *o; o++)
+        args[k++] = (char *)*o;
+    if (l->root_option && geteuid() == 0) args[k++] = (char *)l->root_option;
+    args[k++] = "-n";
+    args[k++] = nprocs;
+    args[k++] = proxy;
+    for (int j = 0; j < nargs; j++)
+        args[k++] = proxy_args[j];
+
+    if (c) { /* the proxies and the programs' engines find the coordinator here */
+        char sock[PATH_MAX + 16];
+        snprintf(sock, sizeof sock, "%s/coord.sock", c->dir);
+        setenv("MPCR_CKPT_DIR", c->dir, 1);
+        setenv("MPCR_COORD_SOCK", sock, 1);
+        c->mpi = mpi;
+        coordinator = c;
+    }
+    struct sigaction sa = {.sa_handler = forward, .sa_flags = SA_RESTART};
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    open_reports();
+    launcher = fork();
+    if (launcher < 0) {
+        mpcr_err("fork: %s", strerror(errno));
+        return 1;
+    }
+    if (launcher == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* mpcr run killed: the job ends too */
+        execvp(args[0], args);
+        mpcr_err("cannot start %s: %s; install MPICH (scripts/setup.sh does)", args[0],
+                 strerror(errno));
+        _exit(127);
+    }
+    int status;
+    if (coordinator) {
+        status = mpcr_job_serve(coordinator, nranks, launcher, report_fd, on_reports);
+    } else {
+        for (;;) {
+            pid_t w = waitpid(launcher, &status, WNOHANG);
+            if (w == launcher) break;
+            if (w < 0 && errno != EINTR) return 1;
+            print_reports(100);
+        }
+    }
+    print_reports(100);
+    close_reports();
+    free(args);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return WEXITSTATUS(status);
+}
+
 int cmd_run(int argc, char **argv)
 {
-    const char *nprocs = "1", *mpi = "mpich";
-    int i = 1;
+    const char *nprocs = "1", *mpi = "mpich", *ckpt_dir = NULL;
+    double interval = 0;
+    int keep = 2, i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--no-mpi")) return cmd_run_no_mpi(argc, argv);
@@ -142,6 +225,21 @@ int cmd_run(int argc, char **argv)
             }
         } else if (!strcmp(o, "--mpi") && i + 1 < argc) {
             mpi = argv[++i];
+        } else if (!strcmp(o, "--ckpt-dir") && i + 1 < argc) {
+            ckpt_dir = argv[++i];
+        } else if (!strcmp(o, "--interval") && i + 1 < argc) {
+            char *end;
+            interval = strtod(argv[++i], &end);
+            if (*end || interval <= 0) {
+                mpcr_err("run: --interval needs a positive number of seconds, not '%s'", argv[i]);
+                return run_usage();
+            }
+        } else if (!strcmp(o, "--keep") && i + 1 < argc) {
+            keep = (int)positive(argv[++i]);
+            if (!keep) {
+                mpcr_err("run: --keep needs a positive number, not '%s'", argv[i]);
+                return run_usage();
+            }
         } else {
             mpcr_err("run: unknown or incomplete option '%s'", o);
             return run_usage();
@@ -151,64 +249,27 @@ int cmd_run(int argc, char **argv)
         mpcr_err("run: no program given");
         return run_usage();
     }
-    const struct launcher *l = launcher_of(mpi);
-    if (!l) {
+    if (!launcher_of(mpi)) {
         mpcr_err("run: --mpi %s is not supported (mpich or openmpi)", mpi);
         return 2;
     }
-
-    char proxy[PATH_MAX], lib_dir[PATH_MAX];
-    snprintf(proxy, sizeof proxy, "%s/../libexec/mpcr/mpcr-proxy-%s", mpcr_self_dir(), mpi);
+    if (interval > 0 && !ckpt_dir) ckpt_dir = MPCR_DEFAULT_CKPT_DIR;
+    struct mpcr_coord c;
+    if (ckpt_dir) {
+        if (mpcr_open_coord(&c, ckpt_dir)) return 1;
+        c.interval = interval;
+        c.keep = keep;
+    }
+    char lib_dir[PATH_MAX];
     snprintf(lib_dir, sizeof lib_dir, "%s/../lib/mpcr", mpcr_self_dir());
-    if (access(proxy, X_OK) < 0) {
-        mpcr_err("run: cannot find the proxy %s: %s; %s", proxy, strerror(errno), l->hint);
-        return 1;
-    }
-    const char *mpiexec = getenv("MPCR_MPIEXEC");
-    if (!mpiexec) mpiexec = l->exe;
-
-    int nargs = argc - i;
-    char **args = calloc((size_t)nargs + 12, sizeof *args);
+    char **proxy_args = calloc((size_t)(argc - i) + 4, sizeof *proxy_args);
     int k = 0;
-    args[k++] = (char *)mpiexec;
-    for (const char *const *o = l->options; *o; o++)
-        args[k++] = (char *)*o;
-    if (l->root_option && geteuid() == 0) args[k++] = (char *)l->root_option;
-    args[k++] = "-n";
-    args[k++] = (char *)nprocs;
-    args[k++] = proxy;
-    args[k++] = "--lib-dir";
-    args[k++] = lib_dir;
-    args[k++] = "--";
+    proxy_args[k++] = "--lib-dir";
+    proxy_args[k++] = lib_dir;
+    proxy_args[k++] = "--";
     for (int j = i; j < argc; j++)
-        args[k++] = argv[j];
-
-    struct sigaction sa = {.sa_handler = forward, .sa_flags = SA_RESTART};
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    open_reports();
-    launcher = fork();
-    if (launcher < 0) {
-        mpcr_err("run: fork: %s", strerror(errno));
-        return 1;
-    }
-    if (launcher == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGTERM); /* mpcr run killed: the job ends too */
-        execvp(args[0], args);
-        mpcr_err("run: cannot start %s: %s; install MPICH (scripts/setup.sh does)", args[0],
-                 strerror(errno));
-        _exit(127);
-    }
-    int status;
-    for (;;) {
-        pid_t w = waitpid(launcher, &status, WNOHANG);
-        if (w == launcher) break;
-        if (w < 0 && errno != EINTR) return 1;
-        print_reports(100);
-    }
-    close_reports();
-    free(args);
-    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-    return WEXITSTATUS(status);
+        proxy_args[k++] = argv[j];
+    int rc = mpcr_run_job(mpi, (int)positive(nprocs), proxy_args, ckpt_dir ? &c : NULL);
+    free(proxy_args);
+    return rc;
 }

@@ -182,7 +182,7 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
     double ms = (now() - p->started) * 1e3;
     int ok = !strncmp(end, " ok ", 4);
     unsigned long long bytes = ok ? strtoull(end + 4, NULL, 10) : 0;
-    int rc = ok ? mpcr_gen_write_manifest(c->dir, gen, bytes) : 0;
+    int rc = ok ? mpcr_gen_write_manifest(c->dir, gen, 1, NULL, bytes) : 0;
     if (ok && !rc) {
         send_line(engine, p->exit_after ? "exit\n" : "continue\n");
         mpcr_gen_prune(c->dir, c->keep);
@@ -241,7 +241,7 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
     return status;
 }
 
-int mpcr_coord_ask(const char *dir, const char *request, char *reply, size_t cap)
+int mpcr_coord_request(const char *dir, const char *request)
 {
     struct sockaddr_un a;
     int rc = sock_addr(dir, &a);
@@ -254,6 +254,18 @@ int mpcr_coord_ask(const char *dir, const char *request, char *reply, size_t cap
         return rc;
     }
     send_line(fd, "%s\n", request);
+    return fd;
+}
+
+int mpcr_coord_read_line(int fd, char *buf, size_t cap)
+{
+    return read_line(fd, buf, cap);
+}
+
+int mpcr_coord_ask(const char *dir, const char *request, char *reply, size_t cap)
+{
+    int fd = mpcr_coord_request(dir, request), rc = 0;
+    if (fd < 0) return fd;
     if (read_line(fd, reply, cap) == 0) rc = -ECONNRESET;
     close(fd);
     return rc;

@@ -19,6 +19,7 @@ struct mpcr_coord {
     int keep;            /* complete generations kept */
     unsigned long next_gen;
     int listen_fd;
+    const char *mpi;     /* an MPI job's implementation ("mpich"), NULL for one process */
 };
 
 /* Creates DIR and listens on DIR/coord.sock; fails with -EADDRINUSE when a
@@ -28,12 +29,24 @@ int mpcr_coord_open(struct mpcr_coord *c, const char *dir);
 int mpcr_coord_serve(struct mpcr_coord *c, pid_t child);
 void mpcr_coord_close(struct mpcr_coord *c);
 
+/* Client: sends a request line; returns the connected socket or -errno. */
+int mpcr_coord_request(const char *dir, const char *request);
+int mpcr_coord_read_line(int fd, char *buf, size_t cap); /* its length; 0 at the end */
 /* Client: sends one request line to the coordinator of DIR and reads its one-line reply. */
 int mpcr_coord_ask(const char *dir, const char *request, char *reply, size_t cap);
 
 /* Generations on disk: the newest complete one (0 if none) and the highest number used. */
 int mpcr_gen_scan(const char *dir, unsigned long *newest_complete, unsigned long *highest);
-int mpcr_gen_write_manifest(const char *dir, unsigned long gen, unsigned long long bytes);
+int mpcr_gen_write_manifest(const char *dir, unsigned long gen, int nranks, const char *mpi,
+                            unsigned long long bytes);
+/* Reads gen-K/manifest: the number of ranks and the MPI ("" for one process). */
+int mpcr_gen_read_manifest(const char *dir, unsigned long gen, int *nranks, char *mpi, size_t cap);
+
+/* The coordinator of an MPI job of `nranks` ranks (job.c): serves until
+ * `launcher` (mpiexec) ends and returns its wait status; calls on_extra
+ * whenever extra_fd is readable (`mpcr run`'s failure reports). */
+int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_fd,
+                   void (*on_extra)(void));
 void mpcr_gen_prune(const char *dir, int keep);
 void mpcr_gen_remove(const char *dir, unsigned long gen);
 

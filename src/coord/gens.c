@@ -52,7 +52,8 @@ static int fsync_path(const char *path, int flags)
     return rc;
 }
 
-int mpcr_gen_write_manifest(const char *dir, unsigned long gen, unsigned long long bytes)
+int mpcr_gen_write_manifest(const char *dir, unsigned long gen, int nranks, const char *mpi,
+                            unsigned long long bytes)
 {
     char tmp[4300], path[4300], gdir[4200];
     snprintf(gdir, sizeof gdir, "%s/gen-%lu", dir, gen);
@@ -60,13 +61,34 @@ int mpcr_gen_write_manifest(const char *dir, unsigned long gen, unsigned long lo
     snprintf(path, sizeof path, "%s/manifest", gdir);
     FILE *f = fopen(tmp, "wx");
     if (!f) return -errno;
-    fprintf(f, "mpcr-manifest 1\ngeneration %lu\nranks 1\nrank 0 rank-0.img %llu\n", gen, bytes);
+    fprintf(f, "mpcr-manifest 1\ngeneration %lu\nranks %d\n", gen, nranks);
+    if (mpi) fprintf(f, "mpi %s\n", mpi);
+    fprintf(f, "bytes %llu\n", bytes);
+    for (int r = 0; r < nranks; r++)
+        fprintf(f, mpi ? "rank %d rank-%d.img rank-%d.state\n" : "rank %d rank-%d.img\n", r, r, r);
     int rc = fflush(f) || fsync(fileno(f)) ? -errno : 0;
     if (fclose(f) && !rc) rc = -errno;
     if (!rc && rename(tmp, path)) rc = -errno;
     if (!rc) rc = fsync_path(gdir, O_RDONLY | O_DIRECTORY);
     if (rc) unlink(tmp);
     return rc;
+}
+
+int mpcr_gen_read_manifest(const char *dir, unsigned long gen, int *nranks, char *mpi, size_t cap)
+{
+    char path[4200], line[256];
+    snprintf(path, sizeof path, "%s/gen-%lu/manifest", dir, gen);
+    FILE *f = fopen(path, "r");
+    if (!f) return -errno;
+    *nranks = 0;
+    if (cap) mpi[0] = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!strncmp(line, "ranks ", 6)) *nranks = atoi(line + 6);
+        if (!strncmp(line, "mpi ", 4)) snprintf(mpi, cap, "%s", line + 4);
+    }
+    fclose(f);
+    return *nranks > 0 ? 0 : -EINVAL;
 }
 
 void mpcr_gen_remove(const char *dir, unsigned long gen)

@@ -17,8 +17,6 @@ struct mpcr_lib mpcr;
 
 void mpcr_comm_setup(int rank, int size);
 
-/* The proxy is our parent; the kernel sends this signal when it dies. */
-#define PROXY_DEATH_SIGNAL (SIGRTMAX - 1)
 
 static void on_proxy_death(int sig)
 {
@@ -31,8 +29,8 @@ static void on_proxy_death(int sig)
 static void watch_proxy(void)
 {
     struct sigaction sa = {.sa_handler = on_proxy_death};
-    sigaction(PROXY_DEATH_SIGNAL, &sa, NULL);
-    prctl(PR_SET_PDEATHSIG, PROXY_DEATH_SIGNAL);
+    sigaction(MPCR_PROXY_DEATH_SIGNAL, &sa, NULL);
+    prctl(PR_SET_PDEATHSIG, MPCR_PROXY_DEATH_SIGNAL);
     if (getppid() != mpcr.proxy_pid) on_proxy_death(0); /* died before the prctl */
 }
 
@@ -60,8 +58,8 @@ static void connect_proxy(void)
     }
     mpcr.chan->magic = MPCR_CHAN_MAGIC;
     mpcr.chan->version = MPCR_CHAN_VERSION;
-    uint32_t hello[2] = {MPCR_CHAN_MAGIC, MPCR_CHAN_VERSION};
-    int err = mpcr_send_fd(sock, memfd, hello, sizeof hello);
+    struct mpcr_hello hello = {MPCR_CHAN_MAGIC, MPCR_CHAN_VERSION, 0};
+    int err = mpcr_send_fd(sock, memfd, &hello, sizeof hello);
     if (err) {
         mpcr_report("cannot reach the proxy: %s", strerror(-err));
         exit(1);
@@ -78,6 +76,7 @@ static void connect_proxy(void)
         unsetenv("LD_LIBRARY_PATH");
     unsetenv(MPCR_ENV_SAVED_LIBRARY_PATH);
     watch_proxy();
+    mpcr_checkpoint_setup();
 }
 
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)

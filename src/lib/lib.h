@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -26,6 +27,12 @@ struct mpcr_lib {
     char proxy_version[256];
 };
 extern struct mpcr_lib mpcr;
+
+/* The proxy is our parent; the kernel sends this signal when it dies. */
+#define MPCR_PROXY_DEATH_SIGNAL (SIGRTMAX - 1)
+
+/* Hooks the checkpoint engine into this library (restart.c). */
+void mpcr_checkpoint_setup(void);
 
 /* ---- calls to the proxy (call.c) ---- */
 

@@ -6,6 +6,8 @@
  *   mpcr-proxy-mpich --lib-dir DIR [--] PROGRAM ARGS...  */
 #include "proxy.h"
 #include "report.h"
+#include "requests.h"
+#include "state.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +25,6 @@
 
 struct proxy proxy = {.memfd = -1};
 volatile sig_atomic_t child_exited;
-static int app_called_init;
 
 /* The staging area may grow while the real MPI still holds pointers into it
  * (pending non-blocking calls), so it must never move: it is mapped at the
@@ -46,6 +47,13 @@ _Noreturn void child_ended(void)
     int status;
     while (waitpid(proxy.child, &status, 0) < 0 && errno == EINTR) {
     }
+    /* A checkpoint with --exit: the engine ends the program (status 0) once
+     * its image is safe; the proxies end the job cleanly. */
+    if (proxy.ckpt_exit || (ckpt_stage() == CKPT_IMAGING && WIFEXITED(status) &&
+                            WEXITSTATUS(status) == 0)) {
+        MPI_Finalize();
+        _exit(0);
+    }
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         mpcr_report("rank %d: the program was killed by signal %d (%s)", proxy.rank, sig,
@@ -62,16 +70,16 @@ _Noreturn void child_ended(void)
         _exit(128 + sig);
     }
     int code = WEXITSTATUS(status);
-    if (!app_called_init && getenv("MPCR_EXPECT_MPI")) {
+    if (!proxy.app_connected && getenv("MPCR_EXPECT_MPI")) {
         mpcr_report("rank %d: the program ended without ever reaching mpcr's MPI library "
                     "(did it load another libmpich.so.12?)",
                     proxy.rank);
         code = code ? code : 1;
     }
     if (!proxy.finalized) {
-        if (!app_called_init && code == 0) {
+        if (!proxy.app_connected && code == 0) {
             MPI_Finalize(); /* a program that never used MPI ended normally */
-        } else if (app_called_init) {
+        } else if (proxy.app_connected) {
             mpcr_report("rank %d: the program exited with status %d without calling MPI_Finalize",
                         proxy.rank, code);
         }
@@ -90,6 +98,8 @@ static _Noreturn void start_program(int sock, const char *lib_dir, char **argv)
     char fd[16];
     snprintf(fd, sizeof fd, "%d", sock);
     setenv(MPCR_ENV_CHANNEL_FD, fd, 1);
+    snprintf(fd, sizeof fd, "%d", proxy.rank);
+    setenv("MPCR_RANK", fd, 1); /* the engine names its image rank-R.img */
     const char *old = getenv("LD_LIBRARY_PATH");
     setenv(MPCR_ENV_SAVED_LIBRARY_PATH, old ? old : "", 1);
     char *path;
@@ -112,11 +122,11 @@ static int accept_channel(int sock)
         if (n < 0 && errno != EINTR) return -1;
         if (n <= 0) continue;
         if (p.revents & (POLLHUP | POLLERR) && !(p.revents & POLLIN)) return -1;
-        uint32_t hello[2];
-        int err = mpcr_recv_fd(sock, &proxy.memfd, hello, sizeof hello);
+        struct mpcr_hello hello;
+        int err = mpcr_recv_fd(sock, &proxy.memfd, &hello, sizeof hello);
         if (err == -ECONNRESET) return -1; /* closed: the program ended */
         if (err == -EPROTO ||
-            (!err && (hello[0] != MPCR_CHAN_MAGIC || hello[1] != MPCR_CHAN_VERSION))) {
+            (!err && (hello.magic != MPCR_CHAN_MAGIC || hello.version != MPCR_CHAN_VERSION))) {
             mpcr_report("rank %d: the program's MPI library speaks another channel version; "
                         "rebuild or reinstall mpcr consistently",
                         proxy.rank);
@@ -125,13 +135,16 @@ static int accept_channel(int sock)
         if (err) return -1;
         reserve = mmap(NULL, STAGING_RESERVE, PROT_NONE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        proxy.chan = mmap(reserve, MPCR_CHAN_CONTROL, PROT_READ | PROT_WRITE,
-                          MAP_SHARED | MAP_FIXED, proxy.memfd, 0);
+        proxy.staging_size = hello.staging_size; /* 0, except after a restart */
+        proxy.chan = hello.staging_size + MPCR_CHAN_CONTROL > STAGING_RESERVE
+                         ? MAP_FAILED
+                         : mmap(reserve, MPCR_CHAN_CONTROL + hello.staging_size,
+                                PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, proxy.memfd, 0);
         if (reserve == MAP_FAILED || proxy.chan == MAP_FAILED) {
             perror("mpcr-proxy: cannot map the channel");
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
-        app_called_init = 1;
+        proxy.app_connected = 1;
         return 0;
     }
 }
@@ -148,30 +161,41 @@ int grow_staging(uint64_t size)
     return MPI_SUCCESS;
 }
 
-/* Waits for the next call: spins a while, then sleeps on the doorbell. */
-static void wait_call(void)
+/* Waits for the next call: spins a while, then sleeps on the doorbell.
+ * Returns 1 when a call is there, 0 when the coordinator said something. */
+static int wait_call(void)
 {
     struct mpcr_chan *ch = proxy.chan;
-    if (mpcr_spin(&ch->call.seq, proxy.last_seq, 0)) return;
+    if (mpcr_spin(&ch->call.seq, proxy.last_seq, 0)) return 1;
+    int ready = 1;
     for (;;) {
         atomic_store(&ch->reply.proxy_sleeping, 1);
         uint32_t bell = atomic_load(&ch->doorbell);
         if (atomic_load(&ch->call.seq) != proxy.last_seq) break;
         if (child_exited) child_ended();
+        if (ckpt_poll()) {
+            ready = 0;
+            break;
+        }
         mpcr_futex_wait(&ch->doorbell, bell, 1000);
     }
     atomic_store_explicit(&ch->reply.proxy_sleeping, 0, memory_order_relaxed);
+    return ready;
 }
 
 static _Noreturn void serve(void)
 {
     for (;;) {
-        wait_call();
+        if (!wait_call() || ckpt_poll()) {
+            ckpt_hold(); /* a checkpoint: no call is served until it is over */
+            continue;
+        }
         struct mpcr_chan *ch = proxy.chan;
         const struct mpcr_call *c = &ch->call;
         uint32_t seq = atomic_load_explicit(&c->seq, memory_order_acquire);
         struct mpcr_reply *r = &ch->reply;
         serve_call(c, r);
+        if (call_abandoned) continue; /* served again once the checkpoint is over */
         proxy.last_seq = seq;
         atomic_store(&r->seq, seq); /* seq_cst: ordered before the load below */
         if (atomic_load(&ch->call.app_sleeping)) mpcr_futex_wake(&r->seq);
@@ -179,12 +203,13 @@ static _Noreturn void serve(void)
     }
 }
 
-int progress_wait(MPI_Request *req, MPI_Status *st)
+int progress_wait(MPI_Request *req, MPI_Status *st, int abandonable)
 {
     for (;;) {
         int flag = 0, rc = MPI_Test(req, &flag, st);
         if (rc != MPI_SUCCESS || flag) return rc;
         if (child_exited) child_ended();
+        if (ckpt_poll() && abandonable) return PROXY_ABANDON;
     }
 }
 
@@ -207,24 +232,49 @@ static void choose_spin(void)
 static int usage(void)
 {
     fprintf(stderr, "usage: mpcr-proxy --lib-dir DIR [--] PROGRAM ARGS...\n"
-                    "(started by `mpcr run`, not by hand)\n");
+                    "       mpcr-proxy --restore GENERATION-DIR\n"
+                    "(started by `mpcr run` and `mpcr restart`, not by hand)\n");
     return 2;
+}
+
+/* Restart: the restorer, beside this program, becomes the application again
+ * from its image; its library's `restarted` hook finds the set-up socket at
+ * MPCR_RESTART_FD and sends the channel, with a call in progress in it. */
+static _Noreturn void start_restorer(int sock, const char *gen_dir)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (dup2(sock, MPCR_RESTART_FD) < 0) _exit(127);
+    close_range(3, MPCR_RESTART_FD - 1, 0);
+    close_range(MPCR_RESTART_FD + 1, ~0u, 0);
+    char self[4096], restorer[4200], image[4200];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n < 0) _exit(127);
+    self[n] = 0;
+    *strrchr(self, '/') = 0;
+    snprintf(restorer, sizeof restorer, "%s/mpcr-restore", self);
+    snprintf(image, sizeof image, "%s/rank-%d.img", gen_dir, proxy.rank);
+    signal(SIGCHLD, SIG_DFL);
+    execl(restorer, restorer, image, (char *)NULL);
+    mpcr_report("rank %d: cannot start the restorer %s: %s", proxy.rank, restorer, strerror(errno));
+    _exit(127);
 }
 
 int main(int argc, char **argv)
 {
-    const char *lib_dir = NULL;
+    const char *lib_dir = NULL, *restore = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "--lib-dir") && i + 1 < argc)
             lib_dir = argv[++i];
+        else if (!strcmp(argv[i], "--restore") && i + 1 < argc)
+            restore = argv[++i];
         else if (!strcmp(argv[i], "--")) {
             i++;
             break;
         } else
             return usage();
     }
-    if (!lib_dir || i >= argc) return usage();
+    if (restore ? i != argc : !lib_dir || i >= argc) return usage();
 
     mpcr_report_open();
     int provided;
@@ -236,6 +286,14 @@ int main(int argc, char **argv)
     map_init();
 
     choose_spin();
+    if (restore) {
+        char err[512];
+        if (state_load(restore, err, sizeof err)) {
+            mpcr_report("rank %d: cannot restart: %s", proxy.rank, err);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    ckpt_connect();
 
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
@@ -252,9 +310,21 @@ int main(int argc, char **argv)
     }
     if (proxy.child == 0) {
         if (fcntl(sv[1], F_SETFD, 0) < 0) _exit(127);
+        if (restore) start_restorer(sv[1], restore);
         start_program(sv[1], lib_dir, argv + i);
     }
     close(sv[1]);
     if (accept_channel(sv[0]) < 0) child_ended(); /* the program ended before MPI_Init */
+    if (restore) { /* where the restarted program's failure reports go now */
+        const char *reports = getenv(MPCR_ENV_REPORT_SOCKET);
+        if (send(sv[0], reports ? reports : "", reports ? strlen(reports) : 0, MSG_NOSIGNAL) < 0) {
+        }
+    }
+    close(sv[0]);
+    if (restore) {
+        /* A call published and not answered before the checkpoint is served again. */
+        proxy.last_seq = atomic_load(&proxy.chan->reply.seq);
+        req_repost_all();
+    }
     serve();
 }

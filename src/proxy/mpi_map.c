@@ -44,6 +44,11 @@ int map_comm_free(uint32_t vid)
     return MPI_Comm_free(&comms[vid].comm);
 }
 
+uint32_t map_comm_slots(void)
+{
+    return ncomms;
+}
+
 void map_init(void)
 {
     map_comm_add(0, MPI_COMM_WORLD);

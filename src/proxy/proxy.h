@@ -11,11 +11,15 @@
 #include <sys/types.h>
 
 #include "channel.h"
+#include "ckpt.h"
 
 struct proxy {
     int rank, size;
     pid_t child;   /* the application */
     int finalized; /* the application called MPI_Finalize */
+    int app_connected; /* the application has reached MPI_Init (its channel is mapped) */
+    int ckpt_exit;     /* a checkpoint with --exit: the application ends now, and so do we */
+    uint64_t sent, received; /* messages, for the drain: sum(sent) = sum(received) */
     int memfd;
     struct mpcr_chan *chan; /* at a fixed address inside `reserve` */
     uint64_t staging_size;
@@ -30,8 +34,19 @@ extern volatile sig_atomic_t child_exited;
 void serve_call(const struct mpcr_call *c, struct mpcr_reply *r);
 
 /* Drives real MPI until `req` completes; returns the real error code. Also
- * watches the application: if it ends meanwhile, the proxy ends too. */
-int progress_wait(MPI_Request *req, MPI_Status *st);
+ * watches the application: if it ends meanwhile, the proxy ends too. When a
+ * checkpoint begins, an `abandonable` wait returns PROXY_ABANDON at once;
+ * another one drains while it waits. */
+#define PROXY_ABANDON (-1)
+int progress_wait(MPI_Request *req, MPI_Status *st, int abandonable);
+/* Set by a handler that left its call unanswered for a checkpoint. */
+extern int call_abandoned;
+
+/* Real point-to-point on neutral arguments (serve.c). */
+int real_isend(int sync, uint32_t comm, int peer, int tag, uint64_t offset, uint64_t bytes,
+               MPI_Request *req);
+int real_irecv(uint32_t comm, int peer, int tag, uint64_t offset, uint64_t cap, MPI_Request *req);
+uint64_t status_bytes(const MPI_Status *st);
 
 /* Extends the staging area to `size` bytes; 0 or MPI_ERR_NO_MEM. */
 int grow_staging(uint64_t size);
@@ -44,6 +59,7 @@ void map_init(void);                           /* after MPI_Init */
 int map_comm_add(uint32_t vid, MPI_Comm comm); /* takes it over, adds its collective context */
 int map_comm_free(uint32_t vid);
 MPI_Comm real_comm(uint32_t vid);
+uint32_t map_comm_slots(void); /* ids below this may be in use */
 int error_class(int real_code);
 int real_source(int peer); /* MPI_ANY_SOURCE in mpcr's ABI -> this MPI's */
 int real_tag(int tag);

@@ -4,73 +4,48 @@
  * must notice its application dying, and later, checkpoint requests). */
 #include "proxy.h"
 #include "report.h"
+#include "cache.h"
+#include "record.h"
+#include "requests.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- non-blocking requests held for the library, named by token ---- */
+/* ---- real point-to-point on neutral arguments (any byte count: MPI 4's
+ * large-count calls where available) ---- */
 
-static struct pending {
-    MPI_Request req; /* MPI_REQUEST_NULL: slot free */
-} * pending;
-static uint32_t npending;
-
-static uint32_t token_new(MPI_Request req)
+int real_isend(int sync, uint32_t comm_id, int peer, int tag, uint64_t offset, uint64_t bytes,
+               MPI_Request *req)
 {
-    uint32_t i = 0;
-    while (i < npending && pending[i].req != MPI_REQUEST_NULL)
-        i++;
-    if (i == npending) {
-        uint32_t n = npending ? 2 * npending : 64;
-        pending = realloc(pending, n * sizeof *pending);
-        if (!pending) {
-            mpcr_report("rank %d: the proxy is out of memory", proxy.rank);
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        }
-        for (uint32_t j = npending; j < n; j++)
-            pending[j].req = MPI_REQUEST_NULL;
-        npending = n;
-    }
-    pending[i].req = req;
-    return i + 1;
-}
-
-static MPI_Request *token_req(uint32_t token)
-{
-    return token >= 1 && token <= npending ? &pending[token - 1].req : NULL;
-}
-
-/* ---- byte counts of any size (MPI 4 large-count calls where available) ---- */
-
-static int isend_bytes(int sync, const struct mpcr_call *c, MPI_Request *req)
-{
-    void *buf = staging(c->offset);
-    MPI_Comm comm = real_comm(c->comm);
+    void *buf = staging(offset);
+    MPI_Comm comm = real_comm(comm_id);
 #if MPI_VERSION >= 4
-    if (sync) return MPI_Issend_c(buf, (MPI_Count)c->bytes, MPI_BYTE, c->peer, c->tag, comm, req);
-    return MPI_Isend_c(buf, (MPI_Count)c->bytes, MPI_BYTE, c->peer, c->tag, comm, req);
+    if (sync) return MPI_Issend_c(buf, (MPI_Count)bytes, MPI_BYTE, peer, tag, comm, req);
+    return MPI_Isend_c(buf, (MPI_Count)bytes, MPI_BYTE, peer, tag, comm, req);
 #else
-    if (c->bytes > INT_MAX) return MPI_ERR_COUNT;
-    if (sync) return MPI_Issend(buf, (int)c->bytes, MPI_BYTE, c->peer, c->tag, comm, req);
-    return MPI_Isend(buf, (int)c->bytes, MPI_BYTE, c->peer, c->tag, comm, req);
+    if (bytes > INT_MAX) return MPI_ERR_COUNT;
+    if (sync) return MPI_Issend(buf, (int)bytes, MPI_BYTE, peer, tag, comm, req);
+    return MPI_Isend(buf, (int)bytes, MPI_BYTE, peer, tag, comm, req);
 #endif
 }
 
-static int irecv_bytes(const struct mpcr_call *c, MPI_Request *req)
+int real_irecv(uint32_t comm_id, int peer, int tag, uint64_t offset, uint64_t cap,
+               MPI_Request *req)
 {
-    void *buf = staging(c->offset);
-    int src = real_source(c->peer), tag = real_tag(c->tag);
+    void *buf = staging(offset);
+    int src = real_source(peer), rtag = real_tag(tag);
+    MPI_Comm comm = real_comm(comm_id);
 #if MPI_VERSION >= 4
-    return MPI_Irecv_c(buf, (MPI_Count)c->bytes, MPI_BYTE, src, tag, real_comm(c->comm), req);
+    return MPI_Irecv_c(buf, (MPI_Count)cap, MPI_BYTE, src, rtag, comm, req);
 #else
-    if (c->bytes > INT_MAX) return MPI_ERR_COUNT;
-    return MPI_Irecv(buf, (int)c->bytes, MPI_BYTE, src, tag, real_comm(c->comm), req);
+    if (cap > INT_MAX) return MPI_ERR_COUNT;
+    return MPI_Irecv(buf, (int)cap, MPI_BYTE, src, rtag, comm, req);
 #endif
 }
 
-static uint64_t status_bytes(const MPI_Status *st)
+uint64_t status_bytes(const MPI_Status *st)
 {
 #if MPI_VERSION >= 4
     MPI_Count n = 0;
@@ -82,14 +57,29 @@ static uint64_t status_bytes(const MPI_Status *st)
     return n < 0 ? 0 : (uint64_t)n;
 }
 
+static void reply_done(struct mpcr_reply *r, const struct req_status *s)
+{
+    r->rc = s->rc;
+    r->source = s->source;
+    r->tag = s->tag;
+    r->bytes = s->bytes;
+}
+
 static void reply_status(struct mpcr_reply *r, int rc, const MPI_Status *st)
 {
-    r->rc = error_class(rc);
-    r->source = neutral_source(st->MPI_SOURCE);
-    r->tag = neutral_tag(st->MPI_TAG);
-    /* On truncation MPI leaves the buffer's contents undefined (MPICH writes
-     * nothing): deliver no bytes rather than stale staging contents. */
-    r->bytes = r->rc == MPI_ERR_TRUNCATE ? 0 : status_bytes(st);
+    struct req_status s;
+    req_status_from(&s, rc, st);
+    reply_done(r, &s);
+}
+
+/* A call left unanswered because a checkpoint began: the serve loop does
+ * not publish a reply, and serves the call again afterwards (or a new proxy
+ * does, after a restart). Only calls that have changed nothing yet in the
+ * real MPI, or whose change is undone (a cancelled receive), are left so. */
+int call_abandoned;
+static void abandon(void)
+{
+    call_abandoned = 1;
 }
 
 /* ---- handlers ---- */
@@ -140,8 +130,11 @@ static void send_common(int sync, const struct mpcr_call *c, struct mpcr_reply *
 {
     MPI_Request req;
     MPI_Status st;
-    int rc = isend_bytes(sync, c, &req);
-    if (rc == MPI_SUCCESS) rc = progress_wait(&req, &st);
+    int rc = real_isend(sync, c->comm, c->peer, c->tag, c->offset, c->bytes, &req);
+    if (rc == MPI_SUCCESS) {
+        proxy.sent++;
+        rc = progress_wait(&req, &st, 0); /* a send is never abandoned: the drain completes it */
+    }
     r->rc = error_class(rc);
 }
 static void op_send(const struct mpcr_call *c, struct mpcr_reply *r)
@@ -153,48 +146,100 @@ static void op_ssend(const struct mpcr_call *c, struct mpcr_reply *r)
     send_common(1, c, r);
 }
 
-static void op_isend(const struct mpcr_call *c, struct mpcr_reply *r)
+static struct req *new_request(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    MPI_Request req;
-    int rc = isend_bytes(0, c, &req);
-    r->rc = error_class(rc);
-    if (rc == MPI_SUCCESS) r->token = token_new(req);
+    struct req *q = req_new(&r->token);
+    if (!q) {
+        r->rc = MPI_ERR_NO_MEM;
+        return NULL;
+    }
+    q->comm = c->comm, q->peer = c->peer, q->tag = c->tag;
+    q->offset = c->offset, q->bytes = c->bytes;
+    return q;
 }
 
-static void op_recv(const struct mpcr_call *c, struct mpcr_reply *r)
+static void op_isend(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    MPI_Request req;
-    MPI_Status st;
-    int rc = irecv_bytes(c, &req);
-    if (rc != MPI_SUCCESS) {
-        r->rc = error_class(rc);
-        return;
-    }
-    rc = progress_wait(&req, &st);
-    reply_status(r, rc, &st);
+    struct req *q = new_request(c, r);
+    if (!q) return;
+    int rc = req_start_send(q, 0);
+    if (rc != MPI_SUCCESS) req_release(q), r->token = 0;
+    r->rc = error_class(rc);
 }
 
 static void op_irecv(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    MPI_Request req;
-    int rc = irecv_bytes(c, &req);
+    struct req *q = new_request(c, r);
+    if (!q) return;
+    int rc = req_post_recv(q);
+    if (rc != MPI_SUCCESS) req_release(q), r->token = 0;
     r->rc = error_class(rc);
-    if (rc == MPI_SUCCESS) r->token = token_new(req);
+}
+
+static void op_recv(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    struct req_status s;
+    int i = cache_find(c->comm, c->peer, c->tag);
+    if (i >= 0) {
+        cache_take(i, staging(c->offset), c->bytes, &s);
+        reply_done(r, &s);
+        return;
+    }
+    MPI_Request req;
+    MPI_Status st;
+    int rc = real_irecv(c->comm, c->peer, c->tag, c->offset, c->bytes, &req);
+    if (rc != MPI_SUCCESS) {
+        r->rc = error_class(rc);
+        return;
+    }
+    rc = progress_wait(&req, &st, 1);
+    if (rc == PROXY_ABANDON) { /* undo: the receive is posted again afterwards */
+        int cancelled = 0;
+        MPI_Cancel(&req);
+        rc = MPI_Wait(&req, &st);
+        MPI_Test_cancelled(&st, &cancelled);
+        if (cancelled) {
+            abandon();
+            return;
+        }
+    }
+    if (rc == MPI_SUCCESS) proxy.received++;
+    reply_status(r, rc, &st);
 }
 
 static void op_probe(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     MPI_Status st;
     int flag = 0, rc;
-    do {
+    for (;;) {
+        int i = cache_find(c->comm, c->peer, c->tag);
+        if (i >= 0) {
+            struct req_status s;
+            cache_peek(i, &s);
+            reply_done(r, &s);
+            return;
+        }
         rc = MPI_Iprobe(real_source(c->peer), real_tag(c->tag), real_comm(c->comm), &flag, &st);
+        if (rc != MPI_SUCCESS || flag) break;
         if (child_exited) child_ended();
-    } while (rc == MPI_SUCCESS && !flag);
+        if (ckpt_poll()) {
+            abandon();
+            return;
+        }
+    }
     reply_status(r, rc, &st);
 }
 
 static void op_iprobe(const struct mpcr_call *c, struct mpcr_reply *r)
 {
+    int i = cache_find(c->comm, c->peer, c->tag);
+    if (i >= 0) {
+        struct req_status s;
+        cache_peek(i, &s);
+        reply_done(r, &s);
+        r->flag = 1;
+        return;
+    }
     MPI_Status st;
     int rc = MPI_Iprobe(real_source(c->peer), real_tag(c->tag), real_comm(c->comm), &r->flag, &st);
     if (r->flag)
@@ -203,126 +248,113 @@ static void op_iprobe(const struct mpcr_call *c, struct mpcr_reply *r)
         r->rc = error_class(rc);
 }
 
+/* WAIT and TEST: the request's status once it is REQ_DONE, which frees it. */
+static void wait_or_test(int waiting, const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    struct req *q = req_get(c->token);
+    if (!q) {
+        r->rc = MPI_ERR_REQUEST;
+        return;
+    }
+    for (;;) {
+        if (q->state == REQ_ACTIVE) {
+            int rc = req_progress();
+            if (rc != MPI_SUCCESS) {
+                r->rc = error_class(rc);
+                return;
+            }
+        }
+        if (q->state == REQ_DONE) {
+            r->flag = 1;
+            reply_done(r, &q->done);
+            req_release(q);
+            return;
+        }
+        if (!waiting) return;
+        if (child_exited) child_ended();
+        if (ckpt_poll()) {
+            abandon();
+            return;
+        }
+    }
+}
 static void op_wait(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    MPI_Request *req = token_req(c->token);
-    MPI_Status st;
-    if (!req) {
-        r->rc = MPI_ERR_REQUEST;
-        return;
-    }
-    int rc = progress_wait(req, &st);
-    reply_status(r, rc, &st);
-    *req = MPI_REQUEST_NULL;
+    wait_or_test(1, c, r);
 }
-
 static void op_test(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    MPI_Request *req = token_req(c->token);
-    MPI_Status st;
-    if (!req) {
-        r->rc = MPI_ERR_REQUEST;
-        return;
-    }
-    int rc = MPI_Test(req, &r->flag, &st);
-    if (r->flag || rc != MPI_SUCCESS) {
-        r->flag = 1;
-        reply_status(r, rc, &st);
-        *req = MPI_REQUEST_NULL;
-    }
+    wait_or_test(0, c, r);
 }
 
-/* Several requests at once (docs: struct mpcr_completion). The real MPI's
- * own Testany/Testsome/Testall decide; requests it completes are set to
- * MPI_REQUEST_NULL in the array, which is copied back to the token slots. */
+/* Several requests at once (channel.h: struct mpcr_completion). Every
+ * active request is tested; those that completed keep their status in the
+ * table until reported, so a Waitany may leave others completed but not
+ * yet reported, as the program cannot tell. */
 static void op_complete(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     uint32_t n = (uint32_t)c->peer;
     const uint32_t *tokens = staging(c->offset);
     struct mpcr_completion *res = staging(mpcr_completion_offset(c->offset, n));
-    MPI_Request *reqs = malloc((n + 1) * sizeof *reqs);
-    MPI_Status *sts = malloc((n + 1) * sizeof *sts), *by_index = malloc((n + 1) * sizeof *sts);
-    int *idx = malloc((n + 1) * sizeof *idx), got = 0, flag = 0, rc = MPI_SUCCESS;
-    if (!reqs || !sts || !by_index || !idx) {
-        r->rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        MPI_Request *q = token_req(tokens[i]);
-        reqs[i] = q ? *q : MPI_REQUEST_NULL;
+    int mode = c->tag, any = mode == MPCR_WAITANY || mode == MPCR_TESTANY;
+    int waiting = mode == MPCR_WAITANY || mode == MPCR_WAITSOME;
+    for (uint32_t i = 0; i < n; i++)
         res[i].done = 0;
-    }
-    int mode = c->tag, waiting = mode == MPCR_WAITANY || mode == MPCR_WAITSOME;
     for (;;) {
-        if (mode == MPCR_WAITANY || mode == MPCR_TESTANY) {
-            rc = MPI_Testany((int)n, reqs, &idx[0], &flag, &sts[0]);
-            got = flag && idx[0] != MPI_UNDEFINED;
-            if (got) by_index[idx[0]] = sts[0];
-            if (flag) break; /* one completed, or none was active */
-        } else if (mode == MPCR_TESTALL) {
-            rc = MPI_Testall((int)n, reqs, &flag, sts);
-            got = flag ? (int)n : 0;
-            for (int i = 0; i < got; i++)
-                idx[i] = i, by_index[i] = sts[i];
-            break;
-        } else {
-            rc = MPI_Testsome((int)n, reqs, &got, idx, sts);
-            for (int k = 0; k < got; k++)
-                by_index[idx[k]] = sts[k];
-            if (got != 0) break; /* some completed, or none was active */
+        int rc = req_progress();
+        if (rc != MPI_SUCCESS) {
+            r->rc = error_class(rc);
+            return;
         }
-        if (!waiting || (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS)) break;
+        uint32_t active = 0, done = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            struct req *q = req_get(tokens[i]);
+            if (!q) continue;
+            active++;
+            done += q->state == REQ_DONE;
+        }
+        int all = mode == MPCR_TESTALL;
+        if (all || done > 0 || !waiting || !active) {
+            int got = 0, first = -1;
+            for (uint32_t i = 0; i < n && (!all || done == active); i++) {
+                struct req *q = req_get(tokens[i]);
+                if (!q || q->state != REQ_DONE) continue;
+                const struct req_status *s = &q->done;
+                res[i] = (struct mpcr_completion){1, s->rc, s->source, s->tag, s->bytes};
+                req_release(q);
+                got++;
+                if (first < 0) first = (int)i;
+                if (any) break;
+            }
+            r->rc = MPI_SUCCESS;
+            r->value = any ? first : got;
+            r->flag = all ? (int)(done == active) : got > 0;
+            return;
+        }
         if (child_exited) child_ended();
+        if (ckpt_poll()) {
+            abandon();
+            return;
+        }
     }
-    if (got == MPI_UNDEFINED) got = 0;
-    for (int k = 0; k < got; k++) {
-        int i = idx[k];
-        if (tokens[i] == 0) continue; /* nothing was pending there */
-        const MPI_Status *st = &by_index[i];
-        int err = rc == MPI_ERR_IN_STATUS ? st->MPI_ERROR : rc;
-        res[i] = (struct mpcr_completion){1, error_class(err), neutral_source(st->MPI_SOURCE),
-                                          neutral_tag(st->MPI_TAG), status_bytes(st)};
-        if (res[i].rc == MPI_ERR_TRUNCATE) res[i].bytes = 0;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        MPI_Request *q = token_req(tokens[i]);
-        if (q) *q = reqs[i]; /* completed ones are MPI_REQUEST_NULL now: slot free */
-    }
-    r->rc = rc == MPI_ERR_IN_STATUS ? MPI_SUCCESS : error_class(rc);
-    r->value = (mode == MPCR_WAITANY || mode == MPCR_TESTANY) ? (got ? idx[0] : -1) : got;
-    r->flag = mode == MPCR_TESTALL ? flag : got > 0;
-out:
-    free(reqs), free(sts), free(by_index), free(idx);
 }
 
 /* ---- communicators: the library names each new one (token) ---- */
 
 static void op_comm_dup(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    MPI_Comm comm;
-    int rc = MPI_Comm_dup(real_comm(c->comm), &comm);
-    if (rc == MPI_SUCCESS) rc = map_comm_add(c->token, comm);
-    r->rc = error_class(rc);
+    r->rc = error_class(comm_dup(c->comm, c->token));
 }
 
 static void op_comm_split(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    enum { ABI_UNDEFINED = -32766 };
-    MPI_Comm comm;
-    int color = c->peer == ABI_UNDEFINED ? MPI_UNDEFINED : c->peer;
-    int rc = MPI_Comm_split(real_comm(c->comm), color, c->tag, &comm);
-    r->flag = rc == MPI_SUCCESS && comm != MPI_COMM_NULL;
-    if (r->flag) {
-        MPI_Comm_rank(comm, &r->value);
-        MPI_Comm_size(comm, &r->source);
-        rc = map_comm_add(c->token, comm);
-    }
+    int rc = comm_split(c->comm, c->peer, c->tag, c->token, &r->flag, &r->value, &r->source);
     r->rc = error_class(rc);
 }
 
 static void op_comm_free(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    r->rc = error_class(map_comm_free(c->comm));
+    r->rc = error_class(comm_free(c->comm));
 }
 
 static void op_grow(const struct mpcr_call *c, struct mpcr_reply *r)
@@ -346,6 +378,7 @@ void serve_call(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     r->rc = MPI_SUCCESS;
     r->flag = 0;
+    call_abandoned = 0;
     if (c->op >= MPCR_OP_COUNT) {
         mpcr_report("rank %d: unknown operation %u on the channel", proxy.rank, c->op);
         MPI_Abort(MPI_COMM_WORLD, 1);

@@ -26,7 +26,7 @@ highest=$(ls -d "$T"/ck/gen-* | sed 's/.*gen-//' | sort -n | tail -1)
 "$bin/mpcr" status "$T/ck" | grep -q "no process running; newest complete checkpoint gen-$highest" ||
     fail "status after the run: $("$bin/mpcr" status "$T/ck")"
 "$bin/mpcr" checkpoint "$T/ck" 2>"$T/err3" && fail "checkpoint with nobody running succeeded"
-grep -q "no process is running" "$T/err3" || fail "checkpoint: $(cat "$T/err3")"
+grep -q "nothing is running" "$T/err3" || fail "checkpoint: $(cat "$T/err3")"
 timeout 60 "$bin/mpcr" restart "$T/ck" >"$T/out2" 2>"$T/err4" || fail "restart failed: $(cat "$T/err4")"
 cmp -s "$T/ref" "$T/out2" || fail "restart of gen-$highest computed $(cat "$T/out2")"
 mkdir "$T/empty"

@@ -1,0 +1,344 @@
+/* The coordinator of an MPI job (docs/mpi-checkpoint.md, "Coordinator
+ * protocol"). It lives in `mpcr run` and `mpcr restart`, on the same socket
+ * DIR/coord.sock as the single-process coordinator (coord.c), and adds the
+ * proxies: each connects once and stays connected. A checkpoint goes
+ *   quiesce (every proxy: "quiet K SENT RECEIVED")
+ *   -> drain (proxies report "count K RECEIVED" until the job-wide sums of
+ *      sent and received are equal: nothing is left in the network)
+ *   -> image (each proxy saves its state and signals its program; each
+ *      program's engine reports "image K ok BYTES")
+ *   -> manifest, then resume (or exit).
+ * Any failure or a timeout resumes every rank and removes the generation. */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "coord.h"
+
+enum phase { IDLE, QUIESCE, DRAIN, IMAGE };
+static const char *const phase_name[] = {"idle", "quiesce", "drain", "image"};
+
+struct rank {
+    int fd; /* -1: not connected */
+    char buf[1024];
+    size_t len;
+    int quiet;
+    unsigned long long sent, received;
+};
+
+struct job {
+    struct mpcr_coord *c;
+    int nranks, connected;
+    struct rank *ranks;
+    /* the checkpoint in progress */
+    enum phase phase;
+    unsigned long gen;
+    int client, exit_after;
+    int *engines, nimages; /* engine connections waiting for the answer */
+    unsigned long long bytes, total_sent;
+    double started, t_quiet, t_drained, t_images;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void send_line(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void send_line(int fd, const char *fmt, ...)
+{
+    char buf[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n > (int)sizeof buf - 1) n = sizeof buf - 1;
+    if (fd >= 0 && send(fd, buf, (size_t)n, MSG_NOSIGNAL) < 0) {
+    }
+}
+
+static void to_all(struct job *j, const char *word)
+{
+    for (int r = 0; r < j->nranks; r++)
+        send_line(j->ranks[r].fd, "%s %lu\n", word, j->gen);
+}
+
+static void answer_engines(struct job *j, const char *answer)
+{
+    for (int i = 0; i < j->nimages; i++) {
+        send_line(j->engines[i], "%s\n", answer);
+        close(j->engines[i]);
+    }
+    j->nimages = 0;
+}
+
+static void end_checkpoint(struct job *j)
+{
+    if (j->client >= 0) close(j->client);
+    j->client = -1;
+    j->phase = IDLE;
+    for (int r = 0; r < j->nranks; r++)
+        j->ranks[r].quiet = 0;
+}
+
+/* Gives up on the checkpoint: every rank goes on, the generation goes away. */
+static void fail(struct job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct job *j, const char *fmt, ...)
+{
+    char why[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    answer_engines(j, "continue");
+    to_all(j, "resume");
+    mpcr_gen_remove(j->c->dir, j->gen);
+    send_line(j->client, "error %s\n", why);
+    end_checkpoint(j);
+}
+
+static void start(struct job *j, int client, int exit_after)
+{
+    if (j->phase != IDLE) {
+        send_line(client, "error a checkpoint is already in progress\n");
+        if (client >= 0) close(client);
+        return;
+    }
+    if (j->connected < j->nranks) {
+        send_line(client, "error only %d of %d ranks have started; try again in a moment\n",
+                  j->connected, j->nranks);
+        if (client >= 0) close(client);
+        return;
+    }
+    char gdir[4200];
+    j->gen = j->c->next_gen++;
+    snprintf(gdir, sizeof gdir, "%s/gen-%lu", j->c->dir, j->gen);
+    if (mkdir(gdir, 0700)) {
+        send_line(client, "error cannot create %s: %s\n", gdir, strerror(errno));
+        if (client >= 0) close(client);
+        return;
+    }
+    j->client = client, j->exit_after = exit_after;
+    j->phase = QUIESCE;
+    j->bytes = 0, j->nimages = 0;
+    j->started = now();
+    to_all(j, "quiesce");
+}
+
+static void check_drained(struct job *j)
+{
+    if (j->phase != DRAIN) return;
+    unsigned long long received = 0;
+    for (int r = 0; r < j->nranks; r++)
+        received += j->ranks[r].received;
+    if (received != j->total_sent) return;
+    j->phase = IMAGE;
+    j->t_drained = now();
+    to_all(j, "image");
+}
+
+static void on_rank_line(struct job *j, int r, const char *line)
+{
+    struct rank *k = &j->ranks[r];
+    unsigned long gen;
+    unsigned long long a, b;
+    int n = 0;
+    if (sscanf(line, "quiet %lu %llu %llu", &gen, &a, &b) == 3 && j->phase == QUIESCE &&
+        gen == j->gen) {
+        k->quiet = 1, k->sent = a, k->received = b;
+        for (int i = 0; i < j->nranks; i++)
+            n += j->ranks[i].quiet;
+        if (n < j->nranks) return;
+        j->total_sent = 0;
+        for (int i = 0; i < j->nranks; i++)
+            j->total_sent += j->ranks[i].sent;
+        j->phase = DRAIN;
+        j->t_quiet = now();
+        check_drained(j);
+    } else if (sscanf(line, "count %lu %llu", &gen, &a) == 2 && gen == j->gen) {
+        k->received = a;
+        check_drained(j);
+    } else if (sscanf(line, "busy %lu %n", &gen, &n) == 1 && n && gen == j->gen &&
+               j->phase != IDLE) {
+        fail(j, "%s; try again in a moment", line + n);
+    } else if (sscanf(line, "failed %lu %n", &gen, &n) == 1 && n && gen == j->gen &&
+               j->phase != IDLE) {
+        fail(j, "%s", line + n);
+    }
+}
+
+/* An engine's report: "image K ok BYTES" or "image K error WHY". */
+static void on_image(struct job *j, int fd, const char *line)
+{
+    char *end;
+    unsigned long gen = strtoul(line + 6, &end, 10);
+    if (j->phase != IMAGE || gen != j->gen) {
+        send_line(fd, "continue\n");
+        close(fd);
+        return;
+    }
+    j->engines[j->nimages++] = fd;
+    if (strncmp(end, " ok ", 4)) {
+        fail(j, "%s", *end ? end + 1 : "an image could not be written");
+        return;
+    }
+    j->bytes += strtoull(end + 4, NULL, 10);
+    double s = now() - j->started;
+    send_line(j->client, "progress %d/%d ranks, %.1f MiB, %.0f MB/s\n", j->nimages, j->nranks,
+              (double)j->bytes / 1048576.0, s > 0 ? (double)j->bytes / 1e6 / s : 0.0);
+    if (j->nimages < j->nranks) return;
+    j->t_images = now();
+    int rc = mpcr_gen_write_manifest(j->c->dir, j->gen, j->nranks, j->c->mpi, j->bytes);
+    if (rc) {
+        fail(j, "writing the manifest: %s", strerror(-rc));
+        return;
+    }
+    if (j->exit_after) to_all(j, "exit");
+    answer_engines(j, j->exit_after ? "exit" : "continue");
+    if (!j->exit_after) to_all(j, "resume");
+    mpcr_gen_prune(j->c->dir, j->c->keep);
+    double t0 = j->started;
+    send_line(j->client, "ok %s/gen-%lu %llu %.0f stop+drain %.0f ms (drain %.0f), images %.0f ms\n",
+              j->c->dir, j->gen, j->bytes, (j->t_images - t0) * 1e3, (j->t_drained - t0) * 1e3,
+              (j->t_drained - j->t_quiet) * 1e3, (j->t_images - j->t_drained) * 1e3);
+    end_checkpoint(j);
+}
+
+static void on_client(struct job *j, int fd, const char *line, pid_t launcher)
+{
+    int hello_rank, hello_size, pid;
+    if (sscanf(line, "proxy %d %d %d", &hello_rank, &hello_size, &pid) == 3) {
+        if (hello_rank < 0 || hello_rank >= j->nranks || hello_size != j->nranks ||
+            j->ranks[hello_rank].fd >= 0) {
+            close(fd);
+            return;
+        }
+        j->ranks[hello_rank].fd = fd;
+        j->connected++;
+        return;
+    }
+    if (!strncmp(line, "image ", 6)) {
+        on_image(j, fd, line);
+        return;
+    }
+    if (!strcmp(line, "checkpoint") || !strcmp(line, "checkpoint exit")) {
+        start(j, fd, line[10] != 0);
+        return;
+    }
+    if (!strcmp(line, "status")) {
+        unsigned long newest, highest;
+        mpcr_gen_scan(j->c->dir, &newest, &highest);
+        send_line(fd, "running pid %d ranks %d connected %d newest-complete gen-%lu%s%s\n",
+                  (int)launcher, j->nranks, j->connected, newest,
+                  j->phase != IDLE ? " checkpoint-in-progress " : "",
+                  j->phase != IDLE ? phase_name[j->phase] : "");
+    } else if (!strcmp(line, "ping")) {
+        send_line(fd, "pong\n");
+    } else {
+        send_line(fd, "error unknown request\n");
+    }
+    close(fd);
+}
+
+static int read_first_line(int fd, char *buf, size_t cap)
+{
+    size_t len = 0;
+    while (len + 1 < cap) {
+        ssize_t n = read(fd, buf + len, 1);
+        if (n <= 0 || buf[len] == '\n') break;
+        len++;
+    }
+    buf[len] = 0;
+    return (int)len;
+}
+
+/* Reads what a proxy sent; handles its complete lines. */
+static void on_rank_readable(struct job *j, int r)
+{
+    struct rank *k = &j->ranks[r];
+    ssize_t n = read(k->fd, k->buf + k->len, sizeof k->buf - 1 - k->len);
+    if (n <= 0) { /* the proxy ended (the job is ending) */
+        close(k->fd);
+        k->fd = -1;
+        j->connected--;
+        if (j->phase != IDLE) fail(j, "rank %d ended during the checkpoint", r);
+        return;
+    }
+    k->len += (size_t)n;
+    char *nl;
+    while ((nl = memchr(k->buf, '\n', k->len))) {
+        *nl = 0;
+        on_rank_line(j, r, k->buf);
+        k->len -= (size_t)(nl + 1 - k->buf);
+        memmove(k->buf, nl + 1, k->len);
+    }
+    if (k->len == sizeof k->buf - 1) k->len = 0;
+}
+
+int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_fd,
+                   void (*on_extra)(void))
+{
+    struct job j = {.c = c, .nranks = nranks, .client = -1};
+    j.ranks = calloc((size_t)nranks, sizeof *j.ranks);
+    j.engines = calloc((size_t)nranks, sizeof *j.engines);
+    struct pollfd *p = calloc((size_t)nranks + 2, sizeof *p);
+    if (!j.ranks || !j.engines || !p) return -ENOMEM;
+    for (int r = 0; r < nranks; r++)
+        j.ranks[r].fd = -1;
+    signal(SIGPIPE, SIG_IGN);
+    const char *t = getenv("MPCR_CKPT_TIMEOUT");
+    double timeout = t ? atof(t) : 120.0;
+    double next_auto = c->interval > 0 ? now() + c->interval : 0;
+    int status = 0;
+    for (;;) {
+        pid_t w = waitpid(launcher, &status, WNOHANG);
+        if (w == launcher || (w < 0 && errno != EINTR)) break;
+        if (next_auto && now() >= next_auto) {
+            if (j.phase == IDLE && j.connected == nranks) start(&j, -1, 0);
+            next_auto = now() + c->interval;
+        }
+        if (j.phase != IDLE && now() - j.started > timeout) {
+            char late[256] = "";
+            for (int r = 0, n = 0; r < nranks && n < 8; r++)
+                if (j.phase == QUIESCE && !j.ranks[r].quiet)
+                    n += snprintf(late + strlen(late), sizeof late - strlen(late), " %d", r) > 0;
+            fail(&j, "timed out after %.0f s in the %s stage%s%s", timeout, phase_name[j.phase],
+                 late[0] ? "; ranks not at a safe point:" : "", late);
+        }
+        int n = 0;
+        p[n++] = (struct pollfd){c->listen_fd, POLLIN, 0};
+        p[n++] = (struct pollfd){extra_fd, POLLIN, 0};
+        for (int r = 0; r < nranks; r++)
+            p[n++] = (struct pollfd){j.ranks[r].fd, POLLIN, 0};
+        if (poll(p, (nfds_t)n, 50) <= 0) continue;
+        for (int r = 0; r < nranks; r++)
+            if (j.ranks[r].fd >= 0 && p[2 + r].revents) on_rank_readable(&j, r);
+        if (extra_fd >= 0 && p[1].revents && on_extra) on_extra();
+        if (p[0].revents & POLLIN) {
+            int fd = accept4(c->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+            if (fd < 0) continue;
+            struct timeval tv = {10, 0};
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+            char line[1024];
+            read_first_line(fd, line, sizeof line);
+            on_client(&j, fd, line, launcher);
+        }
+    }
+    if (j.phase != IDLE) fail(&j, "the job ended before the checkpoint was complete");
+    for (int r = 0; r < nranks; r++)
+        if (j.ranks[r].fd >= 0) close(j.ranks[r].fd);
+    free(j.ranks), free(j.engines), free(p);
+    mpcr_coord_close(c);
+    return status;
+}

@@ -1,0 +1,68 @@
+/* The library's side of a checkpoint: the engine (linked into this library)
+ * saves the whole process, channel included, so a call in progress is in the
+ * image. After a restart the proxy is a new process: the `restarted` hook
+ * moves the channel's contents into a new memfd at the same address (code
+ * may hold pointers into it), hands that to the new proxy, which serves an
+ * unanswered call again. Everything here runs inside the engine's signal
+ * handler with the other threads stopped: system calls only. */
+#include "lib.h"
+#include "report.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "mpcr/engine.h"
+
+static _Noreturn void restart_failed(const char *why)
+{
+    static const char head[] = "mpcr: the restarted program cannot reach its new proxy: ";
+    mpcr_report_raw(head, sizeof head - 1);
+    mpcr_report_raw(why, (unsigned)__builtin_strlen(why));
+    mpcr_report_raw("\n", 1);
+    _exit(1);
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) restart_failed("cannot copy the channel");
+        p += w, n -= (size_t)w;
+    }
+}
+
+static void on_restarted(void *arg)
+{
+    (void)arg;
+    size_t total = MPCR_CHAN_CONTROL + mpcr.staging_size;
+    int fd = memfd_create("mpcr-channel", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, (off_t)total) < 0) restart_failed("cannot create a channel");
+    write_all(fd, (const char *)mpcr.chan, total);
+    if (mmap(mpcr.chan, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+        restart_failed("cannot map the new channel");
+    struct mpcr_hello hello = {MPCR_CHAN_MAGIC, MPCR_CHAN_VERSION, mpcr.staging_size};
+    if (mpcr_send_fd(MPCR_RESTART_FD, fd, &hello, sizeof hello))
+        restart_failed("the set-up socket is missing (was it started by mpcr restart?)");
+    /* The proxy answers with where failure reports go now. */
+    char path[128] = {0};
+    ssize_t n = recv(MPCR_RESTART_FD, path, sizeof path - 1, 0);
+    close(fd);
+    close(MPCR_RESTART_FD);
+    mpcr_engine_include_fd(mpcr_report_fd());
+    mpcr_report_reopen(n > 0 ? path : NULL);
+    mpcr_engine_exclude_fd(mpcr_report_fd());
+    mpcr.proxy_pid = getppid();
+    prctl(PR_SET_PDEATHSIG, MPCR_PROXY_DEATH_SIGNAL);
+}
+
+void mpcr_checkpoint_setup(void)
+{
+    mpcr_engine_init();
+    mpcr_engine_exclude_fd(mpcr_report_fd()); /* re-created after a restart */
+    mpcr_engine_set_hooks(&(struct mpcr_engine_hooks){NULL, NULL, on_restarted, NULL});
+}

@@ -1,0 +1,35 @@
+/* The drain cache: messages a checkpoint's drain took out of the network
+ * before the program asked for them, in the order they arrived. Every
+ * receive and probe looks here before the real MPI. Nothing is added once a
+ * checkpoint is over, and every cached message was sent before anything
+ * sent since, so looking here first keeps MPI's non-overtaking order. */
+#ifndef MPCR_PROXY_CACHE_H
+#define MPCR_PROXY_CACHE_H
+
+#include <stdint.h>
+
+#include "requests.h"
+
+struct cached_msg {
+    uint32_t comm;         /* mpcr communicator id, MPCR_COLL_CONTEXT included */
+    int32_t source, tag;   /* neutral values */
+    uint64_t bytes;
+    void *data;            /* malloc'd */
+};
+
+extern struct cached_msg *cache;
+extern uint32_t ncache;
+
+/* The first cached message a receive (comm, peer, tag) would match, wildcards
+ * in mpcr's ABI; -1 if none. */
+int cache_find(uint32_t comm, int32_t peer, int32_t tag);
+/* Its status, as a probe reports it. */
+void cache_peek(int i, struct req_status *s);
+/* Delivers it into buf (capacity cap: a longer message is MPI_ERR_TRUNCATE,
+ * nothing delivered) and removes it. */
+void cache_take(int i, void *buf, uint64_t cap, struct req_status *s);
+/* Appends a message; data becomes the cache's. 0, or -1 when out of memory. */
+int cache_add(uint32_t comm, int32_t source, int32_t tag, uint64_t bytes, void *data);
+uint64_t cache_bytes(void);
+
+#endif

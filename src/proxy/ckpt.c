@@ -1,0 +1,234 @@
+/* See ckpt.h. A thread reads the coordinator's lines and rings the
+ * channel's doorbell, so that a proxy asleep waiting for a call wakes up;
+ * everything else happens on the proxy's one MPI thread, in ckpt_poll. */
+#include "ckpt.h"
+#include "cache.h"
+#include "proxy.h"
+#include "report.h"
+#include "requests.h"
+#include "state.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "control.h"
+
+static int coord_fd = -1;
+static enum ckpt_stage stage = CKPT_RUNNING;
+static unsigned long gen;
+static uint64_t reported_received;
+static int image_asked;
+
+/* Lines read by the thread, waiting for the MPI thread. */
+#define QUEUE 16
+static char queue[QUEUE][128];
+static unsigned q_head, q_tail;
+static _Atomic unsigned q_count;
+static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
+
+enum ckpt_stage ckpt_stage(void)
+{
+    return stage;
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
+    line[n++] = '\n';
+    if (coord_fd >= 0 && send(coord_fd, line, (size_t)n, MSG_NOSIGNAL) != n)
+        mpcr_report("rank %d: lost the connection to the coordinator", proxy.rank);
+}
+
+static void ring_doorbell(void)
+{
+    if (!proxy.chan) return;
+    atomic_fetch_add(&proxy.chan->doorbell, 1);
+    mpcr_futex_wake(&proxy.chan->doorbell);
+}
+
+static void *reader(void *arg)
+{
+    (void)arg;
+    char buf[512];
+    size_t len = 0;
+    for (;;) {
+        ssize_t n = read(coord_fd, buf + len, sizeof buf - 1 - len);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR) continue;
+            return NULL; /* the coordinator is gone: the job goes on without checkpoints */
+        }
+        len += (size_t)n;
+        char *nl;
+        while ((nl = memchr(buf, '\n', len))) {
+            *nl = 0;
+            pthread_mutex_lock(&q_lock);
+            if (q_head - q_tail < QUEUE) {
+                size_t k = strnlen(buf, sizeof queue[0] - 1);
+                memcpy(queue[q_head % QUEUE], buf, k);
+                queue[q_head % QUEUE][k] = 0;
+                q_head++;
+                atomic_fetch_add(&q_count, 1);
+            }
+            pthread_mutex_unlock(&q_lock);
+            len -= (size_t)(nl + 1 - buf);
+            memmove(buf, nl + 1, len);
+            ring_doorbell();
+        }
+        if (len == sizeof buf - 1) len = 0; /* a line too long: not ours */
+    }
+}
+
+void ckpt_connect(void)
+{
+    const char *path = getenv("MPCR_COORD_SOCK");
+    if (!path || !*path) return;
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    if (strlen(path) >= sizeof a.sun_path) return;
+    strcpy(a.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a)) {
+        mpcr_report("rank %d: cannot reach the coordinator at %s (%s); no checkpoints", proxy.rank,
+                    path, strerror(errno));
+        if (fd >= 0) close(fd);
+        return;
+    }
+    coord_fd = fd;
+    say("proxy %d %d %d", proxy.rank, proxy.size, (int)getpid());
+    /* The thread must not take MPI's or the program's signals. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_t t;
+    if (pthread_create(&t, NULL, reader, NULL)) {
+        close(coord_fd);
+        coord_fd = -1;
+    } else {
+        pthread_detach(t);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Receives every message that has arrived into the cache, and lets pending
+ * requests complete. Called over and over while quiesced. */
+static void drain_step(void)
+{
+    req_progress();
+    uint32_t n = map_comm_slots();
+    for (uint32_t i = 0; i < 2 * n; i++) {
+        uint32_t vid = i < n ? i : (i - n) | MPCR_COLL_CONTEXT;
+        MPI_Comm comm = real_comm(vid);
+        if (comm == MPI_COMM_NULL) continue;
+        for (;;) {
+            int flag = 0;
+            MPI_Message msg;
+            MPI_Status st;
+            if (MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, &msg, &st) != MPI_SUCCESS ||
+                !flag)
+                break;
+            uint64_t bytes = status_bytes(&st);
+            void *data = malloc(bytes ? bytes : 1);
+            if (!data || cache_add(vid, neutral_source(st.MPI_SOURCE), neutral_tag(st.MPI_TAG),
+                                   bytes, data)) {
+                mpcr_report("rank %d: out of memory for a drained message of %llu bytes",
+                            proxy.rank, (unsigned long long)bytes);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+#if MPI_VERSION >= 4
+            MPI_Mrecv_c(data, (MPI_Count)bytes, MPI_BYTE, &msg, &st);
+#else
+            MPI_Mrecv(data, (int)bytes, MPI_BYTE, &msg, &st);
+#endif
+            proxy.received++;
+        }
+    }
+    if (proxy.received != reported_received) {
+        reported_received = proxy.received;
+        say("count %lu %llu", gen, (unsigned long long)proxy.received);
+    }
+}
+
+static void on_line(const char *line)
+{
+    unsigned long k = 0;
+    char word[16] = "";
+    if (sscanf(line, "%15s %lu", word, &k) != 2) return;
+    if (!strcmp(word, "quiesce") && stage == CKPT_RUNNING) {
+        if (!proxy.app_connected || proxy.finalized) {
+            say("busy %lu rank %d %s", k, proxy.rank,
+                proxy.finalized ? "has called MPI_Finalize" : "has not called MPI_Init yet");
+            return;
+        }
+        stage = CKPT_QUIESCED, gen = k, image_asked = 0;
+        reported_received = proxy.received;
+        say("quiet %lu %llu %llu", k, (unsigned long long)proxy.sent,
+            (unsigned long long)proxy.received);
+    } else if (!strcmp(word, "image") && stage == CKPT_QUIESCED && k == gen) {
+        image_asked = 1; /* taken in ckpt_hold, outside any call */
+    } else if (!strcmp(word, "resume") && k == gen && stage != CKPT_RUNNING) {
+        if (stage == CKPT_IMAGING) req_repost_all();
+        stage = CKPT_RUNNING;
+    } else if (!strcmp(word, "exit") && k == gen && stage == CKPT_IMAGING) {
+        proxy.ckpt_exit = 1; /* the program ends now; so does the job */
+    }
+}
+
+int ckpt_poll(void)
+{
+    while (atomic_load_explicit(&q_count, memory_order_acquire)) {
+        char line[128];
+        pthread_mutex_lock(&q_lock);
+        snprintf(line, sizeof line, "%s", queue[q_tail % QUEUE]);
+        q_tail++;
+        atomic_fetch_sub(&q_count, 1);
+        pthread_mutex_unlock(&q_lock);
+        on_line(line);
+    }
+    if (stage == CKPT_QUIESCED) drain_step();
+    return stage != CKPT_RUNNING;
+}
+
+/* Every message is in its receiver's cache: settle requests, save this
+ * proxy's part, and have the program write its image. */
+static void take_image(void)
+{
+    req_settle_for_image();
+    char err[256] = "";
+    if (state_save(gen, err, sizeof err)) {
+        say("failed %lu rank %d: %s", gen, proxy.rank, err);
+        stage = CKPT_IMAGING; /* the coordinator answers with resume */
+        return;
+    }
+    union sigval v = {.sival_ptr = (void *)(uintptr_t)MPCR_CTL_REQUEST(gen)};
+    stage = CKPT_IMAGING;
+    if (sigqueue(proxy.child, SIGRTMAX, v)) {
+        say("failed %lu rank %d: cannot signal the program: %s", gen, proxy.rank, strerror(errno));
+        return;
+    }
+    say("signalled %lu", gen);
+}
+
+void ckpt_hold(void)
+{
+    while (ckpt_poll()) {
+        if (stage == CKPT_QUIESCED && image_asked) {
+            image_asked = 0;
+            take_image();
+        }
+        if (child_exited) child_ended();
+        if (stage == CKPT_IMAGING) usleep(200); /* nothing to drive in MPI meanwhile */
+    }
+}

@@ -1,0 +1,26 @@
+/* The proxy's part in a checkpoint (docs/mpi-checkpoint.md): a connection to
+ * the job's coordinator, and the stages quiesce -> drain -> image -> resume.
+ *
+ * Lines from the coordinator: "quiesce K", "image K", "resume K", "exit K".
+ * Lines to it: "proxy RANK PID" once, then "quiet K SENT RECEIVED",
+ * "busy K WHY", "count K RECEIVED", "signalled K", "failed K WHY". */
+#ifndef MPCR_PROXY_CKPT_H
+#define MPCR_PROXY_CKPT_H
+
+enum ckpt_stage {
+    CKPT_RUNNING,  /* calls are served */
+    CKPT_QUIESCED, /* no call is served; messages are drained into the cache */
+    CKPT_IMAGING,  /* the program writes its image; the proxy waits */
+};
+
+/* Connects to $MPCR_COORD_SOCK if set (a job that can be checkpointed). */
+void ckpt_connect(void);
+/* Handles what the coordinator said since the last look; in a quiesced
+ * stage also drains. Returns 1 while calls must not be served. Cheap when
+ * nothing happened: one atomic load. */
+int ckpt_poll(void);
+/* Runs a checkpoint's stages until calls may be served again. */
+void ckpt_hold(void);
+enum ckpt_stage ckpt_stage(void);
+
+#endif

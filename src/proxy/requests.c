@@ -1,0 +1,180 @@
+/* See requests.h. */
+#include "proxy.h"
+#include "report.h"
+#include "requests.h"
+#include "cache.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+struct req *reqs;
+uint32_t nreqs;
+static uint64_t posting_clock;
+
+struct req *req_get(uint32_t token)
+{
+    if (token < 1 || token > nreqs || reqs[token - 1].state == REQ_FREE) return NULL;
+    return &reqs[token - 1];
+}
+
+struct req *req_new(uint32_t *token)
+{
+    uint32_t i = 0;
+    while (i < nreqs && reqs[i].state != REQ_FREE)
+        i++;
+    if (i == nreqs && req_table_reserve(nreqs ? 2 * nreqs : 64)) return NULL;
+    reqs[i] = (struct req){.state = REQ_ACTIVE, .real = MPI_REQUEST_NULL};
+    *token = i + 1;
+    return &reqs[i];
+}
+
+int req_table_reserve(uint32_t n)
+{
+    if (n <= nreqs) return 0;
+    struct req *t = realloc(reqs, n * sizeof *t);
+    if (!t) return -1;
+    for (uint32_t j = nreqs; j < n; j++)
+        t[j] = (struct req){.state = REQ_FREE, .real = MPI_REQUEST_NULL};
+    reqs = t, nreqs = n;
+    return 0;
+}
+
+void req_release(struct req *q)
+{
+    q->state = REQ_FREE;
+    q->real = MPI_REQUEST_NULL;
+}
+
+void req_status_from(struct req_status *s, int rc, const MPI_Status *st)
+{
+    s->rc = error_class(rc);
+    s->source = neutral_source(st->MPI_SOURCE);
+    s->tag = neutral_tag(st->MPI_TAG);
+    /* On truncation MPI leaves the buffer's contents undefined (MPICH writes
+     * nothing): deliver no bytes rather than stale staging contents. */
+    s->bytes = s->rc == MPI_ERR_TRUNCATE ? 0 : status_bytes(st);
+}
+
+int req_start_send(struct req *q, int sync)
+{
+    q->kind = REQ_SEND;
+    q->posted = ++posting_clock;
+    int rc = real_isend(sync, q->comm, q->peer, q->tag, q->offset, q->bytes, &q->real);
+    if (rc == MPI_SUCCESS) proxy.sent++;
+    return rc;
+}
+
+int req_post_recv(struct req *q)
+{
+    q->kind = REQ_RECV;
+    q->posted = ++posting_clock;
+    int i = cache_find(q->comm, q->peer, q->tag);
+    if (i >= 0) {
+        cache_take(i, staging(q->offset), q->bytes, &q->done);
+        q->state = REQ_DONE;
+        return MPI_SUCCESS;
+    }
+    q->state = REQ_ACTIVE;
+    return real_irecv(q->comm, q->peer, q->tag, q->offset, q->bytes, &q->real);
+}
+
+/* A real request of entry q completed with (rc, st). */
+static void finished(struct req *q, int rc, const MPI_Status *st)
+{
+    req_status_from(&q->done, rc, st);
+    if (q->kind == REQ_RECV && rc == MPI_SUCCESS) proxy.received++;
+    q->state = REQ_DONE;
+    q->real = MPI_REQUEST_NULL;
+}
+
+int req_progress(void)
+{
+    static MPI_Request *real;
+    static uint32_t *which;
+    static int *idx;
+    static MPI_Status *sts;
+    static uint32_t cap;
+    if (cap < nreqs) {
+        free(real), free(which), free(idx), free(sts);
+        real = malloc(nreqs * sizeof *real), which = malloc(nreqs * sizeof *which);
+        idx = malloc(nreqs * sizeof *idx), sts = malloc(nreqs * sizeof *sts);
+        if (!real || !which || !idx || !sts) {
+            mpcr_report("rank %d: the proxy is out of memory", proxy.rank);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        cap = nreqs;
+    }
+    int n = 0, got = 0;
+    for (uint32_t i = 0; i < nreqs; i++)
+        if (reqs[i].state == REQ_ACTIVE) real[n] = reqs[i].real, which[n++] = i;
+    if (!n) return MPI_SUCCESS;
+    int rc = MPI_Testsome(n, real, &got, idx, sts);
+    if (got == MPI_UNDEFINED) got = 0;
+    for (int k = 0; k < got; k++) {
+        int err = rc == MPI_ERR_IN_STATUS ? sts[k].MPI_ERROR : rc;
+        finished(&reqs[which[idx[k]]], err, &sts[k]);
+    }
+    return rc == MPI_ERR_IN_STATUS ? MPI_SUCCESS : rc;
+}
+
+void req_settle_for_image(void)
+{
+    for (;;) { /* sends: every message has been received, so each completes */
+        int busy = 0;
+        req_progress();
+        for (uint32_t i = 0; i < nreqs; i++)
+            busy |= reqs[i].state == REQ_ACTIVE && reqs[i].kind == REQ_SEND;
+        if (!busy) break;
+        if (child_exited) child_ended();
+    }
+    for (uint32_t i = 0; i < nreqs; i++) {
+        struct req *q = &reqs[i];
+        if (q->state != REQ_ACTIVE) continue;
+        MPI_Status st;
+        int cancelled = 0;
+        MPI_Cancel(&q->real);
+        MPI_Wait(&q->real, &st);
+        MPI_Test_cancelled(&st, &cancelled);
+        if (cancelled) {
+            q->state = REQ_REPOST;
+            q->real = MPI_REQUEST_NULL;
+        } else {
+            finished(q, MPI_SUCCESS, &st);
+        }
+    }
+}
+
+/* Receives go back in the order they were first posted: two that match the
+ * same message must see it go to the earlier one, as before. */
+static int by_posting(const void *a, const void *b)
+{
+    const struct req *x = &reqs[*(const uint32_t *)a], *y = &reqs[*(const uint32_t *)b];
+    return x->posted < y->posted ? -1 : x->posted > y->posted;
+}
+
+void req_repost_all(void)
+{
+    uint32_t n = 0, *order = malloc((nreqs + 1) * sizeof *order);
+    if (!order) {
+        mpcr_report("rank %d: the proxy is out of memory", proxy.rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (uint32_t i = 0; i < nreqs; i++)
+        if (reqs[i].state == REQ_REPOST) order[n++] = i;
+    qsort(order, n, sizeof *order, by_posting);
+    for (uint32_t k = 0; k < n; k++) {
+        struct req *q = &reqs[order[k]];
+        uint64_t keep = q->posted;
+        int rc = req_post_recv(q);
+        q->posted = keep;
+        if (rc != MPI_SUCCESS) {
+            MPI_Status st = {0};
+            st.MPI_SOURCE = MPI_ANY_SOURCE, st.MPI_TAG = MPI_ANY_TAG;
+            req_status_from(&q->done, rc, &st);
+            q->state = REQ_DONE;
+        }
+    }
+    for (uint32_t i = 0; i < nreqs; i++)
+        if (reqs[i].posted > posting_clock) posting_clock = reqs[i].posted;
+    free(order);
+}

@@ -1,0 +1,58 @@
+/* The proxy's table of non-blocking requests, named by token (index + 1).
+ *
+ * Each entry says, in mpcr's neutral terms, what the request is (a send or
+ * a receive: communicator id, peer, tag, staging offset, size) and where it
+ * stands. That is what a checkpoint saves (state.c): after the drain every
+ * send has completed and every receive not yet matched is cancelled in the
+ * real MPI (REQ_REPOST), to be posted again on resume or by a new proxy.
+ * A completed request keeps its status until the program waits for it. */
+#ifndef MPCR_PROXY_REQUESTS_H
+#define MPCR_PROXY_REQUESTS_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+enum req_state { REQ_FREE, REQ_ACTIVE, REQ_DONE, REQ_REPOST };
+enum req_kind { REQ_SEND, REQ_RECV };
+
+/* A finished request or receive, in neutral values (reply_status's). */
+struct req_status {
+    int32_t rc, source, tag;
+    uint64_t bytes;
+};
+
+struct req {
+    uint8_t state, kind;
+    uint32_t comm;
+    int32_t peer, tag;
+    uint64_t offset, bytes; /* data, or the receive's capacity */
+    uint64_t posted;        /* order of posting: receives are posted again in it */
+    struct req_status done;
+    MPI_Request real; /* REQ_ACTIVE only */
+};
+
+extern struct req *reqs;
+extern uint32_t nreqs; /* table size; tokens are 1..nreqs */
+
+struct req *req_get(uint32_t token); /* NULL for a bad token or a free slot */
+struct req *req_new(uint32_t *token);
+int req_table_reserve(uint32_t n); /* 0, or -1 when out of memory */
+void req_release(struct req *q);
+
+/* Starts a send of the call's kind; counts it. */
+int req_start_send(struct req *q, int sync);
+/* Posts a receive: from the drain cache if a message there matches (then
+ * the request is REQ_DONE at once), else in the real MPI. */
+int req_post_recv(struct req *q);
+/* Tests every active request once (one MPI_Testsome); those that completed
+ * become REQ_DONE. Returns an MPI error code of the call itself. */
+int req_progress(void);
+/* For a checkpoint: waits until every send has completed, cancels every
+ * pending receive (REQ_REPOST). */
+void req_settle_for_image(void);
+/* After a checkpoint (or in a new proxy): posts the cancelled receives again. */
+void req_repost_all(void);
+/* Completion of a real receive or send into neutral terms. */
+void req_status_from(struct req_status *s, int rc, const MPI_Status *st);
+
+#endif

@@ -1,0 +1,210 @@
+/* See state.h. Layout (little-endian, natural alignment of each record):
+ *   header { magic "MPCRPST1", u32 version, rank, size, nrecord, nreqs, ncache }
+ *   nrecord x struct comm_op
+ *   nreqs   x struct saved_req (slots that are not free, with their token)
+ *   ncache  x { struct saved_msg, then its bytes }
+ *   u32 CRC32C of everything before it
+ * Written to NAME.tmp, fsync'ed and renamed, as the engine writes images. */
+#include "state.h"
+#include "cache.h"
+#include "proxy.h"
+#include "record.h"
+#include "requests.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crc32c.h"
+
+#define STATE_MAGIC   "MPCRPST1"
+#define STATE_VERSION 1
+
+struct header {
+    char magic[8];
+    uint32_t version, rank, size, nrecord, nreqs, ncache;
+};
+struct saved_req {
+    uint32_t token;
+    uint8_t state, kind, pad[2];
+    uint32_t comm;
+    int32_t peer, tag;
+    uint64_t offset, bytes, posted;
+    struct req_status done;
+};
+struct saved_msg {
+    uint32_t comm;
+    int32_t source, tag, pad;
+    uint64_t bytes;
+};
+
+/* A buffered writer that keeps the running checksum. */
+struct out {
+    int fd;
+    uint32_t crc;
+    int failed;
+};
+static void put(struct out *o, const void *p, size_t n)
+{
+    o->crc = mpcr_crc32c(o->crc, p, n);
+    const char *c = p;
+    while (n && !o->failed) {
+        ssize_t w = write(o->fd, c, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            o->failed = errno ? errno : EIO;
+            return;
+        }
+        c += w, n -= (size_t)w;
+    }
+}
+
+int state_save(unsigned long gen, char *err, size_t cap)
+{
+    const char *dir = getenv("MPCR_CKPT_DIR");
+    if (!dir) return snprintf(err, cap, "MPCR_CKPT_DIR is not set"), -1;
+    char path[4200], tmp[4210];
+    snprintf(path, sizeof path, "%s/gen-%lu/rank-%d.state", dir, gen, proxy.rank);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    struct out o = {open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), 0, 0};
+    if (o.fd < 0) return snprintf(err, cap, "cannot create %s: %s", tmp, strerror(errno)), -1;
+    uint32_t used = 0;
+    for (uint32_t i = 0; i < nreqs; i++)
+        used += reqs[i].state != REQ_FREE;
+    struct header h = {STATE_MAGIC, STATE_VERSION, (uint32_t)proxy.rank, (uint32_t)proxy.size,
+                       nrecord, used, ncache};
+    put(&o, &h, sizeof h);
+    put(&o, record, nrecord * sizeof *record);
+    for (uint32_t i = 0; i < nreqs; i++) {
+        const struct req *q = &reqs[i];
+        if (q->state == REQ_FREE) continue;
+        struct saved_req s = {i + 1,     q->state, q->kind,  {0},       q->comm, q->peer,
+                              q->tag,    q->offset, q->bytes, q->posted, q->done};
+        put(&o, &s, sizeof s);
+    }
+    for (uint32_t i = 0; i < ncache; i++) {
+        const struct cached_msg *m = &cache[i];
+        struct saved_msg s = {m->comm, m->source, m->tag, 0, m->bytes};
+        put(&o, &s, sizeof s);
+        put(&o, m->data, m->bytes);
+    }
+    uint32_t crc = o.crc;
+    put(&o, &crc, sizeof crc);
+    if (!o.failed && fsync(o.fd)) o.failed = errno;
+    if (close(o.fd) && !o.failed) o.failed = errno;
+    if (!o.failed && rename(tmp, path)) o.failed = errno;
+    if (o.failed) {
+        unlink(tmp);
+        return snprintf(err, cap, "writing %s: %s", path, strerror(o.failed)), -1;
+    }
+    return 0;
+}
+
+/* A reader over the whole file in memory. */
+struct in {
+    const char *p, *end;
+};
+static int get(struct in *in, void *dst, size_t n)
+{
+    if ((size_t)(in->end - in->p) < n) return -1;
+    memcpy(dst, in->p, n);
+    in->p += n;
+    return 0;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t cap = 0, n = 0, got;
+    do {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1 << 16;
+            char *b = realloc(buf, cap);
+            if (!b) {
+                free(buf), fclose(f);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = b;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got);
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+int state_load(const char *gen_dir, char *err, size_t cap)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/rank-%d.state", gen_dir, proxy.rank);
+    size_t len;
+    char *buf = read_all(path, &len);
+    if (!buf) return snprintf(err, cap, "cannot read %s: %s", path, strerror(errno)), -1;
+    int rc = -1;
+    struct in in = {buf, buf + len};
+    struct header h;
+    uint32_t crc;
+    if (len < sizeof h + sizeof crc || get(&in, &h, sizeof h) || memcmp(h.magic, STATE_MAGIC, 8)) {
+        snprintf(err, cap, "%s is not a proxy state file", path);
+        goto out;
+    }
+    memcpy(&crc, buf + len - sizeof crc, sizeof crc);
+    if (mpcr_crc32c(0, buf, len - sizeof crc) != crc) {
+        snprintf(err, cap, "%s is damaged (checksum mismatch)", path);
+        goto out;
+    }
+    in.end -= sizeof crc;
+    if (h.version != STATE_VERSION || h.rank != (uint32_t)proxy.rank ||
+        h.size != (uint32_t)proxy.size) {
+        snprintf(err, cap, "%s is of version %u, rank %u of %u; this is rank %d of %d", path,
+                 h.version, h.rank, h.size, proxy.rank, proxy.size);
+        goto out;
+    }
+    struct comm_op *ops = malloc((h.nrecord + 1) * sizeof *ops);
+    if (!ops || get(&in, ops, h.nrecord * sizeof *ops)) {
+        free(ops);
+        snprintf(err, cap, "%s is truncated", path);
+        goto out;
+    }
+    int mpi_rc = record_replay(ops, h.nrecord);
+    free(ops);
+    if (mpi_rc != MPI_SUCCESS) {
+        snprintf(err, cap, "re-creating the communicators failed (MPI error %d)", mpi_rc);
+        goto out;
+    }
+    for (uint32_t i = 0; i < h.nreqs; i++) {
+        struct saved_req s;
+        if (get(&in, &s, sizeof s) || s.token == 0 || req_table_reserve(s.token)) {
+            snprintf(err, cap, "%s: bad request table", path);
+            goto out;
+        }
+        reqs[s.token - 1] = (struct req){s.state, s.kind, s.comm,   s.peer,
+                                         s.tag,   s.offset, s.bytes, s.posted,
+                                         s.done,  MPI_REQUEST_NULL};
+        if (s.state == REQ_ACTIVE) { /* cannot be: sends complete and receives are cancelled */
+            snprintf(err, cap, "%s: a request was still active", path);
+            goto out;
+        }
+    }
+    for (uint32_t i = 0; i < h.ncache; i++) {
+        struct saved_msg m;
+        void *data = NULL;
+        if (get(&in, &m, sizeof m) || !(data = malloc(m.bytes ? m.bytes : 1)) ||
+            get(&in, data, m.bytes) || cache_add(m.comm, m.source, m.tag, m.bytes, data)) {
+            free(data);
+            snprintf(err, cap, "%s: bad drain cache", path);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(buf);
+    return rc;
+}
