@@ -31,7 +31,7 @@ struct rank {
     int fd; /* -1: not connected */
     char buf[1024];
     size_t len;
-    int quiet;
+    int quiet, finalizing;
     unsigned long long sent, received;
 };
 
@@ -115,6 +115,12 @@ static void start(struct job *j, int client, int exit_after)
         if (client >= 0) close(client);
         return;
     }
+    for (int r = 0; r < j->nranks; r++)
+        if (j->ranks[r].finalizing) {
+            send_line(client, "error the job is ending (rank %d has called MPI_Finalize)\n", r);
+            if (client >= 0) close(client);
+            return;
+        }
     if (j->connected < j->nranks) {
         send_line(client, "error only %d of %d ranks have started; try again in a moment\n",
                   j->connected, j->nranks);
@@ -166,6 +172,9 @@ static void on_rank_line(struct job *j, int r, const char *line)
         j->phase = DRAIN;
         j->t_quiet = now();
         check_drained(j);
+    } else if (!strncmp(line, "finalizing ", 11)) {
+        k->finalizing = 1;
+        if (j->phase != IDLE) fail(j, "the job is ending (rank %d has called MPI_Finalize)", r);
     } else if (sscanf(line, "count %lu %llu", &gen, &a) == 2 && gen == j->gen) {
         k->received = a;
         check_drained(j);
@@ -305,7 +314,10 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
         pid_t w = waitpid(launcher, &status, WNOHANG);
         if (w == launcher || (w < 0 && errno != EINTR)) break;
         if (next_auto && now() >= next_auto) {
-            if (j.phase == IDLE && j.connected == nranks) start(&j, -1, 0);
+            int ending = 0;
+            for (int r = 0; r < nranks; r++)
+                ending |= j.ranks[r].finalizing;
+            if (j.phase == IDLE && j.connected == nranks && !ending) start(&j, -1, 0);
             next_auto = now() + c->interval;
         }
         if (j.phase != IDLE && now() - j.started > timeout) {

@@ -200,7 +200,17 @@ static int dump_region(struct mpcr_scratch *s, int memfd, int pmfd, struct mpcr_
     const uint64_t batch = sizeof s->pagemap / sizeof s->pagemap[0];
     for (uint64_t base = 0; base < npages; base += batch) {
         uint64_t k = npages - base < batch ? npages - base : batch;
-        if (!all) {
+        if (r->kind == MPCR_R_ANON_SHARED) {
+            /* Another process (the MPI proxy) may have written pages this one
+             * never touched: they are in the shared memory object but not in
+             * our page tables, so pagemap misses them. mincore asks the
+             * object itself. The byte vector is widened in place, last first. */
+            unsigned char *vec = (unsigned char *)s->pagemap;
+            if (mincore((void *)(r->start + base * MPCR_PAGE), k * MPCR_PAGE, vec))
+                return mpcr_fail(-errno, "mincore on shared memory: %s", strerror(errno));
+            for (uint64_t i = k; i-- > 0;)
+                s->pagemap[i] = (vec[i] & 1) ? PM_PRESENT : 0;
+        } else if (!all) {
             off_t at = (off_t)((r->start / MPCR_PAGE + base) * 8);
             if (pread(pmfd, s->pagemap, k * 8, at) != (ssize_t)(k * 8))
                 return mpcr_fail(-EIO, "reading /proc/self/pagemap: %s", strerror(errno));

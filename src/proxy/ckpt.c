@@ -122,6 +122,11 @@ void ckpt_connect(void)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+void ckpt_finalizing(void)
+{
+    say("finalizing %d", proxy.rank);
+}
+
 /* Receives every message that has arrived into the cache, and lets pending
  * requests complete. Called over and over while quiesced. */
 static void drain_step(void)

@@ -3,7 +3,8 @@
  *
  * Lines from the coordinator: "quiesce K", "image K", "resume K", "exit K".
  * Lines to it: "proxy RANK PID" once, then "quiet K SENT RECEIVED",
- * "busy K WHY", "count K RECEIVED", "signalled K", "failed K WHY". */
+ * "busy K WHY", "count K RECEIVED", "signalled K", "failed K WHY",
+ * "finalizing RANK". */
 #ifndef MPCR_PROXY_CKPT_H
 #define MPCR_PROXY_CKPT_H
 
@@ -22,5 +23,8 @@ int ckpt_poll(void);
 /* Runs a checkpoint's stages until calls may be served again. */
 void ckpt_hold(void);
 enum ckpt_stage ckpt_stage(void);
+/* Tells the coordinator that the program called MPI_Finalize: the job is
+ * ending, and no checkpoint can be taken any more. */
+void ckpt_finalizing(void);
 
 #endif

@@ -114,6 +114,7 @@ static void op_init(const struct mpcr_call *c, struct mpcr_reply *r)
 static void op_finalize(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     (void)c;
+    ckpt_finalizing();
     r->rc = error_class(MPI_Finalize());
     proxy.finalized = 1;
 }
