@@ -40,11 +40,13 @@ int cmd_checkpoint(int argc, char **argv)
     }
     char where[4096];
     unsigned long long bytes = 0;
-    double ms = 0;
-    int n = 0;
-    if (sscanf(reply + 3, "%4095s %llu %lf %n", where, &bytes, &ms, &n) >= 3)
-        fprintf(stderr, "mpcr: checkpoint written to %s: %.1f MiB in %.0f ms%s%s%s\n", where,
-                (double)bytes / 1048576.0, ms, n ? " (" : "", n ? reply + 3 + n : "", n ? ")" : "");
-    if (quit) fprintf(stderr, "mpcr: the %s has ended\n", strstr(reply, "stop+drain") ? "job" : "process");
+    double ms = 0, stop, drain, images;
+    if (sscanf(reply + 3, "%4095s %llu %lf", where, &bytes, &ms) == 3)
+        fprintf(stderr, "mpcr: checkpoint written to %s: %.1f MiB in %.0f ms\n", where,
+                (double)bytes / 1048576.0, ms);
+    /* An MPI job's coordinator says how the time went. */
+    if (sscanf(reply + 3, "%*s %*u %*f stop %lf drain %lf images %lf", &stop, &drain, &images) == 3)
+        fprintf(stderr, "mpcr: (stop %.0f ms, drain %.0f ms, images %.0f ms)\n", stop, drain, images);
+    if (quit) fprintf(stderr, "mpcr: the %s has ended\n", strstr(reply, " stop ") ? "job" : "process");
     return 0;
 }

@@ -218,8 +218,8 @@ static void on_image(struct job *j, int fd, const char *line)
     if (!j->exit_after) to_all(j, "resume");
     mpcr_gen_prune(j->c->dir, j->c->keep);
     double t0 = j->started;
-    send_line(j->client, "ok %s/gen-%lu %llu %.0f stop+drain %.0f ms (drain %.0f), images %.0f ms\n",
-              j->c->dir, j->gen, j->bytes, (j->t_images - t0) * 1e3, (j->t_drained - t0) * 1e3,
+    send_line(j->client, "ok %s/gen-%lu %llu %.0f stop %.0f drain %.0f images %.0f\n", j->c->dir,
+              j->gen, j->bytes, (j->t_images - t0) * 1e3, (j->t_quiet - t0) * 1e3,
               (j->t_drained - j->t_quiet) * 1e3, (j->t_images - j->t_drained) * 1e3);
     end_checkpoint(j);
 }
