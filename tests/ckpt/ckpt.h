@@ -1,0 +1,119 @@
+/* Shared by the checkpoint/restart test programs (tests/ckpt/). Their output
+ * must not depend on timing, nor on where a job was checkpointed, killed
+ * and restarted: only rank 0 prints, a few progress lines (progress()) and,
+ * at the end, the results of every rank gathered to it (report(), one
+ * write). Its output is therefore one ordered stream; ckpt.sh compares it
+ * sorted with the native run's, and a restart's output as a suffix of it.
+ * Everything is computed from integers by fixed rules (mix64), so it is
+ * the same in every run. */
+#ifndef TEST_CKPT_H
+#define TEST_CKPT_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* open_memstream (the build defines it anyway) */
+#endif
+#include <mpi.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* splitmix64's finaliser: a deterministic 64-bit hash. */
+static inline uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+static inline uint64_t mix2(uint64_t a, uint64_t b)
+{
+    return mix64(a ^ mix64(b));
+}
+
+/* Pure computation, no MPI and no memory traffic: about one millisecond per
+ * unit on one core of the CI machine, built with -O2 (as CMakeLists.txt
+ * does, whatever the build type). */
+static inline uint64_t compute(uint64_t seed, long units)
+{
+    uint64_t x = seed;
+    for (long u = 0; u < units; u++)
+        for (int i = 0; i < 220000; i++)
+            x = mix64(x + (uint64_t)i);
+    return x;
+}
+
+/* A positive integer argument (argv[i]), or dflt if absent. */
+static inline long arg_long(int argc, char **argv, int i, long dflt)
+{
+    if (argc <= i) return dflt;
+    char *end;
+    long v = strtol(argv[i], &end, 10);
+    if (*end || v <= 0) {
+        fprintf(stderr, "%s: argument %d must be a positive integer, not '%s'\n", argv[0], i,
+                argv[i]);
+        exit(2);
+    }
+    return v;
+}
+
+/* A line printed by rank 0 only, flushed at once. */
+#define progress(...)                                                                              \
+    do {                                                                                           \
+        int r_;                                                                                    \
+        MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                        \
+        if (r_ == 0) {                                                                             \
+            printf(__VA_ARGS__);                                                                   \
+            fflush(stdout);                                                                        \
+        }                                                                                          \
+    } while (0)
+
+/* Ends the job with a message (on stderr) when a check fails. */
+#define check(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            int r_;                                                                                \
+            MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                    \
+            fprintf(stderr, "rank %d: ", r_);                                                      \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, "\n");                                                                 \
+            MPI_Abort(MPI_COMM_WORLD, 3);                                                          \
+        }                                                                                          \
+    } while (0)
+
+#define REPORT_MAX 8
+
+/* Collective: every rank's nv values (nv <= REPORT_MAX) are gathered to
+ * rank 0, which prints "NAME rank R: NAME0=V0 ..." per rank, with one
+ * write. */
+static inline void report(const char *name, const char *const *names, const uint64_t *v, int nv)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    uint64_t mine[REPORT_MAX] = {0};
+    memcpy(mine, v, (size_t)nv * sizeof *v);
+    uint64_t *all = rank == 0 ? malloc((size_t)size * REPORT_MAX * sizeof *all) : NULL;
+    MPI_Gather(mine, REPORT_MAX, MPI_UINT64_T, all, REPORT_MAX, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        for (int r = 0; r < size; r++) {
+            fprintf(f, "%s rank %d:", name, r);
+            for (int i = 0; i < nv; i++)
+                fprintf(f, " %s=%016" PRIx64, names[i], all[r * REPORT_MAX + i]);
+            fprintf(f, "\n");
+        }
+        fclose(f);
+        fflush(stdout);
+        if (write(1, buf, len) != (ssize_t)len) perror("write");
+        free(buf);
+        free(all);
+    }
+}
+
+#endif
