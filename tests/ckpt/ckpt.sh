@@ -40,7 +40,8 @@
 # complete (interval: its output's length is sampled every 50 ms).
 # After every job: no process of it is left (pgrep: the program's path or
 # name, the scratch directory).
-# Environment: MPCR (the mpcr binary), CKPT_SEED (the seed of the random
+# Environment: MPCR (the mpcr binary), CKPT_RESTART_ARGS (more options of
+# `mpcr restart`, e.g. "--mpi openmpi"), CKPT_SEED (the seed of the random
 # delays; printed, so that a failing sequence can be repeated), KEEP (keep
 # the scratch directory), MPCR_CKPT_TIMEOUT (the coordinator's limit on a
 # checkpoint's stages; 30 s here unless set: an attempt that meets a rank
@@ -267,7 +268,7 @@ exit-restart)
             echo "cycle $c: checkpoint --exit after $(secs "$delay") s: gen-$gen$ck_note"
             leftovers "cycle $c (after checkpoint --exit)"
             piece=$c
-            start "piece$piece" "$MPCR" restart "$D"
+            start "piece$piece" "$MPCR" restart ${CKPT_RESTART_ARGS:-} "$D"
         else
             finish "cycle $c"
             echo "cycle $c: the job ended (status $rc) before its checkpoint (after $(secs "$delay") s)"
@@ -303,7 +304,7 @@ continue)
     compare "the run with $taken checkpoints" "$T/run.out" "$rc"
     [ $taken -gt 0 ] || fail "no checkpoint was taken: the job ended before the first one"
     echo "the run with $taken checkpoints (delays$delays s): output and status equal the native run's"
-    timeout -k 10 "$job_timeout" "$MPCR" restart "$D" </dev/null >"$T/restart.out" 2>"$T/restart.err"
+    timeout -k 10 "$job_timeout" "$MPCR" restart ${CKPT_RESTART_ARGS:-} "$D" </dev/null >"$T/restart.out" 2>"$T/restart.err"
     rc=$?
     case $rc in 124 | 137) fail "the restart from gen-$gen did not end within $job_timeout s" ;; esac
     leftovers "the restart from gen-$gen"
@@ -339,7 +340,7 @@ interval)
     m_prev=$(stat -c %.3Y "$D/gen-$prev/manifest" | tr -d .) m_gen=$(stat -c %.3Y "$D/gen-$gen/manifest" | tr -d .)
     lo=$(awk -v m="$m_prev" '$3 <= m { l = $2 } END { print l + 0 }' "$T/lines.log")
     hi=$(awk -v m="$m_gen" -v t="$(wc -l <"$T/run.out")" '$1 >= m + 200 { print $2; f = 1; exit } END { if (!f) print t }' "$T/lines.log")
-    timeout -k 10 "$job_timeout" "$MPCR" restart "$D" </dev/null >"$T/restart.out" 2>"$T/restart.err"
+    timeout -k 10 "$job_timeout" "$MPCR" restart ${CKPT_RESTART_ARGS:-} "$D" </dev/null >"$T/restart.out" 2>"$T/restart.err"
     rc=$?
     case $rc in 124 | 137) fail "the restart from gen-$gen did not end within $job_timeout s" ;; esac
     leftovers "the restart from gen-$gen"
