@@ -18,20 +18,20 @@ else
     echo "== outputs DIFFER:"; diff "$out/native" "$out/mpcr" | head; exit 1
 fi
 
-# The checkpoint engine on its own (MPI jobs come next, docs/mpi-checkpoint.md):
-# a 4-thread computation is checkpointed mid-way, ended, restarted, and must
-# give the checksum of an uninterrupted run.
-program=build/tests/engine/st_checksum
-echo "== uninterrupted: $program 6000"
-"$program" 6000 | tee "$out/ref"
-echo "== mpcr run --no-mpi, checkpoint --exit after 1 s, restart"
-build/bin/mpcr run --no-mpi --ckpt-dir "$out/ck" "$program" 6000 >"$out/first" &
-sleep 1
+# An MPI job checkpointed mid-way (messages in flight), ended, restarted: its
+# result must be the uninterrupted run's.
+program=build/tests/t_ckpt_ring
+echo "== uninterrupted: mpiexec.mpich -n 2 $program 2000 2"
+mpiexec.mpich -n 2 "$program" 2000 2 | tee "$out/ref" | tail -2
+echo "== mpcr run -n 2 --ckpt-dir ck ...; after 1.5 s: mpcr checkpoint --exit ck"
+build/bin/mpcr run -n 2 --ckpt-dir "$out/ck" "$program" 2000 2 >"$out/first" &
+sleep 1.5
 build/bin/mpcr checkpoint --exit "$out/ck"
 wait
-build/bin/mpcr restart "$out/ck" | tee "$out/restarted"
-if [ ! -s "$out/first" ] && cmp -s "$out/ref" "$out/restarted"; then
-    echo "== the restarted process finished with the uninterrupted run's checksum"
+echo "== the job printed $(wc -l <"$out/first") lines before the checkpoint; mpcr restart ck:"
+build/bin/mpcr restart "$out/ck" | tee "$out/restarted" | tail -2
+if cat "$out/first" "$out/restarted" | cmp -s "$out/ref" -; then
+    echo "== checkpointed + restarted output is identical to the uninterrupted run's"
 else
     echo "== restart result DIFFERS"; exit 1
 fi
