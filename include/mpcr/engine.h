@@ -48,6 +48,11 @@ MPCR_ENGINE_API int mpcr_engine_exclude_region(void *addr, size_t len);
 MPCR_ENGINE_API int mpcr_engine_exclude_fd(int fd);
 MPCR_ENGINE_API void mpcr_engine_include_fd(int fd);
 
+/* Where later checkpoints report (a restarted process may have a new
+ * coordinator): a unix socket path or tcp:A.B.C.D:PORT, and the job's secret
+ * (NULL or ""): none. Async-signal-safe. */
+MPCR_ENGINE_API void mpcr_engine_set_coordinator(const char *addr, const char *secret);
+
 /* Takes a checkpoint now, from the calling thread, into the file `path`
  * (written atomically). Returns 0 when the image is written and the process
  * goes on, 1 when the process was restarted from this image, or a negative

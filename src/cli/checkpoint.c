@@ -14,11 +14,13 @@ int cmd_checkpoint(int argc, char **argv)
     const char *dir = MPCR_DEFAULT_CKPT_DIR;
     int quit = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--exit")) quit = 1;
+        if (!strcmp(argv[i], "--exit"))
+            quit = 1;
         else if (argv[i][0] == '-') {
             mpcr_err("usage: mpcr checkpoint [--exit] [DIR]");
             return 2;
-        } else dir = argv[i];
+        } else
+            dir = argv[i];
     }
     int fd = mpcr_coord_request(dir, quit ? "checkpoint exit" : "checkpoint");
     if (fd < 0) {
@@ -33,9 +35,9 @@ int cmd_checkpoint(int argc, char **argv)
         fprintf(stderr, "mpcr: checkpoint: %s\n", reply + 9);
     close(fd);
     if (strncmp(reply, "ok ", 3)) {
-        mpcr_err("checkpoint failed: %s",
-                 !reply[0] ? "the coordinator closed the connection"
-                 : strncmp(reply, "error ", 6) ? reply : reply + 6);
+        mpcr_err("checkpoint failed: %s", !reply[0] ? "the coordinator closed the connection"
+                                          : strncmp(reply, "error ", 6) ? reply
+                                                                        : reply + 6);
         return 1;
     }
     char where[4096];
@@ -46,7 +48,9 @@ int cmd_checkpoint(int argc, char **argv)
                 (double)bytes / 1048576.0, ms);
     /* An MPI job's coordinator says how the time went. */
     if (sscanf(reply + 3, "%*s %*u %*f stop %lf drain %lf images %lf", &stop, &drain, &images) == 3)
-        fprintf(stderr, "mpcr: (stop %.0f ms, drain %.0f ms, images %.0f ms)\n", stop, drain, images);
-    if (quit) fprintf(stderr, "mpcr: the %s has ended\n", strstr(reply, " stop ") ? "job" : "process");
+        fprintf(stderr, "mpcr: (stop %.0f ms, drain %.0f ms, images %.0f ms)\n", stop, drain,
+                images);
+    if (quit)
+        fprintf(stderr, "mpcr: the %s has ended\n", strstr(reply, " stop ") ? "job" : "process");
     return 0;
 }

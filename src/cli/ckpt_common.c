@@ -17,8 +17,11 @@ int mpcr_open_coord(struct mpcr_coord *c, const char *dir)
 {
     int rc = mpcr_coord_open(c, dir);
     if (rc == -EADDRINUSE)
-        mpcr_err("a process is already running with checkpoint directory %s; use another --ckpt-dir", dir);
-    else if (rc) mpcr_err("cannot use checkpoint directory %s: %s", dir, strerror(-rc));
+        mpcr_err(
+            "a process is already running with checkpoint directory %s; use another --ckpt-dir",
+            dir);
+    else if (rc)
+        mpcr_err("cannot use checkpoint directory %s: %s", dir, strerror(-rc));
     return rc ? -1 : 0;
 }
 
@@ -28,8 +31,10 @@ pid_t mpcr_spawn(char *const argv[], const struct mpcr_coord *c, int preload)
     snprintf(lib, sizeof lib, "%s/../lib/mpcr/libmpcr-engine.so", mpcr_self_dir());
     snprintf(sock, sizeof sock, "%s/coord.sock", c->dir);
     const char *old = getenv("LD_PRELOAD");
-    if (old && *old) snprintf(preload_var, sizeof preload_var, "%s:%s", lib, old);
-    else snprintf(preload_var, sizeof preload_var, "%s", lib);
+    if (old && *old)
+        snprintf(preload_var, sizeof preload_var, "%s:%s", lib, old);
+    else
+        snprintf(preload_var, sizeof preload_var, "%s", lib);
     if (preload && access(lib, R_OK)) return -ENOENT;
     pid_t pid = fork();
     if (pid < 0) return -errno;
@@ -44,7 +49,10 @@ pid_t mpcr_spawn(char *const argv[], const struct mpcr_coord *c, int preload)
 }
 
 static pid_t supervised;
-static void forward(int sig) { kill(supervised, sig); }
+static void forward(int sig)
+{
+    kill(supervised, sig);
+}
 
 int mpcr_supervise(struct mpcr_coord *c, pid_t child, const char *what)
 {
@@ -59,4 +67,27 @@ int mpcr_supervise(struct mpcr_coord *c, pid_t child, const char *what)
         return 128 + WTERMSIG(status);
     }
     return WEXITSTATUS(status);
+}
+
+int mpcr_use_coordinator(const char *addr, const char *dir)
+{
+    char abs[PATH_MAX], secret[64], where[128];
+    if (!realpath(dir, abs)) {
+        mpcr_err("--coordinator: the checkpoint directory %s: %s (start `mpcr coordinator` first)",
+                 dir, strerror(errno));
+        return -1;
+    }
+    int rc = mpcr_coord_read_secret(abs, secret, sizeof secret);
+    if (rc) {
+        mpcr_err(
+            "--coordinator: cannot read %s/coord.secret (%s): is `mpcr coordinator --listen %s "
+            "--ckpt-dir %s` running, and the directory shared with this host?",
+            abs, strerror(-rc), addr, dir);
+        return -1;
+    }
+    snprintf(where, sizeof where, "tcp:%s", addr);
+    setenv("MPCR_COORD_SOCK", where, 1);
+    setenv("MPCR_COORD_SECRET", secret, 1);
+    setenv("MPCR_CKPT_DIR", abs, 1);
+    return 0;
 }

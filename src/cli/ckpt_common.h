@@ -23,4 +23,9 @@ int mpcr_open_coord(struct mpcr_coord *c, const char *dir);
  * `c` (if not NULL) as its coordinator; returns the exit status for `mpcr`. */
 int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct mpcr_coord *c);
 
+/* For a job whose coordinator is `mpcr coordinator --listen ADDR` (several
+ * hosts): sets the environment its proxies and engines need (address,
+ * secret read from DIR/coord.secret, DIR). 0, or -1 after an error message. */
+int mpcr_use_coordinator(const char *addr, const char *dir);
+
 #endif

@@ -16,7 +16,7 @@ static const struct {
     {"checkpoint", cmd_checkpoint, "checkpoint [--exit] [DIR]        checkpoint a running job"},
     {"restart", cmd_restart, "restart [-n N] DIR                 restart from the newest image"},
     {"status", cmd_status, "status [DIR]                        show a job's state"},
-    {"coordinator", cmd_coordinator, "coordinator [--listen ADDR:PORT]   standalone coordinator"},
+    {"coordinator", cmd_coordinator, "coordinator --listen A.B.C.D:PORT -n N [--ckpt-dir DIR]   for jobs over several hosts"},
 };
 
 void mpcr_err(const char *fmt, ...)

@@ -14,7 +14,8 @@
 
 static int usage(void)
 {
-    mpcr_err("usage: mpcr restart [-n N] [--mpi mpich|openmpi] DIR  (or --no-mpi DIR for one process)");
+    mpcr_err(
+        "usage: mpcr restart [-n N] [--mpi mpich|openmpi] DIR  (or --no-mpi DIR for one process)");
     return 2;
 }
 
@@ -64,19 +65,20 @@ static int check_images(const char *restorer, const char *gdir, int nranks)
     return bad ? -1 : 0;
 }
 
-static int restart_job(const char *dir, unsigned long gen, int nranks, const char *mpi)
+static int restart_job(const char *dir, unsigned long gen, int nranks, const char *mpi,
+                       const char *coord_addr)
 {
     struct mpcr_coord c;
-    if (mpcr_open_coord(&c, dir)) return 1;
+    if (coord_addr ? mpcr_use_coordinator(coord_addr, dir) : mpcr_open_coord(&c, dir)) return 1;
     char restorer[4200], gdir[4200];
     snprintf(restorer, sizeof restorer, "%s/../libexec/mpcr/mpcr-restore", mpcr_self_dir());
-    snprintf(gdir, sizeof gdir, "%s/gen-%lu", c.dir, gen);
+    snprintf(gdir, sizeof gdir, "%s/gen-%lu", coord_addr ? getenv("MPCR_CKPT_DIR") : c.dir, gen);
     if (check_images(restorer, gdir, nranks)) {
-        mpcr_coord_close(&c);
+        if (!coord_addr) mpcr_coord_close(&c);
         return 1;
     }
     char *args[] = {"--restore", gdir, NULL};
-    return mpcr_run_job(mpi, nranks, args, &c);
+    return mpcr_run_job(mpi, nranks, args, coord_addr ? NULL : &c);
 }
 
 static int restart_process(const char *dir, unsigned long gen)
@@ -98,7 +100,7 @@ static int restart_process(const char *dir, unsigned long gen)
 
 int cmd_restart(int argc, char **argv)
 {
-    const char *dir = NULL, *mpi_opt = NULL;
+    const char *dir = NULL, *mpi_opt = NULL, *coord_addr = NULL;
     int n = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--no-mpi")) continue; /* decided by the manifest */
@@ -107,6 +109,8 @@ int cmd_restart(int argc, char **argv)
             if (n <= 0) return usage();
         } else if (!strcmp(argv[i], "--mpi") && i + 1 < argc) {
             mpi_opt = argv[++i];
+        } else if (!strcmp(argv[i], "--coordinator") && i + 1 < argc) {
+            coord_addr = argv[++i];
         } else if (argv[i][0] == '-' || dir) {
             return usage();
         } else {
@@ -134,9 +138,9 @@ int cmd_restart(int argc, char **argv)
         return restart_process(dir, newest);
     }
     if (n && n != nranks) {
-        mpcr_err("restart: the job in %s/gen-%lu has %d ranks; it cannot restart with -n %d",
-                 dir, newest, nranks, n);
+        mpcr_err("restart: the job in %s/gen-%lu has %d ranks; it cannot restart with -n %d", dir,
+                 newest, nranks, n);
         return 1;
     }
-    return restart_job(dir, newest, nranks, mpi_opt ? mpi_opt : mpi);
+    return restart_job(dir, newest, nranks, mpi_opt ? mpi_opt : mpi, coord_addr);
 }

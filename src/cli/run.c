@@ -108,10 +108,11 @@ static const struct launcher *launcher_of(const char *mpi)
 
 static int run_usage(void)
 {
-    fprintf(stderr,
-            "usage: mpcr run [-n N] [--mpi mpich|openmpi] [--ckpt-dir DIR [--interval T] [--keep K]]\n"
-            "                [--] PROGRAM ARGS...\n"
-            "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] PROGRAM ARGS...\n");
+    fprintf(
+        stderr,
+        "usage: mpcr run [-n N] [--mpi mpich|openmpi] [--ckpt-dir DIR [--interval T] [--keep K]]\n"
+        "                [--] PROGRAM ARGS...\n"
+        "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] PROGRAM ARGS...\n");
     return 2;
 }
 
@@ -207,7 +208,7 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
 
 int cmd_run(int argc, char **argv)
 {
-    const char *nprocs = "1", *mpi = "mpich", *ckpt_dir = NULL;
+    const char *nprocs = "1", *mpi = "mpich", *ckpt_dir = NULL, *coord_addr = NULL;
     double interval = 0;
     int keep = 2, i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
@@ -225,6 +226,8 @@ int cmd_run(int argc, char **argv)
             }
         } else if (!strcmp(o, "--mpi") && i + 1 < argc) {
             mpi = argv[++i];
+        } else if (!strcmp(o, "--coordinator") && i + 1 < argc) {
+            coord_addr = argv[++i];
         } else if (!strcmp(o, "--ckpt-dir") && i + 1 < argc) {
             ckpt_dir = argv[++i];
         } else if (!strcmp(o, "--interval") && i + 1 < argc) {
@@ -254,8 +257,14 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
     if (interval > 0 && !ckpt_dir) ckpt_dir = MPCR_DEFAULT_CKPT_DIR;
+    if (coord_addr && (interval > 0 || !ckpt_dir)) {
+        mpcr_err("run: --coordinator needs --ckpt-dir (the coordinator's, shared); --interval "
+                 "belongs to `mpcr coordinator`");
+        return run_usage();
+    }
+    if (coord_addr && mpcr_use_coordinator(coord_addr, ckpt_dir)) return 1;
     struct mpcr_coord c;
-    if (ckpt_dir) {
+    if (ckpt_dir && !coord_addr) {
         if (mpcr_open_coord(&c, ckpt_dir)) return 1;
         c.interval = interval;
         c.keep = keep;
@@ -269,7 +278,8 @@ int cmd_run(int argc, char **argv)
     proxy_args[k++] = "--";
     for (int j = i; j < argc; j++)
         proxy_args[k++] = argv[j];
-    int rc = mpcr_run_job(mpi, (int)positive(nprocs), proxy_args, ckpt_dir ? &c : NULL);
+    int rc =
+        mpcr_run_job(mpi, (int)positive(nprocs), proxy_args, ckpt_dir && !coord_addr ? &c : NULL);
     free(proxy_args);
     return rc;
 }

@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <fcntl.h>
+#include <netinet/in.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,7 +40,7 @@ static int sock_addr(const char *dir, struct sockaddr_un *a)
 int mpcr_coord_open(struct mpcr_coord *c, const char *dir)
 {
     memset(c, 0, sizeof *c);
-    c->listen_fd = -1;
+    c->listen_fd = c->tcp_fd = -1;
     c->keep = 2;
     if (mkdir(dir, 0700) && errno != EEXIST) return -errno;
     if (!realpath(dir, c->dir)) return -errno;
@@ -62,8 +64,65 @@ int mpcr_coord_open(struct mpcr_coord *c, const char *dir)
     return 0;
 }
 
+int mpcr_coord_listen_tcp(struct mpcr_coord *c, const char *addr)
+{
+    char spec[80];
+    if ((size_t)snprintf(spec, sizeof spec, "tcp:%s", addr) >= sizeof spec) return -EINVAL;
+    /* The same parser as the clients', on a throw-away connection attempt:
+     * a listening socket needs the parsed address, so parse it here too. */
+    unsigned a, b, d, e, port;
+    char tail;
+    if (sscanf(addr, "%u.%u.%u.%u:%u%c", &a, &b, &d, &e, &port, &tail) != 5 || a > 255 || b > 255 ||
+        d > 255 || e > 255 || !port || port > 65535)
+        return -EINVAL;
+    struct sockaddr_in in = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                             .sin_addr = {htonl(a << 24 | b << 16 | d << 8 | e)}};
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1, rc;
+    if (fd < 0) return -errno;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd, (struct sockaddr *)&in, sizeof in) || listen(fd, 64)) {
+        rc = -errno;
+        close(fd);
+        return rc;
+    }
+    unsigned char raw[16];
+    FILE *r = fopen("/dev/urandom", "rb");
+    if (!r || fread(raw, 1, sizeof raw, r) != sizeof raw) {
+        if (r) fclose(r);
+        close(fd);
+        return -EIO;
+    }
+    fclose(r);
+    for (size_t i = 0; i < sizeof raw; i++) snprintf(c->secret + 2 * i, 3, "%02x", raw[i]);
+    char path[4200], tmp[4210];
+    snprintf(path, sizeof path, "%s/coord.secret", c->dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int sfd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (sfd < 0 || write(sfd, c->secret, strlen(c->secret)) < 0 || close(sfd) || rename(tmp, path)) {
+        rc = -errno;
+        close(fd);
+        return rc ? rc : -EIO;
+    }
+    c->tcp_fd = fd;
+    return 0;
+}
+
+int mpcr_coord_read_secret(const char *dir, char *buf, size_t cap)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/coord.secret", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) return -errno;
+    int ok = fgets(buf, (int)cap, f) != NULL;
+    fclose(f);
+    buf[strcspn(buf, "\n")] = 0;
+    return ok && buf[0] ? 0 : -EINVAL;
+}
+
 void mpcr_coord_close(struct mpcr_coord *c)
 {
+    if (c->tcp_fd >= 0) close(c->tcp_fd);
+    c->tcp_fd = -1;
     if (c->listen_fd < 0) return;
     close(c->listen_fd);
     c->listen_fd = -1;
@@ -71,16 +130,15 @@ void mpcr_coord_close(struct mpcr_coord *c)
     if (!sock_addr(c->dir, &a)) unlink(a.sun_path);
 }
 
-static void send_line(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void send_line(int fd, const char *fmt, ...)
+void mpcr_coord_send_line(int fd, const char *fmt, ...)
 {
-    char buf[1024];
+    char buf[1200];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (n > (int)sizeof buf - 1) n = sizeof buf - 1;
-    if (write(fd, buf, (size_t)n) < 0) {}
+    if (fd >= 0 && send(fd, buf, (size_t)n, MSG_NOSIGNAL) < 0) {}
 }
 
 static int read_line(int fd, char *buf, size_t cap)
@@ -131,7 +189,7 @@ static void give_up(struct pending *p, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
-        send_line(p->client, "error %s\n", msg);
+        mpcr_coord_send_line(p->client, "error %s\n", msg);
         close(p->client);
     }
     p->active = 0;
@@ -163,7 +221,7 @@ static void try_signal(struct mpcr_coord *c, pid_t child, struct pending *p)
 static void start_checkpoint(struct mpcr_coord *c, pid_t child, struct pending *p, int client, int exit_after)
 {
     if (p->active) {
-        if (client >= 0) send_line(client, "error a checkpoint is already in progress\n"), close(client);
+        if (client >= 0) mpcr_coord_send_line(client, "error a checkpoint is already in progress\n"), close(client);
         return;
     }
     *p = (struct pending){.active = 1, .client = client, .exit_after = exit_after, .started = now()};
@@ -176,7 +234,7 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
     char *end;
     unsigned long gen = strtoul(line + 6, &end, 10);
     if (!p->active || !p->signalled || gen != p->gen) {
-        send_line(engine, "continue\n");
+        mpcr_coord_send_line(engine, "continue\n");
         return;
     }
     double ms = (now() - p->started) * 1e3;
@@ -184,15 +242,15 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
     unsigned long long bytes = ok ? strtoull(end + 4, NULL, 10) : 0;
     int rc = ok ? mpcr_gen_write_manifest(c->dir, gen, 1, NULL, bytes) : 0;
     if (ok && !rc) {
-        send_line(engine, p->exit_after ? "exit\n" : "continue\n");
+        mpcr_coord_send_line(engine, p->exit_after ? "exit\n" : "continue\n");
         mpcr_gen_prune(c->dir, c->keep);
-        if (p->client >= 0) send_line(p->client, "ok %s/gen-%lu %llu %.0f\n", c->dir, gen, bytes, ms);
+        if (p->client >= 0) mpcr_coord_send_line(p->client, "ok %s/gen-%lu %llu %.0f\n", c->dir, gen, bytes, ms);
     } else {
-        send_line(engine, "continue\n");
+        mpcr_coord_send_line(engine, "continue\n");
         mpcr_gen_remove(c->dir, gen);
         if (p->client >= 0) {
-            if (ok) send_line(p->client, "error writing the manifest: %s\n", strerror(-rc));
-            else send_line(p->client, "error %s\n", *end ? end + 7 : "unknown");
+            if (ok) mpcr_coord_send_line(p->client, "error writing the manifest: %s\n", strerror(-rc));
+            else mpcr_coord_send_line(p->client, "error %s\n", *end ? end + 7 : "unknown");
         }
     }
     if (p->client >= 0) close(p->client);
@@ -221,6 +279,7 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
         char line[1024];
         read_line(fd, line, sizeof line);
+        if (!strncmp(line, "secret ", 7)) read_line(fd, line, sizeof line); /* only TCP needs it */
         if (!strcmp(line, "checkpoint") || !strcmp(line, "checkpoint exit")) {
             start_checkpoint(c, child, &p, fd, line[10] != 0);
             continue; /* the client waits for the engine's report */
@@ -229,10 +288,10 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
         else if (!strcmp(line, "status")) {
             unsigned long newest, highest;
             mpcr_gen_scan(c->dir, &newest, &highest);
-            send_line(fd, "running pid %d newest-complete gen-%lu%s\n", (int)child, newest,
+            mpcr_coord_send_line(fd, "running pid %d newest-complete gen-%lu%s\n", (int)child, newest,
                       p.active ? " checkpoint-in-progress" : "");
-        } else if (!strcmp(line, "ping")) send_line(fd, "pong\n");
-        else send_line(fd, "error unknown request\n");
+        } else if (!strcmp(line, "ping")) mpcr_coord_send_line(fd, "pong\n");
+        else mpcr_coord_send_line(fd, "error unknown request\n");
         close(fd);
     }
     if (p.active && p.signalled) mpcr_gen_remove(c->dir, p.gen);
@@ -253,7 +312,7 @@ int mpcr_coord_request(const char *dir, const char *request)
         close(fd);
         return rc;
     }
-    send_line(fd, "%s\n", request);
+    mpcr_coord_send_line(fd, "%s\n", request);
     return fd;
 }
 

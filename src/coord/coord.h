@@ -20,7 +20,15 @@ struct mpcr_coord {
     unsigned long next_gen;
     int listen_fd;
     const char *mpi;     /* an MPI job's implementation ("mpich"), NULL for one process */
+    int tcp_fd;          /* `mpcr coordinator --listen`: proxies and engines of other hosts; -1 */
+    char secret[40];     /* what a TCP connection must open with ("secret S"); "" when none */
 };
+
+/* Also listens on TCP at "A.B.C.D:PORT", with a new secret, written to
+ * DIR/coord.secret (mode 0600) for `mpcr run --coordinator`. */
+int mpcr_coord_listen_tcp(struct mpcr_coord *c, const char *addr);
+/* Reads DIR/coord.secret into buf; 0 or -errno. */
+int mpcr_coord_read_secret(const char *dir, char *buf, size_t cap);
 
 /* Creates DIR and listens on DIR/coord.sock; fails with -EADDRINUSE when a
  * coordinator already answers there. */
@@ -28,6 +36,9 @@ int mpcr_coord_open(struct mpcr_coord *c, const char *dir);
 /* Serves until `child` ends; returns its wait status. Closes the socket. */
 int mpcr_coord_serve(struct mpcr_coord *c, pid_t child);
 void mpcr_coord_close(struct mpcr_coord *c);
+
+/* Sends a printf-formatted line on a socket; a peer that went away is ignored. */
+void mpcr_coord_send_line(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Client: sends a request line; returns the connected socket or -errno. */
 int mpcr_coord_request(const char *dir, const char *request);
@@ -43,7 +54,8 @@ int mpcr_gen_write_manifest(const char *dir, unsigned long gen, int nranks, cons
 int mpcr_gen_read_manifest(const char *dir, unsigned long gen, int *nranks, char *mpi, size_t cap);
 
 /* The coordinator of an MPI job of `nranks` ranks (job.c): serves until
- * `launcher` (mpiexec) ends and returns its wait status; calls on_extra
+ * `launcher` (mpiexec) ends and returns its wait status, or, with launcher
+ * 0 (standalone), until every rank has come and gone; calls on_extra
  * whenever extra_fd is readable (`mpcr run`'s failure reports). */
 int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_fd,
                    void (*on_extra)(void));

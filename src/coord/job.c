@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "control.h"
 #include "coord.h"
 
 enum phase { IDLE, QUIESCE, DRAIN, IMAGE };
@@ -37,7 +38,7 @@ struct rank {
 
 struct job {
     struct mpcr_coord *c;
-    int nranks, connected;
+    int nranks, connected, ever_connected;
     struct rank *ranks;
     /* the checkpoint in progress */
     enum phase phase;
@@ -55,29 +56,16 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void send_line(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void send_line(int fd, const char *fmt, ...)
-{
-    char buf[1200];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n > (int)sizeof buf - 1) n = sizeof buf - 1;
-    if (fd >= 0 && send(fd, buf, (size_t)n, MSG_NOSIGNAL) < 0) {
-    }
-}
-
 static void to_all(struct job *j, const char *word)
 {
     for (int r = 0; r < j->nranks; r++)
-        send_line(j->ranks[r].fd, "%s %lu\n", word, j->gen);
+        mpcr_coord_send_line(j->ranks[r].fd, "%s %lu\n", word, j->gen);
 }
 
 static void answer_engines(struct job *j, const char *answer)
 {
     for (int i = 0; i < j->nimages; i++) {
-        send_line(j->engines[i], "%s\n", answer);
+        mpcr_coord_send_line(j->engines[i], "%s\n", answer);
         close(j->engines[i]);
     }
     j->nimages = 0;
@@ -104,26 +92,28 @@ static void fail(struct job *j, const char *fmt, ...)
     answer_engines(j, "continue");
     to_all(j, "resume");
     mpcr_gen_remove(j->c->dir, j->gen);
-    send_line(j->client, "error %s\n", why);
+    mpcr_coord_send_line(j->client, "error %s\n", why);
     end_checkpoint(j);
 }
 
 static void start(struct job *j, int client, int exit_after)
 {
     if (j->phase != IDLE) {
-        send_line(client, "error a checkpoint is already in progress\n");
+        mpcr_coord_send_line(client, "error a checkpoint is already in progress\n");
         if (client >= 0) close(client);
         return;
     }
     for (int r = 0; r < j->nranks; r++)
         if (j->ranks[r].finalizing) {
-            send_line(client, "error the job is ending (rank %d has called MPI_Finalize)\n", r);
+            mpcr_coord_send_line(client,
+                                 "error the job is ending (rank %d has called MPI_Finalize)\n", r);
             if (client >= 0) close(client);
             return;
         }
     if (j->connected < j->nranks) {
-        send_line(client, "error only %d of %d ranks have started; try again in a moment\n",
-                  j->connected, j->nranks);
+        mpcr_coord_send_line(client,
+                             "error only %d of %d ranks have started; try again in a moment\n",
+                             j->connected, j->nranks);
         if (client >= 0) close(client);
         return;
     }
@@ -131,7 +121,7 @@ static void start(struct job *j, int client, int exit_after)
     j->gen = j->c->next_gen++;
     snprintf(gdir, sizeof gdir, "%s/gen-%lu", j->c->dir, j->gen);
     if (mkdir(gdir, 0700)) {
-        send_line(client, "error cannot create %s: %s\n", gdir, strerror(errno));
+        mpcr_coord_send_line(client, "error cannot create %s: %s\n", gdir, strerror(errno));
         if (client >= 0) close(client);
         return;
     }
@@ -193,7 +183,7 @@ static void on_image(struct job *j, int fd, const char *line)
     char *end;
     unsigned long gen = strtoul(line + 6, &end, 10);
     if (j->phase != IMAGE || gen != j->gen) {
-        send_line(fd, "continue\n");
+        mpcr_coord_send_line(fd, "continue\n");
         close(fd);
         return;
     }
@@ -204,8 +194,9 @@ static void on_image(struct job *j, int fd, const char *line)
     }
     j->bytes += strtoull(end + 4, NULL, 10);
     double s = now() - j->started;
-    send_line(j->client, "progress %d/%d ranks, %.1f MiB, %.0f MB/s\n", j->nimages, j->nranks,
-              (double)j->bytes / 1048576.0, s > 0 ? (double)j->bytes / 1e6 / s : 0.0);
+    mpcr_coord_send_line(j->client, "progress %d/%d ranks, %.1f MiB, %.0f MB/s\n", j->nimages,
+                         j->nranks, (double)j->bytes / 1048576.0,
+                         s > 0 ? (double)j->bytes / 1e6 / s : 0.0);
     if (j->nimages < j->nranks) return;
     j->t_images = now();
     int rc = mpcr_gen_write_manifest(j->c->dir, j->gen, j->nranks, j->c->mpi, j->bytes);
@@ -218,23 +209,33 @@ static void on_image(struct job *j, int fd, const char *line)
     if (!j->exit_after) to_all(j, "resume");
     mpcr_gen_prune(j->c->dir, j->c->keep);
     double t0 = j->started;
-    send_line(j->client, "ok %s/gen-%lu %llu %.0f stop %.0f drain %.0f images %.0f\n", j->c->dir,
-              j->gen, j->bytes, (j->t_images - t0) * 1e3, (j->t_quiet - t0) * 1e3,
-              (j->t_drained - j->t_quiet) * 1e3, (j->t_images - j->t_drained) * 1e3);
+    mpcr_coord_send_line(j->client, "ok %s/gen-%lu %llu %.0f stop %.0f drain %.0f images %.0f\n",
+                         j->c->dir, j->gen, j->bytes, (j->t_images - t0) * 1e3,
+                         (j->t_quiet - t0) * 1e3, (j->t_drained - j->t_quiet) * 1e3,
+                         (j->t_images - j->t_drained) * 1e3);
     end_checkpoint(j);
 }
 
 static void on_client(struct job *j, int fd, const char *line, pid_t launcher)
 {
-    int hello_rank, hello_size, pid;
-    if (sscanf(line, "proxy %d %d %d", &hello_rank, &hello_size, &pid) == 3) {
+    int version, hello_rank, hello_size, pid;
+    if (sscanf(line, "proxy %d %d %d %d", &version, &hello_rank, &hello_size, &pid) == 4) {
+        if (version != MPCR_COORD_PROTOCOL) {
+            mpcr_coord_send_line(fd, "error this coordinator speaks protocol %d, not %d\n",
+                                 MPCR_COORD_PROTOCOL, version);
+            close(fd);
+            return;
+        }
         if (hello_rank < 0 || hello_rank >= j->nranks || hello_size != j->nranks ||
             j->ranks[hello_rank].fd >= 0) {
+            mpcr_coord_send_line(fd, "error rank %d of %d does not belong to this job of %d\n",
+                                 hello_rank, hello_size, j->nranks);
             close(fd);
             return;
         }
         j->ranks[hello_rank].fd = fd;
         j->connected++;
+        j->ever_connected++;
         return;
     }
     if (!strncmp(line, "image ", 6)) {
@@ -248,14 +249,14 @@ static void on_client(struct job *j, int fd, const char *line, pid_t launcher)
     if (!strcmp(line, "status")) {
         unsigned long newest, highest;
         mpcr_gen_scan(j->c->dir, &newest, &highest);
-        send_line(fd, "running pid %d ranks %d connected %d newest-complete gen-%lu%s%s\n",
-                  (int)launcher, j->nranks, j->connected, newest,
-                  j->phase != IDLE ? " checkpoint-in-progress " : "",
-                  j->phase != IDLE ? phase_name[j->phase] : "");
+        mpcr_coord_send_line(
+            fd, "running pid %d ranks %d connected %d newest-complete gen-%lu%s%s\n", (int)launcher,
+            j->nranks, j->connected, newest, j->phase != IDLE ? " checkpoint-in-progress " : "",
+            j->phase != IDLE ? phase_name[j->phase] : "");
     } else if (!strcmp(line, "ping")) {
-        send_line(fd, "pong\n");
+        mpcr_coord_send_line(fd, "pong\n");
     } else {
-        send_line(fd, "error unknown request\n");
+        mpcr_coord_send_line(fd, "error unknown request\n");
     }
     close(fd);
 }
@@ -301,7 +302,7 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
     struct job j = {.c = c, .nranks = nranks, .client = -1};
     j.ranks = calloc((size_t)nranks, sizeof *j.ranks);
     j.engines = calloc((size_t)nranks, sizeof *j.engines);
-    struct pollfd *p = calloc((size_t)nranks + 2, sizeof *p);
+    struct pollfd *p = calloc((size_t)nranks + 3, sizeof *p);
     if (!j.ranks || !j.engines || !p) return -ENOMEM;
     for (int r = 0; r < nranks; r++)
         j.ranks[r].fd = -1;
@@ -311,8 +312,8 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
     double next_auto = c->interval > 0 ? now() + c->interval : 0;
     int status = 0;
     for (;;) {
-        pid_t w = waitpid(launcher, &status, WNOHANG);
-        if (w == launcher || (w < 0 && errno != EINTR)) break;
+        pid_t w = launcher ? waitpid(launcher, &status, WNOHANG) : 0;
+        if (launcher && (w == launcher || (w < 0 && errno != EINTR))) break;
         if (next_auto && now() >= next_auto) {
             int ending = 0;
             for (int r = 0; r < nranks; r++)
@@ -333,19 +334,36 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
         p[n++] = (struct pollfd){extra_fd, POLLIN, 0};
         for (int r = 0; r < nranks; r++)
             p[n++] = (struct pollfd){j.ranks[r].fd, POLLIN, 0};
+        p[n++] = (struct pollfd){c->tcp_fd, POLLIN, 0};
         if (poll(p, (nfds_t)n, 50) <= 0) continue;
         for (int r = 0; r < nranks; r++)
             if (j.ranks[r].fd >= 0 && p[2 + r].revents) on_rank_readable(&j, r);
         if (extra_fd >= 0 && p[1].revents && on_extra) on_extra();
-        if (p[0].revents & POLLIN) {
-            int fd = accept4(c->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        for (int l = 0; l < 2; l++) {
+            int lfd = l ? c->tcp_fd : c->listen_fd;
+            if (lfd < 0 || !(p[l ? 2 + nranks : 0].revents & POLLIN)) continue;
+            int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
             if (fd < 0) continue;
             struct timeval tv = {10, 0};
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
             char line[1024];
             read_first_line(fd, line, sizeof line);
+            /* Over TCP, anyone may connect: only the job's secret opens the door. */
+            if (!strncmp(line, "secret ", 7)) {
+                if (strcmp(line + 7, c->secret))
+                    line[0] = 0;
+                else
+                    read_first_line(fd, line, sizeof line);
+            } else if (l) {
+                line[0] = 0;
+            }
+            if (!line[0]) {
+                close(fd);
+                continue;
+            }
             on_client(&j, fd, line, launcher);
         }
+        if (!launcher && j.ever_connected >= nranks && j.connected == 0) break;
     }
     if (j.phase != IDLE) fail(&j, "the job ended before the checkpoint was complete");
     for (int r = 0; r < nranks; r++)

@@ -42,7 +42,7 @@ long mpcr_tid_offset = -1;
 
 static struct mpcr_engine_hooks hooks;
 static int initialised;
-static char ckpt_dir[4096], coord_sock[108], api_path[4096];
+static char ckpt_dir[4096], coord_sock[108], coord_secret[64], api_path[4096];
 static unsigned rank;
 static int busy;                       /* a checkpoint is in progress */
 static uint32_t epoch;                 /* of the current checkpoint */
@@ -297,18 +297,17 @@ static int __attribute__((noinline)) take_image(const char *path, uint64_t gen)
  * this process is to end now (checkpoint --exit), else 0. */
 static int report(uint64_t gen, int rc)
 {
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = mpcr_ctl_connect(coord_sock);
     if (fd < 0) return 0;
-    struct sockaddr_un a = {.sun_family = AF_UNIX};
-    memcpy(a.sun_path, coord_sock, sizeof a.sun_path);
     struct timeval tv = {120, 0};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    char msg[700], reply[64] = {0};
-    int n = rc ? snprintf(msg, sizeof msg, "image %llu error %s\n", (unsigned long long)gen, mpcr_errmsg)
-               : snprintf(msg, sizeof msg, "image %llu ok %llu\n", (unsigned long long)gen,
-                          (unsigned long long)image_bytes);
+    char msg[900], reply[64] = {0};
+    int n = coord_secret[0] ? snprintf(msg, sizeof msg, "secret %s\n", coord_secret) : 0;
+    n += rc ? snprintf(msg + n, sizeof msg - (size_t)n, "image %llu error %s\n", (unsigned long long)gen, mpcr_errmsg)
+            : snprintf(msg + n, sizeof msg - (size_t)n, "image %llu ok %llu\n", (unsigned long long)gen,
+                       (unsigned long long)image_bytes);
     int quit = 0;
-    if (!connect(fd, (struct sockaddr *)&a, sizeof a) && write(fd, msg, (size_t)n) == n) {
+    if (write(fd, msg, (size_t)n) == n) {
         ssize_t k = 0, r;
         while (k < (ssize_t)sizeof reply - 1 && (r = read(fd, reply + k, sizeof reply - 1 - (size_t)k)) > 0) {
             k += r;
@@ -387,6 +386,8 @@ int mpcr_engine_init(void)
     const char *d = getenv("MPCR_CKPT_DIR"), *c = getenv("MPCR_COORD_SOCK"), *r = getenv("MPCR_RANK");
     if (d) snprintf(ckpt_dir, sizeof ckpt_dir, "%s", d);
     if (c) snprintf(coord_sock, sizeof coord_sock, "%s", c);
+    const char *secret = getenv("MPCR_COORD_SECRET");
+    if (secret) snprintf(coord_secret, sizeof coord_secret, "%s", secret);
     if (r) rank = (unsigned)atoi(r);
     find_tid_offset();
     struct sigaction sa;
@@ -412,6 +413,15 @@ int mpcr_engine_exclude_region(void *addr, size_t len)
     mpcr_exclude[mpcr_nexclude].end = ((uintptr_t)addr + len + MPCR_PAGE - 1) & ~(MPCR_PAGE - 1);
     mpcr_nexclude++;
     return 0;
+}
+
+void mpcr_engine_set_coordinator(const char *addr, const char *secret)
+{
+    size_t n = 0;
+    while (addr && addr[n] && n < sizeof coord_sock - 1) coord_sock[n] = addr[n], n++;
+    coord_sock[n] = 0;
+    for (n = 0; secret && secret[n] && n < sizeof coord_secret - 1; n++) coord_secret[n] = secret[n];
+    coord_secret[n] = 0;
 }
 
 int mpcr_engine_exclude_fd(int fd)

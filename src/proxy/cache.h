@@ -11,10 +11,10 @@
 #include "requests.h"
 
 struct cached_msg {
-    uint32_t comm;         /* mpcr communicator id, MPCR_COLL_CONTEXT included */
-    int32_t source, tag;   /* neutral values */
+    uint32_t comm;       /* mpcr communicator id, MPCR_COLL_CONTEXT included */
+    int32_t source, tag; /* neutral values */
     uint64_t bytes;
-    void *data;            /* malloc'd */
+    void *data; /* malloc'd */
 };
 
 extern struct cached_msg *cache;

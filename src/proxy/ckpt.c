@@ -94,20 +94,17 @@ static void *reader(void *arg)
 
 void ckpt_connect(void)
 {
-    const char *path = getenv("MPCR_COORD_SOCK");
-    if (!path || !*path) return;
-    struct sockaddr_un a = {.sun_family = AF_UNIX};
-    if (strlen(path) >= sizeof a.sun_path) return;
-    strcpy(a.sun_path, path);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a)) {
+    const char *addr = getenv("MPCR_COORD_SOCK"), *secret = getenv("MPCR_COORD_SECRET");
+    if (!addr || !*addr) return;
+    int fd = mpcr_ctl_connect(addr);
+    if (fd < 0) {
         mpcr_report("rank %d: cannot reach the coordinator at %s (%s); no checkpoints", proxy.rank,
-                    path, strerror(errno));
-        if (fd >= 0) close(fd);
+                    addr, strerror(errno));
         return;
     }
     coord_fd = fd;
-    say("proxy %d %d %d", proxy.rank, proxy.size, (int)getpid());
+    if (secret && *secret) say("secret %s", secret);
+    say("proxy %d %d %d %d", MPCR_COORD_PROTOCOL, proxy.rank, proxy.size, (int)getpid());
     /* The thread must not take MPI's or the program's signals. */
     sigset_t all, old;
     sigfillset(&all);

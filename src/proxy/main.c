@@ -49,8 +49,8 @@ _Noreturn void child_ended(void)
     }
     /* A checkpoint with --exit: the engine ends the program (status 0) once
      * its image is safe; the proxies end the job cleanly. */
-    if (proxy.ckpt_exit || (ckpt_stage() == CKPT_IMAGING && WIFEXITED(status) &&
-                            WEXITSTATUS(status) == 0)) {
+    if (proxy.ckpt_exit ||
+        (ckpt_stage() == CKPT_IMAGING && WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
         MPI_Finalize();
         _exit(0);
     }
@@ -315,9 +315,17 @@ int main(int argc, char **argv)
     }
     close(sv[1]);
     if (accept_channel(sv[0]) < 0) child_ended(); /* the program ended before MPI_Init */
-    if (restore) { /* where the restarted program's failure reports go now */
-        const char *reports = getenv(MPCR_ENV_REPORT_SOCKET);
-        if (send(sv[0], reports ? reports : "", reports ? strlen(reports) : 0, MSG_NOSIGNAL) < 0) {
+    if (restore) { /* where the restarted program reports now: "REPORTS\0COORDINATOR\0SECRET" */
+        char where[1024];
+        const char *v[3] = {getenv(MPCR_ENV_REPORT_SOCKET), getenv("MPCR_COORD_SOCK"),
+                            getenv("MPCR_COORD_SECRET")};
+        size_t n = 0;
+        for (int k = 0; k < 3; k++) {
+            const char *e = v[k] && strlen(v[k]) < 300 ? v[k] : "";
+            memcpy(where + n, e, strlen(e) + 1);
+            n += strlen(e) + 1;
+        }
+        if (send(sv[0], where, n, MSG_NOSIGNAL) < 0) {
         }
     }
     close(sv[0]);

@@ -15,10 +15,10 @@
 
 struct proxy {
     int rank, size;
-    pid_t child;   /* the application */
-    int finalized; /* the application called MPI_Finalize */
-    int app_connected; /* the application has reached MPI_Init (its channel is mapped) */
-    int ckpt_exit;     /* a checkpoint with --exit: the application ends now, and so do we */
+    pid_t child;             /* the application */
+    int finalized;           /* the application called MPI_Finalize */
+    int app_connected;       /* the application has reached MPI_Init (its channel is mapped) */
+    int ckpt_exit;           /* a checkpoint with --exit: the application ends now, and so do we */
     uint64_t sent, received; /* messages, for the drain: sum(sent) = sum(received) */
     int memfd;
     struct mpcr_chan *chan; /* at a fixed address inside `reserve` */

@@ -29,8 +29,8 @@ int comm_dup(uint32_t parent, uint32_t new_id)
     return rc;
 }
 
-int comm_split(uint32_t parent, int32_t color, int32_t key, uint32_t new_id, int *member,
-               int *rank, int *size)
+int comm_split(uint32_t parent, int32_t color, int32_t key, uint32_t new_id, int *member, int *rank,
+               int *size)
 {
     enum { ABI_UNDEFINED = -32766 };
     MPI_Comm comm;
@@ -42,8 +42,7 @@ int comm_split(uint32_t parent, int32_t color, int32_t key, uint32_t new_id, int
         MPI_Comm_size(comm, size);
         rc = map_comm_add(new_id, comm);
     }
-    if (rc == MPI_SUCCESS)
-        rc = append((struct comm_op){COMM_OP_SPLIT, parent, color, key, new_id});
+    if (rc == MPI_SUCCESS) rc = append((struct comm_op){COMM_OP_SPLIT, parent, color, key, new_id});
     return rc;
 }
 

@@ -12,9 +12,9 @@ enum comm_op_kind { COMM_OP_DUP = 1, COMM_OP_SPLIT, COMM_OP_FREE };
 
 struct comm_op {
     uint32_t kind;
-    uint32_t comm;       /* the parent (DUP, SPLIT) or the one freed (FREE) */
-    int32_t color, key;  /* SPLIT, color in mpcr's ABI */
-    uint32_t new_id;     /* DUP, SPLIT */
+    uint32_t comm;      /* the parent (DUP, SPLIT) or the one freed (FREE) */
+    int32_t color, key; /* SPLIT, color in mpcr's ABI */
+    uint32_t new_id;    /* DUP, SPLIT */
 };
 
 extern struct comm_op *record;
@@ -22,8 +22,8 @@ extern uint32_t nrecord;
 
 /* Each returns an MPI error code of this MPI and appends to the record. */
 int comm_dup(uint32_t parent, uint32_t new_id);
-int comm_split(uint32_t parent, int32_t color, int32_t key, uint32_t new_id, int *member,
-               int *rank, int *size);
+int comm_split(uint32_t parent, int32_t color, int32_t key, uint32_t new_id, int *member, int *rank,
+               int *size);
 int comm_free(uint32_t id);
 
 /* Replays a saved record (the record then holds it again). */

@@ -31,8 +31,7 @@ int real_isend(int sync, uint32_t comm_id, int peer, int tag, uint64_t offset, u
 #endif
 }
 
-int real_irecv(uint32_t comm_id, int peer, int tag, uint64_t offset, uint64_t cap,
-               MPI_Request *req)
+int real_irecv(uint32_t comm_id, int peer, int tag, uint64_t offset, uint64_t cap, MPI_Request *req)
 {
     void *buf = staging(offset);
     int src = real_source(peer), rtag = real_tag(tag);

@@ -74,15 +74,16 @@ int state_save(unsigned long gen, char *err, size_t cap)
     uint32_t used = 0;
     for (uint32_t i = 0; i < nreqs; i++)
         used += reqs[i].state != REQ_FREE;
-    struct header h = {STATE_MAGIC, STATE_VERSION, (uint32_t)proxy.rank, (uint32_t)proxy.size,
-                       nrecord, used, ncache};
+    struct header h = {
+        STATE_MAGIC, STATE_VERSION, (uint32_t)proxy.rank, (uint32_t)proxy.size, nrecord,
+        used,        ncache};
     put(&o, &h, sizeof h);
     put(&o, record, nrecord * sizeof *record);
     for (uint32_t i = 0; i < nreqs; i++) {
         const struct req *q = &reqs[i];
         if (q->state == REQ_FREE) continue;
-        struct saved_req s = {i + 1,     q->state, q->kind,  {0},       q->comm, q->peer,
-                              q->tag,    q->offset, q->bytes, q->posted, q->done};
+        struct saved_req s = {i + 1,  q->state,  q->kind,  {0},       q->comm, q->peer,
+                              q->tag, q->offset, q->bytes, q->posted, q->done};
         put(&o, &s, sizeof s);
     }
     for (uint32_t i = 0; i < ncache; i++) {
@@ -185,9 +186,8 @@ int state_load(const char *gen_dir, char *err, size_t cap)
             snprintf(err, cap, "%s: bad request table", path);
             goto out;
         }
-        reqs[s.token - 1] = (struct req){s.state, s.kind, s.comm,   s.peer,
-                                         s.tag,   s.offset, s.bytes, s.posted,
-                                         s.done,  MPI_REQUEST_NULL};
+        reqs[s.token - 1] = (struct req){s.state,  s.kind,  s.comm,   s.peer, s.tag,
+                                         s.offset, s.bytes, s.posted, s.done, MPI_REQUEST_NULL};
         if (s.state == REQ_ACTIVE) { /* cannot be: sends complete and receives are cancelled */
             snprintf(err, cap, "%s: a request was still active", path);
             goto out;

@@ -251,6 +251,17 @@ leftovers "the native run"
 
 # ---- the modes
 
+# Restarts from gen-$1 to the end; its output must be the reference's after
+# its first L lines, $2 <= L <= $3.
+restart_suffix() {
+    timeout -k 10 "$job_timeout" "$MPCR" restart ${CKPT_RESTART_ARGS:-} "$D" </dev/null >"$T/restart.out" 2>"$T/restart.err"
+    rc=$?
+    case $rc in 124 | 137) fail "the restart from gen-$1 did not end within $job_timeout s" ;; esac
+    leftovers "the restart from gen-$1"
+    compare_suffix "the restart from gen-$1" "$T/restart.out" "$rc" "$2" "$3"
+    echo "ckpt.sh: PASS"
+}
+
 case $mode in
 exit-restart)
     # Delays: up to 70% of the native run's time W for 1 or 2 cycles; with
@@ -304,12 +315,7 @@ continue)
     compare "the run with $taken checkpoints" "$T/run.out" "$rc"
     [ $taken -gt 0 ] || fail "no checkpoint was taken: the job ended before the first one"
     echo "the run with $taken checkpoints (delays$delays s): output and status equal the native run's"
-    timeout -k 10 "$job_timeout" "$MPCR" restart ${CKPT_RESTART_ARGS:-} "$D" </dev/null >"$T/restart.out" 2>"$T/restart.err"
-    rc=$?
-    case $rc in 124 | 137) fail "the restart from gen-$gen did not end within $job_timeout s" ;; esac
-    leftovers "the restart from gen-$gen"
-    compare_suffix "the restart from gen-$gen" "$T/restart.out" "$rc" "$lo" "$hi"
-    echo "ckpt.sh: PASS"
+    restart_suffix "$gen" "$lo" "$hi"
     ;;
 
 interval)
@@ -340,12 +346,7 @@ interval)
     m_prev=$(stat -c %.3Y "$D/gen-$prev/manifest" | tr -d .) m_gen=$(stat -c %.3Y "$D/gen-$gen/manifest" | tr -d .)
     lo=$(awk -v m="$m_prev" '$3 <= m { l = $2 } END { print l + 0 }' "$T/lines.log")
     hi=$(awk -v m="$m_gen" -v t="$(wc -l <"$T/run.out")" '$1 >= m + 200 { print $2; f = 1; exit } END { if (!f) print t }' "$T/lines.log")
-    timeout -k 10 "$job_timeout" "$MPCR" restart ${CKPT_RESTART_ARGS:-} "$D" </dev/null >"$T/restart.out" 2>"$T/restart.err"
-    rc=$?
-    case $rc in 124 | 137) fail "the restart from gen-$gen did not end within $job_timeout s" ;; esac
-    leftovers "the restart from gen-$gen"
-    compare_suffix "the restart from gen-$gen" "$T/restart.out" "$rc" "$lo" "$hi"
-    echo "ckpt.sh: PASS"
+    restart_suffix "$gen" "$lo" "$hi"
     ;;
 
 refuse)

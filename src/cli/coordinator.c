@@ -1,0 +1,65 @@
+/* `mpcr coordinator --listen ADDR:PORT -n N [--ckpt-dir DIR] [--interval T]
+ * [--keep K]`: the coordinator of an MPI job whose ranks run on several
+ * hosts. It listens on TCP for the proxies and the programs' engines (they
+ * open every connection with the job's secret, which it writes to
+ * DIR/coord.secret: DIR must be shared by the hosts, as the images are
+ * written there), and on DIR/coord.sock for `mpcr checkpoint` and `mpcr
+ * status` on this host. The job is started with `mpcr run --coordinator
+ * ADDR:PORT --ckpt-dir DIR` (or restarted with `mpcr restart --coordinator
+ * ADDR:PORT DIR`); the coordinator ends when every rank has come and gone. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ckpt_common.h"
+#include "cli.h"
+
+static int usage(void)
+{
+    mpcr_err("usage: mpcr coordinator --listen A.B.C.D:PORT -n N [--ckpt-dir DIR] [--interval T] "
+             "[--keep K] [--mpi MPI]");
+    return 2;
+}
+
+int cmd_coordinator(int argc, char **argv)
+{
+    const char *listen = NULL, *dir = MPCR_DEFAULT_CKPT_DIR, *mpi = "mpich";
+    int n = 0, keep = 2;
+    double interval = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--listen") && i + 1 < argc)
+            listen = argv[++i];
+        else if (!strcmp(argv[i], "-n") && i + 1 < argc)
+            n = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--ckpt-dir") && i + 1 < argc)
+            dir = argv[++i];
+        else if (!strcmp(argv[i], "--interval") && i + 1 < argc)
+            interval = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--keep") && i + 1 < argc)
+            keep = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--mpi") && i + 1 < argc)
+            mpi = argv[++i]; /* the manifest's default for restarts */
+        else
+            return usage();
+    }
+    if (!listen || n <= 0 || keep <= 0 || interval < 0) return usage();
+    struct mpcr_coord c;
+    if (mpcr_open_coord(&c, dir)) return 1;
+    c.interval = interval, c.keep = keep, c.mpi = mpi;
+    int rc = mpcr_coord_listen_tcp(&c, listen);
+    if (rc) {
+        mpcr_err(
+            "coordinator: cannot listen on %s: %s (give a numeric IPv4 address and a free port)",
+            listen, strerror(-rc));
+        mpcr_coord_close(&c);
+        return 1;
+    }
+    fprintf(stderr,
+            "mpcr: coordinator of %d ranks on tcp:%s, directory %s; start the job with\n"
+            "mpcr:   mpcr run -n %d --coordinator %s --ckpt-dir %s PROGRAM ARGS...\n",
+            n, listen, c.dir, n, listen, c.dir);
+    mpcr_job_serve(&c, n, 0, -1, NULL);
+    return 0;
+}
