@@ -199,7 +199,6 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
             print_reports(100);
         }
     }
-    print_reports(100);
     close_reports();
     free(args);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
