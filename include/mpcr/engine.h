@@ -48,10 +48,11 @@ MPCR_ENGINE_API int mpcr_engine_exclude_region(void *addr, size_t len);
 MPCR_ENGINE_API int mpcr_engine_exclude_fd(int fd);
 MPCR_ENGINE_API void mpcr_engine_include_fd(int fd);
 
-/* Where later checkpoints report (a restarted process may have a new
- * coordinator): a unix socket path or tcp:A.B.C.D:PORT, and the job's secret
- * (NULL or ""): none. Async-signal-safe. */
-MPCR_ENGINE_API void mpcr_engine_set_coordinator(const char *addr, const char *secret);
+/* Where later checkpoints report and write (a restarted process may have a
+ * new coordinator and directory): a unix socket path or tcp:A.B.C.D:PORT,
+ * the job's secret (NULL or "": none), the checkpoint directory (NULL or
+ * "": unchanged). Async-signal-safe. */
+MPCR_ENGINE_API void mpcr_engine_set_coordinator(const char *addr, const char *secret, const char *dir);
 
 /* Takes a checkpoint now, from the calling thread, into the file `path`
  * (written atomically). Returns 0 when the image is written and the process

@@ -415,8 +415,13 @@ int mpcr_engine_exclude_region(void *addr, size_t len)
     return 0;
 }
 
-void mpcr_engine_set_coordinator(const char *addr, const char *secret)
+void mpcr_engine_set_coordinator(const char *addr, const char *secret, const char *dir)
 {
+    if (dir && dir[0]) {
+        size_t k = 0;
+        while (dir[k] && k < sizeof ckpt_dir - 1) ckpt_dir[k] = dir[k], k++;
+        ckpt_dir[k] = 0;
+    }
     size_t n = 0;
     while (addr && addr[n] && n < sizeof coord_sock - 1) coord_sock[n] = addr[n], n++;
     coord_sock[n] = 0;

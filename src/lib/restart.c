@@ -48,19 +48,22 @@ static void on_restarted(void *arg)
     struct mpcr_hello hello = {MPCR_CHAN_MAGIC, MPCR_CHAN_VERSION, mpcr.staging_size};
     if (mpcr_send_fd(MPCR_RESTART_FD, fd, &hello, sizeof hello))
         restart_failed("the set-up socket is missing (was it started by mpcr restart?)");
-    /* The proxy answers with where failure reports and checkpoint reports go
-     * now: "REPORTS\0COORDINATOR\0SECRET\0". */
-    char where[1024] = {0};
+    /* The proxy answers with where failure reports, checkpoint reports and
+     * images go now: "REPORTS\0COORDINATOR\0SECRET\0DIRECTORY\0". */
+    char where[4 * 1000 + 1] = {0};
     ssize_t n = recv(MPCR_RESTART_FD, where, sizeof where - 1, 0);
     close(fd);
     close(MPCR_RESTART_FD);
     const char *reports = where, *coord = reports + __builtin_strlen(reports) + 1;
     const char *secret = coord < where + n ? coord + __builtin_strlen(coord) + 1 : "";
+    const char *dir = secret < where + n ? secret + __builtin_strlen(secret) + 1 : "";
+    if (dir >= where + n) dir = "";
+    if (secret >= where + n) secret = "";
     if (coord >= where + n) coord = "";
     mpcr_engine_include_fd(mpcr_report_fd());
     mpcr_report_reopen(n > 0 && *reports ? reports : NULL);
     mpcr_engine_exclude_fd(mpcr_report_fd());
-    if (*coord) mpcr_engine_set_coordinator(coord, secret);
+    if (*coord) mpcr_engine_set_coordinator(coord, secret, dir);
     mpcr.proxy_pid = getppid();
     prctl(PR_SET_PDEATHSIG, MPCR_PROXY_DEATH_SIGNAL);
 }

@@ -315,13 +315,13 @@ int main(int argc, char **argv)
     }
     close(sv[1]);
     if (accept_channel(sv[0]) < 0) child_ended(); /* the program ended before MPI_Init */
-    if (restore) { /* where the restarted program reports now: "REPORTS\0COORDINATOR\0SECRET" */
-        char where[1024];
-        const char *v[3] = {getenv(MPCR_ENV_REPORT_SOCKET), getenv("MPCR_COORD_SOCK"),
-                            getenv("MPCR_COORD_SECRET")};
+    if (restore) { /* where the restarted program reports now: "REPORTS\0COORDINATOR\0SECRET\0DIR" */
+        char where[4 * 1000];
+        const char *v[4] = {getenv(MPCR_ENV_REPORT_SOCKET), getenv("MPCR_COORD_SOCK"),
+                            getenv("MPCR_COORD_SECRET"), getenv("MPCR_CKPT_DIR")};
         size_t n = 0;
-        for (int k = 0; k < 3; k++) {
-            const char *e = v[k] && strlen(v[k]) < 300 ? v[k] : "";
+        for (int k = 0; k < 4; k++) {
+            const char *e = v[k] && strlen(v[k]) < 1000 ? v[k] : "";
             memcpy(where + n, e, strlen(e) + 1);
             n += strlen(e) + 1;
         }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A job with a standalone coordinator over TCP (`mpcr coordinator --listen`),
-# as for several hosts, on 127.0.0.1: checkpoint --exit at a random instant,
-# then a new coordinator and `mpcr restart --coordinator`; the output must be
-# the native run's. A connection without the job's secret is refused.
+# as for several hosts, on 127.0.0.1: checkpoint --exit at a random instant;
+# the checkpoint directory is moved; a new coordinator there, `mpcr restart
+# --coordinator`, checkpoint --exit again (its images must land in the new
+# directory); a third coordinator and restart to the end. The output must
+# be the native run's. A connection without the job's secret is refused.
 #   coordinator.sh NPROCS PROGRAM ARGS...       (env MPCR)
 set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
@@ -19,12 +21,15 @@ port=$((40000 + RANDOM % 20000))
 addr=127.0.0.1:$port
 timeout 120 mpiexec.mpich -n "$n" "$@" >"$T/ref" 2>/dev/null || fail "the native run failed"
 
+ck=$T/ck
 start_coordinator() {
-    timeout 200 "$MPCR" coordinator --listen "$addr" -n "$n" --ckpt-dir "$T/ck" 2>>"$T/coord.err" &
+    rm -f "$ck/coord.secret"
+    timeout 200 "$MPCR" coordinator --listen "$addr" -n "$n" --ckpt-dir "$ck" 2>>"$T/coord.err" &
     coord=$!
-    for _ in $(seq 100); do [ -S "$T/ck/coord.sock" ] && [ -s "$T/ck/coord.secret" ] && return; sleep 0.05; done
+    for _ in $(seq 100); do [ -S "$ck/coord.sock" ] && [ -s "$ck/coord.secret" ] && return; sleep 0.05; done
     fail "the coordinator did not start"
 }
+random_delay() { awk -v r="$RANDOM" 'BEGIN { printf "%.2f", 0.5 + r % 1500 / 1000 }'; }
 
 start_coordinator
 # Without the secret, the coordinator answers nothing and starts nothing.
@@ -34,20 +39,35 @@ reply=$(timeout 15 cat <&3)
 exec 3<&-
 [ -z "$reply" ] || fail "a connection without the secret got an answer: $reply"
 
-timeout 120 "$MPCR" run -n "$n" --coordinator "$addr" --ckpt-dir "$T/ck" "$@" >"$T/first" 2>"$T/run.err" &
-job=$!
-delay=$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", 0.5 + r % 1500 / 1000 }')
-sleep "$delay"
-timeout 100 "$MPCR" checkpoint --exit "$T/ck" 2>"$T/ckpt.err" || fail "checkpoint after $delay s: $(cat "$T/ckpt.err")"
-wait "$job" || fail "the job did not end with status 0 after checkpoint --exit"
-wait "$coord" || fail "the coordinator did not end with its job"
-[ -s "$T/ck/gen-1/manifest" ] || fail "no complete generation"
-[ "$(ls "$T/ck/gen-1" | grep -c '^rank-.*\.img$')" = "$n" ] || fail "not $n images in gen-1"
+# checkpoint --exit of the running job ($1: the job's pid); gen-$2 must be complete
+checkpoint_exit() {
+    delay=$(random_delay)
+    delays="$delays $delay"
+    sleep "$delay"
+    for try in $(seq 30); do # "try again in a moment": the ranks have not all started
+        timeout 100 "$MPCR" checkpoint --exit "$ck" 2>"$T/ckpt.err" && break
+        grep -q "try again" "$T/ckpt.err" && [ "$try" -lt 30 ] || fail "checkpoint after $delay s: $(cat "$T/ckpt.err")"
+        sleep 0.2
+    done
+    wait "$1" || fail "the job did not end with status 0 after checkpoint --exit"
+    wait "$coord" || fail "the coordinator did not end with its job"
+    [ -s "$ck/gen-$2/manifest" ] || fail "no complete gen-$2 in $ck"
+    [ "$(ls "$ck/gen-$2" | grep -c '^rank-.*\.img$')" = "$n" ] || fail "not $n images in $ck/gen-$2"
+}
+delays=
+timeout 120 "$MPCR" run -n "$n" --coordinator "$addr" --ckpt-dir "$ck" "$@" >"$T/first" 2>"$T/run.err" &
+checkpoint_exit $! 1
+
+mv "$ck" "$T/moved" # a restart need not use the directory's old path
+ck=$T/moved
+start_coordinator
+timeout 120 "$MPCR" restart --coordinator "$addr" "$ck" >"$T/second" 2>"$T/restart.err" &
+checkpoint_exit $! 2
 
 start_coordinator
-timeout 120 "$MPCR" restart --coordinator "$addr" "$T/ck" >"$T/second" 2>"$T/restart.err" ||
-    fail "the restart failed"
-wait "$coord" || fail "the second coordinator did not end with its job"
-cat "$T/first" "$T/second" | sort | cmp -s - <(sort "$T/ref") ||
-    fail "checkpointed at $delay s and restarted, the output differs from the native run's"
-echo "coordinator.sh: PASS (checkpoint at $delay s over tcp:$addr, restarted, output equal)"
+timeout 120 "$MPCR" restart --coordinator "$addr" "$ck" >"$T/third" 2>"$T/restart.err" ||
+    fail "the last restart failed"
+wait "$coord" || fail "the last coordinator did not end with its job"
+cat "$T/first" "$T/second" "$T/third" | sort | cmp -s - <(sort "$T/ref") ||
+    fail "checkpointed after$delays s, restarted twice, the output differs from the native run's"
+echo "coordinator.sh: PASS (checkpoints after$delays s over tcp:$addr, the directory moved, output equal)"

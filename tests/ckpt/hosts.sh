@@ -70,7 +70,11 @@ HOSTS=$h1,$h2 timeout 120 "$MPCR" run -n 2 --coordinator "$coord_ip:$port" --ckp
 job=$!
 delay=$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", 0.5 + r % 1500 / 1000 }')
 sleep "$delay"
-timeout 100 "$MPCR" checkpoint --exit "$T/ck" 2>"$T/ckpt.err" || fail "checkpoint after $delay s: $(cat "$T/ckpt.err")"
+for try in $(seq 30); do # "try again in a moment": the ranks have not all started
+    timeout 100 "$MPCR" checkpoint --exit "$T/ck" 2>"$T/ckpt.err" && break
+    grep -q "try again" "$T/ckpt.err" && [ "$try" -lt 30 ] || fail "checkpoint after $delay s: $(cat "$T/ckpt.err")"
+    sleep 0.2
+done
 wait "$job" || fail "the job did not end with status 0 after checkpoint --exit"
 wait "$coord"
 grep -q "^$h1 proxy-id 0" "$T/launches" || fail "the first run's rank 0 was not on $h1"
