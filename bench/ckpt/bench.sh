@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checkpoint and restart of an MPI job under mpcr, beside dd of the same bytes.
 #   bench.sh BUILD_DIR [RANKS] [MIB_PER_RANK] [INFLIGHT]      (default: 4 256 10000)
-# 1. A job of RANKS ranks, each with MIB MiB resident, is checkpointed with
-#    --exit; the coordinator's split (stop+drain, drain, images) is printed,
+# 1. A job of RANKS ranks, each with MIB MiB resident, is checkpointed once
+#    (and goes on), then with --exit; the coordinator's split (stop, drain,
+#    images, resume) is printed,
 #    then `mpcr restart` resumes it and ends it; dd writes (fsync) and reads
 #    the same number of bytes on the same file system.
 # 2. A 2-rank job with INFLIGHT small messages in flight: time of `mpcr
@@ -31,12 +32,15 @@ t0=$(now)
 "$mpcr" run -n "$ranks" --ckpt-dir "$T/ck" "$prog" "$mib" >"$T/out1" 2>"$T/err1" &
 job=$!
 wait_ready
+c0=$(now)
+"$mpcr" checkpoint "$T/ck" 2>"$T/ck0.err" || fail "checkpoint: $(cat "$T/ck0.err")"
+c1=$(now)
 t1=$(now)
 "$mpcr" checkpoint --exit "$T/ck" 2>"$T/ck.err" || fail "checkpoint: $(cat "$T/ck.err")"
 t2=$(now)
 wait $job || fail "job: $(cat "$T/err1")"
-bytes=$(cat "$T"/ck/gen-1/rank-*.img "$T"/ck/gen-1/rank-*.state | wc -c)
-split=$(grep -o 'stop [0-9]* ms, drain [0-9]* ms, images [0-9]* ms' "$T/ck.err")
+bytes=$(cat "$T"/ck/gen-2/rank-*.img "$T"/ck/gen-2/rank-*.state | wc -c)
+split=$(grep -o 'stop [0-9]* ms, drain [0-9]* ms, images [0-9]* ms[^)]*' "$T/ck.err")
 touch "$T/stop"
 drop
 t3=$(now)
@@ -52,9 +56,11 @@ t7=$(now)
 dd if="$T/dd2" of=/dev/null bs=1M status=none
 t8=$(now)
 awk -v r="$ranks" -v m="$mib" -v b="$bytes" -v c="$(awk "BEGIN{print $t2-$t1}")" \
+    -v c0="$(awk "BEGIN{print $c1-$c0}")" -v sp0="$(grep -o 'stop [0-9]* ms.*ms' "$T/ck0.err")" \
     -v w="$(awk "BEGIN{print $t6-$t5}")" -v s="$(awk "BEGIN{print $t4-$t3}")" \
     -v d="$(awk "BEGIN{print $t8-$t7}")" -v sp="$split" 'BEGIN {
     printf "job: %d ranks x %d MiB, images %.1f MiB\n", r, m, b / 1048576
+    printf "checkpoint (continue) %.3f s   (%s)\n", c0, sp0
     printf "checkpoint --exit %.3f s   dd write %.3f s   ratio %.2f   (%s)\n", c, w, c / w, sp
     printf "restart to end    %.3f s   dd read  %.3f s   ratio %.2f\n", s, d, s / d }'
 rm -rf "$T/ck" "$T/dd" "$T/dd2"
@@ -76,6 +82,6 @@ wait $job || fail "job: $(cat "$T/err3")"
 cmp -s "$T/ref2" "$T/out3" || fail "checksums after checkpoint-and-continue differ"
 cached=$(cat "$T"/ck/gen-1/rank-1.state | wc -c)
 awk -v n="$inflight" -v c="$(awk "BEGIN{print $t2-$t1}")" -v s="$cached" \
-    -v sp="$(grep -o 'stop [0-9]* ms, drain [0-9]* ms, images [0-9]* ms' "$T/ck.err")" 'BEGIN {
+    -v sp="$(grep -o 'stop [0-9]* ms, drain [0-9]* ms, images [0-9]* ms[^)]*' "$T/ck.err")" 'BEGIN {
     printf "%d messages in flight: checkpoint to resumed ranks %.3f s (%s), rank 1 state %.0f KiB\n",
     n, c, sp, s / 1024 }'

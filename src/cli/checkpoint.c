@@ -42,12 +42,17 @@ int cmd_checkpoint(int argc, char **argv)
     }
     char where[4096];
     unsigned long long bytes = 0;
-    double ms = 0, stop, drain, images;
+    double ms = 0, stop, drain, images, resume;
     if (sscanf(reply + 3, "%4095s %llu %lf", where, &bytes, &ms) == 3)
         fprintf(stderr, "mpcr: checkpoint written to %s: %.1f MiB in %.0f ms\n", where,
                 (double)bytes / 1048576.0, ms);
     /* An MPI job's coordinator says how the time went. */
-    if (sscanf(reply + 3, "%*s %*u %*f stop %lf drain %lf images %lf", &stop, &drain, &images) == 3)
+    int k = sscanf(reply + 3, "%*s %*u %*f stop %lf drain %lf images %lf resume %lf", &stop, &drain,
+                   &images, &resume);
+    if (k == 4)
+        fprintf(stderr, "mpcr: (stop %.0f ms, drain %.0f ms, images %.0f ms, resume %.0f ms)\n",
+                stop, drain, images, resume);
+    else if (k == 3)
         fprintf(stderr, "mpcr: (stop %.0f ms, drain %.0f ms, images %.0f ms)\n", stop, drain,
                 images);
     if (quit)

@@ -132,7 +132,7 @@ void mpcr_coord_close(struct mpcr_coord *c)
 
 void mpcr_coord_send_line(int fd, const char *fmt, ...)
 {
-    char buf[1200];
+    char buf[4600];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(buf, sizeof buf, fmt, ap);

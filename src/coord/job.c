@@ -25,14 +25,15 @@
 #include "control.h"
 #include "coord.h"
 
-enum phase { IDLE, QUIESCE, DRAIN, IMAGE };
-static const char *const phase_name[] = {"idle", "quiesce", "drain", "image"};
+/* RESUME: the generation is complete; waiting for every rank to say it goes on. */
+enum phase { IDLE, QUIESCE, DRAIN, IMAGE, RESUME };
+static const char *const phase_name[] = {"idle", "quiesce", "drain", "image", "resume"};
 
 struct rank {
     int fd; /* -1: not connected */
     char buf[1024];
     size_t len;
-    int quiet, finalizing;
+    int quiet, finalizing, resumed;
     unsigned long long sent, received;
 };
 
@@ -47,6 +48,7 @@ struct job {
     int *engines, nimages; /* engine connections waiting for the answer */
     unsigned long long bytes, total_sent;
     double started, t_quiet, t_drained, t_images;
+    char done[4400]; /* the client's answer, sent once every rank has resumed */
 };
 
 static double now(void)
@@ -77,7 +79,7 @@ static void end_checkpoint(struct job *j)
     j->client = -1;
     j->phase = IDLE;
     for (int r = 0; r < j->nranks; r++)
-        j->ranks[r].quiet = 0;
+        j->ranks[r].quiet = j->ranks[r].resumed = 0;
 }
 
 /* Gives up on the checkpoint: every rank goes on, the generation goes away. */
@@ -144,6 +146,17 @@ static void check_drained(struct job *j)
     to_all(j, "image");
 }
 
+/* Every rank goes on (or the attempt ends): the client hears how long that took. */
+static void resumed(struct job *j)
+{
+    int n = 0;
+    for (int r = 0; r < j->nranks; r++)
+        n += j->ranks[r].resumed || j->ranks[r].fd < 0;
+    if (n < j->nranks) return;
+    mpcr_coord_send_line(j->client, "%s resume %.0f\n", j->done, (now() - j->t_images) * 1e3);
+    end_checkpoint(j);
+}
+
 static void on_rank_line(struct job *j, int r, const char *line)
 {
     struct rank *k = &j->ranks[r];
@@ -162,9 +175,13 @@ static void on_rank_line(struct job *j, int r, const char *line)
         j->phase = DRAIN;
         j->t_quiet = now();
         check_drained(j);
+    } else if (sscanf(line, "resumed %lu", &gen) == 1 && gen == j->gen && j->phase == RESUME) {
+        k->resumed = 1;
+        resumed(j);
     } else if (!strncmp(line, "finalizing ", 11)) {
         k->finalizing = 1;
-        if (j->phase != IDLE) fail(j, "the job is ending (rank %d has called MPI_Finalize)", r);
+        if (j->phase == RESUME) resumed(j);
+        else if (j->phase != IDLE) fail(j, "the job is ending (rank %d has called MPI_Finalize)", r);
     } else if (sscanf(line, "count %lu %llu", &gen, &a) == 2 && gen == j->gen) {
         k->received = a;
         check_drained(j);
@@ -204,16 +221,21 @@ static void on_image(struct job *j, int fd, const char *line)
         fail(j, "writing the manifest: %s", strerror(-rc));
         return;
     }
-    if (j->exit_after) to_all(j, "exit");
-    answer_engines(j, j->exit_after ? "exit" : "continue");
-    if (!j->exit_after) to_all(j, "resume");
-    mpcr_gen_prune(j->c->dir, j->c->keep);
     double t0 = j->started;
-    mpcr_coord_send_line(j->client, "ok %s/gen-%lu %llu %.0f stop %.0f drain %.0f images %.0f\n",
-                         j->c->dir, j->gen, j->bytes, (j->t_images - t0) * 1e3,
-                         (j->t_quiet - t0) * 1e3, (j->t_drained - j->t_quiet) * 1e3,
-                         (j->t_images - j->t_drained) * 1e3);
-    end_checkpoint(j);
+    snprintf(j->done, sizeof j->done, "ok %s/gen-%lu %llu %.0f stop %.0f drain %.0f images %.0f",
+             j->c->dir, j->gen, j->bytes, (j->t_images - t0) * 1e3, (j->t_quiet - t0) * 1e3,
+             (j->t_drained - j->t_quiet) * 1e3, (j->t_images - j->t_drained) * 1e3);
+    mpcr_gen_prune(j->c->dir, j->c->keep);
+    if (j->exit_after) {
+        to_all(j, "exit");
+        answer_engines(j, "exit");
+        mpcr_coord_send_line(j->client, "%s\n", j->done);
+        end_checkpoint(j);
+        return;
+    }
+    answer_engines(j, "continue");
+    j->phase = RESUME;
+    to_all(j, "resume");
 }
 
 static void on_client(struct job *j, int fd, const char *line, pid_t launcher)
@@ -282,7 +304,8 @@ static void on_rank_readable(struct job *j, int r)
         close(k->fd);
         k->fd = -1;
         j->connected--;
-        if (j->phase != IDLE) fail(j, "rank %d ended during the checkpoint", r);
+        if (j->phase == RESUME) resumed(j);
+        else if (j->phase != IDLE) fail(j, "rank %d ended during the checkpoint", r);
         return;
     }
     k->len += (size_t)n;
@@ -321,7 +344,12 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
             if (j.phase == IDLE && j.connected == nranks && !ending) start(&j, -1, 0);
             next_auto = now() + c->interval;
         }
-        if (j.phase != IDLE && now() - j.started > timeout) {
+        if (j.phase == RESUME && now() - j.t_images > timeout) { /* complete all the same */
+            for (int r = 0; r < nranks; r++)
+                j.ranks[r].resumed = 1;
+            resumed(&j);
+        }
+        if (j.phase != IDLE && j.phase != RESUME && now() - j.started > timeout) {
             char late[256] = "";
             for (int r = 0, n = 0; r < nranks && n < 8; r++)
                 if (j.phase == QUIESCE && !j.ranks[r].quiet)
@@ -364,6 +392,11 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
             on_client(&j, fd, line, launcher);
         }
         if (!launcher && j.ever_connected >= nranks && j.connected == 0) break;
+    }
+    if (j.phase == RESUME) {
+        for (int r = 0; r < nranks; r++)
+            j.ranks[r].resumed = 1;
+        resumed(&j);
     }
     if (j.phase != IDLE) fail(&j, "the job ended before the checkpoint was complete");
     for (int r = 0; r < nranks; r++)

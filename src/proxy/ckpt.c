@@ -183,6 +183,7 @@ static void on_line(const char *line)
     } else if (!strcmp(word, "resume") && k == gen && stage != CKPT_RUNNING) {
         if (stage == CKPT_IMAGING) req_repost_all();
         stage = CKPT_RUNNING;
+        say("resumed %lu", k);
     } else if (!strcmp(word, "exit") && k == gen && stage == CKPT_IMAGING) {
         proxy.ckpt_exit = 1; /* the program ends now; so does the job */
     }

@@ -4,7 +4,7 @@
  * Lines from the coordinator: "quiesce K", "image K", "resume K", "exit K".
  * Lines to it: "proxy RANK PID" once, then "quiet K SENT RECEIVED",
  * "busy K WHY", "count K RECEIVED", "signalled K", "failed K WHY",
- * "finalizing RANK". */
+ * "resumed K", "finalizing RANK". */
 #ifndef MPCR_PROXY_CKPT_H
 #define MPCR_PROXY_CKPT_H
 
