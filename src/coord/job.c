@@ -271,10 +271,27 @@ static void on_client(struct job *j, int fd, const char *line, pid_t launcher)
     if (!strcmp(line, "status")) {
         unsigned long newest, highest;
         mpcr_gen_scan(j->c->dir, &newest, &highest);
+        /* Each rank's state: running, quiet (stopped for the checkpoint),
+         * finalizing, or absent (not connected: not started, or ended). */
+        static const char *const state_name[] = {"running", "quiet", "finalizing", "absent"};
+        int count[4] = {0};
+        char odd[200] = "";
+        for (int r = 0; r < j->nranks; r++) {
+            const struct rank *k = &j->ranks[r];
+            int st = k->fd < 0 ? 3 : k->finalizing ? 2 : k->quiet && j->phase != IDLE ? 1 : 0;
+            count[st]++;
+            size_t len = strlen(odd);
+            if (st && len + 32 < sizeof odd)
+                snprintf(odd + len, sizeof odd - len, " %d:%s", r, state_name[st]);
+        }
         mpcr_coord_send_line(
-            fd, "running pid %d ranks %d connected %d newest-complete gen-%lu%s%s\n", (int)launcher,
-            j->nranks, j->connected, newest, j->phase != IDLE ? " checkpoint-in-progress " : "",
-            j->phase != IDLE ? phase_name[j->phase] : "");
+            fd,
+            "running pid %d ranks %d connected %d newest-complete gen-%lu%s%s; ranks running %d, quiet "
+            "%d, finalizing %d, absent %d%s%s%s\n",
+            (int)(launcher ? launcher : getpid()), j->nranks, j->connected, newest,
+            j->phase != IDLE ? " checkpoint-in-progress " : "",
+            j->phase != IDLE ? phase_name[j->phase] : "", count[0], count[1], count[2], count[3],
+            odd[0] ? " (" : "", odd[0] ? odd + 1 : "", odd[0] ? ")" : "");
     } else if (!strcmp(line, "ping")) {
         mpcr_coord_send_line(fd, "pong\n");
     } else {
