@@ -87,6 +87,16 @@ static void finished(struct req *q, int rc, const MPI_Status *st)
     q->real = MPI_REQUEST_NULL;
 }
 
+int req_test(struct req *q)
+{
+    if (q->state != REQ_ACTIVE) return MPI_SUCCESS;
+    int flag = 0;
+    MPI_Status st;
+    int rc = MPI_Test(&q->real, &flag, &st);
+    if (flag || rc != MPI_SUCCESS) finished(q, rc, &st);
+    return MPI_SUCCESS;
+}
+
 int req_progress(void)
 {
     static MPI_Request *real;

@@ -44,6 +44,8 @@ int req_start_send(struct req *q, int sync);
 /* Posts a receive: from the drain cache if a message there matches (then
  * the request is REQ_DONE at once), else in the real MPI. */
 int req_post_recv(struct req *q);
+/* Tests one request (cheaper than req_progress when one is asked about). */
+int req_test(struct req *q);
 /* Tests every active request once (one MPI_Testsome); those that completed
  * become REQ_DONE. Returns an MPI error code of the call itself. */
 int req_progress(void);

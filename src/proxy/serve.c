@@ -257,13 +257,7 @@ static void wait_or_test(int waiting, const struct mpcr_call *c, struct mpcr_rep
         return;
     }
     for (;;) {
-        if (q->state == REQ_ACTIVE) {
-            int rc = req_progress();
-            if (rc != MPI_SUCCESS) {
-                r->rc = error_class(rc);
-                return;
-            }
-        }
+        req_test(q);
         if (q->state == REQ_DONE) {
             r->flag = 1;
             reply_done(r, &q->done);
