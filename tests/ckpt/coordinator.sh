@@ -22,14 +22,7 @@ addr=127.0.0.1:$port
 timeout 120 mpiexec.mpich -n "$n" "$@" >"$T/ref" 2>/dev/null || fail "the native run failed"
 
 ck=$T/ck
-start_coordinator() {
-    rm -f "$ck/coord.secret"
-    timeout 200 "$MPCR" coordinator --listen "$addr" -n "$n" --ckpt-dir "$ck" 2>>"$T/coord.err" &
-    coord=$!
-    for _ in $(seq 100); do [ -S "$ck/coord.sock" ] && [ -s "$ck/coord.secret" ] && return; sleep 0.05; done
-    fail "the coordinator did not start"
-}
-random_delay() { awk -v r="$RANDOM" 'BEGIN { printf "%.2f", 0.5 + r % 1500 / 1000 }'; }
+. "$(dirname "$0")/standalone.sh"
 
 start_coordinator
 # Without the secret, the coordinator answers nothing and starts nothing.
@@ -39,22 +32,6 @@ reply=$(timeout 15 cat <&3)
 exec 3<&-
 [ -z "$reply" ] || fail "a connection without the secret got an answer: $reply"
 
-# checkpoint --exit of the running job ($1: the job's pid); gen-$2 must be complete
-checkpoint_exit() {
-    delay=$(random_delay)
-    delays="$delays $delay"
-    sleep "$delay"
-    for try in $(seq 30); do # "try again in a moment": the ranks have not all started
-        timeout 100 "$MPCR" checkpoint --exit "$ck" 2>"$T/ckpt.err" && break
-        grep -q "try again" "$T/ckpt.err" && [ "$try" -lt 30 ] || fail "checkpoint after $delay s: $(cat "$T/ckpt.err")"
-        sleep 0.2
-    done
-    wait "$1" || fail "the job did not end with status 0 after checkpoint --exit"
-    wait "$coord" || fail "the coordinator did not end with its job"
-    [ -s "$ck/gen-$2/manifest" ] || fail "no complete gen-$2 in $ck"
-    [ "$(ls "$ck/gen-$2" | grep -c '^rank-.*\.img$')" = "$n" ] || fail "not $n images in $ck/gen-$2"
-}
-delays=
 timeout 120 "$MPCR" run -n "$n" --coordinator "$addr" --ckpt-dir "$ck" "$@" >"$T/first" 2>"$T/run.err" &
 checkpoint_exit $! 1
 

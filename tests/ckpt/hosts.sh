@@ -57,26 +57,13 @@ export MPCR_MPIEXEC=$T/mpiexec
 HOSTS=$h1,$h2 timeout 120 "$T/mpiexec" -n 2 "$@" >"$T/ref" 2>"$T/native.err" || fail "the native run over two namespaces failed"
 grep -q "^$h1 proxy-id 0" "$T/launches" || fail "the native run's rank 0 did not go to $h1"
 
-start_coordinator() {
-    timeout 200 "$MPCR" coordinator --listen "$coord_ip:$port" -n 2 --ckpt-dir "$T/ck" 2>>"$T/coord.err" &
-    coord=$!
-    for _ in $(seq 100); do [ -S "$T/ck/coord.sock" ] && [ -s "$T/ck/coord.secret" ] && return; sleep 0.05; done
-    fail "the coordinator did not start"
-}
+n=2 ck=$T/ck addr=$coord_ip:$port
+. "$(dirname "$0")/standalone.sh"
 start_coordinator
 : >"$T/launches"
 HOSTS=$h1,$h2 timeout 120 "$MPCR" run -n 2 --coordinator "$coord_ip:$port" --ckpt-dir "$T/ck" "$@" \
     >"$T/first" 2>"$T/run.err" &
-job=$!
-delay=$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", 0.5 + r % 1500 / 1000 }')
-sleep "$delay"
-for try in $(seq 30); do # "try again in a moment": the ranks have not all started
-    timeout 100 "$MPCR" checkpoint --exit "$T/ck" 2>"$T/ckpt.err" && break
-    grep -q "try again" "$T/ckpt.err" && [ "$try" -lt 30 ] || fail "checkpoint after $delay s: $(cat "$T/ckpt.err")"
-    sleep 0.2
-done
-wait "$job" || fail "the job did not end with status 0 after checkpoint --exit"
-wait "$coord"
+checkpoint_exit $! 1
 grep -q "^$h1 proxy-id 0" "$T/launches" || fail "the first run's rank 0 was not on $h1"
 
 start_coordinator
@@ -86,5 +73,5 @@ HOSTS=$h2,$h1 timeout 120 "$MPCR" restart --coordinator "$coord_ip:$port" "$T/ck
 wait "$coord"
 grep -q "^$h2 proxy-id 0" "$T/launches" || fail "the restarted rank 0 was not moved to $h2"
 cat "$T/first" "$T/second" | sort | cmp -s - <(sort "$T/ref") ||
-    fail "checkpointed at $delay s and restarted with the ranks swapped, the output differs"
-echo "hosts.sh: PASS (checkpoint at $delay s; rank 0 on $h1, restarted on $h2; output equal)"
+    fail "checkpointed after$delays s and restarted with the ranks swapped, the output differs"
+echo "hosts.sh: PASS (checkpoint after$delays s; rank 0 on $h1, restarted on $h2; output equal)"
