@@ -12,9 +12,9 @@ static const struct {
     int (*fn)(int, char **);
     const char *summary;
 } commands[] = {
-    {"run", cmd_run, "run [-n N] [--mpi mpich] [--] PROGRAM ARGS...   run a program under mpcr"},
+    {"run", cmd_run, "run [-n N] [--mpi MPI] [--ckpt-dir DIR] [--] PROGRAM ARGS...   run a job under mpcr"},
     {"checkpoint", cmd_checkpoint, "checkpoint [--exit] [DIR]        checkpoint a running job"},
-    {"restart", cmd_restart, "restart [-n N] DIR                 restart from the newest image"},
+    {"restart", cmd_restart, "restart [-n N] [--mpi MPI] DIR                 restart from the newest images"},
     {"status", cmd_status, "status [DIR]                        show a job's state"},
     {"coordinator", cmd_coordinator, "coordinator --listen A.B.C.D:PORT -n N [--ckpt-dir DIR]   for jobs over several hosts"},
 };

@@ -111,7 +111,7 @@ static int run_usage(void)
     fprintf(
         stderr,
         "usage: mpcr run [-n N] [--mpi mpich|openmpi] [--ckpt-dir DIR [--interval T] [--keep K]]\n"
-        "                [--] PROGRAM ARGS...\n"
+        "                [--coordinator A.B.C.D:PORT --ckpt-dir DIR] [--] PROGRAM ARGS...\n"
         "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] PROGRAM ARGS...\n");
     return 2;
 }
