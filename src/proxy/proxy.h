@@ -39,6 +39,15 @@ void serve_call(const struct mpcr_call *c, struct mpcr_reply *r);
  * another one drains while it waits. */
 #define PROXY_ABANDON (-1)
 int progress_wait(MPI_Request *req, MPI_Status *st, int abandonable);
+/* Whether a receive that ended with rc took a message off the network (a
+ * truncated one did): the drain's count of received messages. */
+static inline int took_message(int rc)
+{
+    int cls = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
+    return cls == MPI_SUCCESS || cls == MPI_ERR_TRUNCATE;
+}
+
 /* Set by a handler that left its call unanswered for a checkpoint. */
 extern int call_abandoned;
 

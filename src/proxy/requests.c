@@ -82,7 +82,7 @@ int req_post_recv(struct req *q)
 static void finished(struct req *q, int rc, const MPI_Status *st)
 {
     req_status_from(&q->done, rc, st);
-    if (q->kind == REQ_RECV && rc == MPI_SUCCESS) proxy.received++;
+    if (q->kind == REQ_RECV && took_message(rc)) proxy.received++;
     q->state = REQ_DONE;
     q->real = MPI_REQUEST_NULL;
 }

@@ -203,7 +203,7 @@ static void op_recv(const struct mpcr_call *c, struct mpcr_reply *r)
             return;
         }
     }
-    if (rc == MPI_SUCCESS) proxy.received++;
+    if (took_message(rc)) proxy.received++;
     reply_status(r, rc, &st);
 }
 

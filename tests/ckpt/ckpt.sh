@@ -180,7 +180,8 @@ check_gen() {
 # checkpoint [--exit]: takes a checkpoint of the background job; 0 if
 # taken (the new generation checked; its number in gen), 1 if the job
 # ended first. A refused attempt (the job has not finished MPI_Init yet, or
-# is finalizing) is repeated every 0.25 s, 120 times at most. With $watch
+# is finalizing) is repeated every 0.25 s, 120 times at most; any other
+# failure fails the test. With $watch
 # set (the job's output file), sets ck_lo and ck_hi: its lines before the
 # successful request, and 0.2 s after the answer; the cut was between.
 checkpoint() {
@@ -195,6 +196,10 @@ checkpoint() {
         case $ck_rc in 124 | 137) fail "mpcr checkpoint $* did not answer within $ck_timeout s" ;; esac
         [ $tries = 1 ] && cp "$T/checkpoint.err" "$T/checkpoint.first.err"
         kill -0 "$job" 2>/dev/null || return 1 # the job has ended (it may be why the checkpoint failed)
+        # Only a refusal is repeated; a checkpoint that failed otherwise (timed out
+        # in the drain, an image not written) is a failure of mpcr.
+        grep -qE "try again|the job is ending|ended during the checkpoint|ended before the checkpoint|nothing is running" "$T/checkpoint.err" ||
+            fail "mpcr checkpoint $* failed while the job ran: $(cat "$T/checkpoint.err")"
         [ $tries -ge 120 ] && fail "mpcr checkpoint $* failed $tries times while the job ran: $(cat "$T/checkpoint.err")"
         sleep 0.25
     done

@@ -19,6 +19,20 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     check(size >= 2, "needs 2 ranks or more");
     uint64_t *buf = malloc((LEN + 1) * sizeof *buf), sum = 0;
+    /* First a truncated receive: the message is consumed all the same, and a
+     * later checkpoint's drain must count it as received. */
+    MPI_Comm errs;
+    MPI_Comm_dup(MPI_COMM_WORLD, &errs);
+    MPI_Comm_set_errhandler(errs, MPI_ERRORS_RETURN);
+    if (rank == 1) {
+        uint64_t four[4] = {1, 2, 3, 4};
+        MPI_Send(four, 4, MPI_UINT64_T, 0, 7, errs);
+    } else if (rank == 0) {
+        uint64_t two[2];
+        int cls, rc = MPI_Recv(two, 2, MPI_UINT64_T, 1, 7, errs, MPI_STATUS_IGNORE);
+        MPI_Error_class(rc, &cls);
+        check(cls == MPI_ERR_TRUNCATE, "a 4-word message into 2 words: error class %d", cls);
+    }
     for (int rep = 0; rep < reps; rep++) {
         int sender = 1 + rep % (size - 1), tag = rep % 100;
         uint64_t x;
@@ -63,6 +77,7 @@ int main(int argc, char **argv)
     const char *names[] = {"checksum"};
     report("blocked", names, &sum, 1);
     free(buf);
+    MPI_Comm_free(&errs);
     MPI_Finalize();
     return 0;
 }
