@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int main(int argc, char **argv)
 {
@@ -19,6 +20,12 @@ int main(int argc, char **argv)
         /* Printed at once: with "fatal", rank 1 ends the job before out_flush. */
         printf("default handler is fatal: %d\n", eh == MPI_ERRORS_ARE_FATAL);
         fflush(stdout);
+    }
+    if (fatal) {
+        /* The job dies with rank 1 below; give mpiexec time to pass rank 0's
+         * line on first, or it may drop it (natively too). */
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 1) usleep(300000);
     }
     if (!fatal) MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (rank == 0) {
