@@ -128,7 +128,7 @@ void ckpt_finalizing(void)
  * requests complete. Called over and over while quiesced. */
 static void drain_step(void)
 {
-    req_progress();
+    req_progress(NULL, 0);
     uint32_t n = map_comm_slots();
     for (uint32_t i = 0; i < 2 * n; i++) {
         uint32_t vid = i < n ? i : (i - n) | MPCR_COLL_CONTEXT;

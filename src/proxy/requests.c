@@ -97,7 +97,7 @@ int req_test(struct req *q)
     return MPI_SUCCESS;
 }
 
-int req_progress(void)
+int req_progress(const uint32_t *tokens, uint32_t ntokens)
 {
     static MPI_Request *real;
     static uint32_t *which;
@@ -115,8 +115,11 @@ int req_progress(void)
         cap = nreqs;
     }
     int n = 0, got = 0;
-    for (uint32_t i = 0; i < nreqs; i++)
-        if (reqs[i].state == REQ_ACTIVE) real[n] = reqs[i].real, which[n++] = i;
+    for (uint32_t k = 0, all = !tokens, end = all ? nreqs : ntokens; k < end; k++) {
+        uint32_t i = all ? k : tokens[k] - 1; /* token 0 (none) wraps past nreqs */
+        if (i < nreqs && reqs[i].state == REQ_ACTIVE && n < (int)nreqs)
+            real[n] = reqs[i].real, which[n++] = i;
+    }
     if (!n) return MPI_SUCCESS;
     int rc = MPI_Testsome(n, real, &got, idx, sts);
     if (got == MPI_UNDEFINED) got = 0;
@@ -131,7 +134,7 @@ void req_settle_for_image(void)
 {
     for (;;) { /* sends: every message has been received, so each completes */
         int busy = 0;
-        req_progress();
+        req_progress(NULL, 0);
         for (uint32_t i = 0; i < nreqs; i++)
             busy |= reqs[i].state == REQ_ACTIVE && reqs[i].kind == REQ_SEND;
         if (!busy) break;

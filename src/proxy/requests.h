@@ -46,9 +46,10 @@ int req_start_send(struct req *q, int sync);
 int req_post_recv(struct req *q);
 /* Tests one request (cheaper than req_progress when one is asked about). */
 int req_test(struct req *q);
-/* Tests every active request once (one MPI_Testsome); those that completed
- * become REQ_DONE. Returns an MPI error code of the call itself. */
-int req_progress(void);
+/* Tests the active requests among `tokens` (NULL: every one) once, with one
+ * MPI_Testsome; those that completed become REQ_DONE. Returns an MPI error
+ * code of the call itself. */
+int req_progress(const uint32_t *tokens, uint32_t ntokens);
 /* For a checkpoint: waits until every send has completed, cancels every
  * pending receive (REQ_REPOST). */
 void req_settle_for_image(void);

@@ -282,7 +282,7 @@ static void op_test(const struct mpcr_call *c, struct mpcr_reply *r)
 }
 
 /* Several requests at once (channel.h: struct mpcr_completion). Every
- * active request is tested; those that completed keep their status in the
+ * active request of the call is tested; those that completed keep their status in the
  * table until reported, so a Waitany may leave others completed but not
  * yet reported, as the program cannot tell. */
 static void op_complete(const struct mpcr_call *c, struct mpcr_reply *r)
@@ -295,7 +295,7 @@ static void op_complete(const struct mpcr_call *c, struct mpcr_reply *r)
     for (uint32_t i = 0; i < n; i++)
         res[i].done = 0;
     for (;;) {
-        int rc = req_progress();
+        int rc = req_progress(tokens, n); /* only this call's requests: the hot path */
         if (rc != MPI_SUCCESS) {
             r->rc = error_class(rc);
             return;
