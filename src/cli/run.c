@@ -59,11 +59,12 @@ static void open_reports(void)
     setenv(MPCR_ENV_REPORT_SOCKET, a.sun_path, 1);
 }
 
-/* Prints the reports waiting on the socket; waits up to timeout_ms for one. */
-static void print_reports(int timeout_ms)
+/* Prints the reports waiting on the socket; waits up to timeout_ms for one,
+ * or until end_fd (-1: none) polls readable. */
+static void print_reports(int timeout_ms, int end_fd)
 {
-    struct pollfd p = {report_fd, POLLIN, 0};
-    while (report_fd >= 0 && poll(&p, 1, timeout_ms) > 0) {
+    struct pollfd p[2] = {{report_fd, POLLIN, 0}, {end_fd, POLLIN, 0}};
+    while (report_fd >= 0 && poll(p, 2, timeout_ms) > 0 && (p[0].revents & POLLIN)) {
         char msg[MPCR_REPORT_MAX];
         ssize_t n = recv(report_fd, msg, sizeof msg, MSG_DONTWAIT);
         if (n <= 0) break;
@@ -75,7 +76,7 @@ static void print_reports(int timeout_ms)
 static void close_reports(void)
 {
     if (report_fd < 0) return;
-    print_reports(0);
+    print_reports(0, -1);
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/reports", report_dir);
     unlink(path);
@@ -128,7 +129,7 @@ static long positive(const char *s)
 static struct mpcr_coord *coordinator;
 static void on_reports(void)
 {
-    print_reports(0);
+    print_reports(0, -1);
 }
 
 int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct mpcr_coord *c)
@@ -192,12 +193,14 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
     if (coordinator) {
         status = mpcr_job_serve(coordinator, nranks, launcher, report_fd, on_reports);
     } else {
+        int launcher_end = mpcr_child_end_fd(launcher);
         for (;;) {
             pid_t w = waitpid(launcher, &status, WNOHANG);
             if (w == launcher) break;
             if (w < 0 && errno != EINTR) return 1;
-            print_reports(100);
+            print_reports(100, launcher_end);
         }
+        if (launcher_end >= 0) close(launcher_end);
     }
     close_reports();
     free(args);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -257,8 +258,14 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
     p->active = 0;
 }
 
+int mpcr_child_end_fd(pid_t pid)
+{
+    return pid > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
+}
+
 int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
 {
+    int child_end = mpcr_child_end_fd(child);
     struct pending p = {0};
     signal(SIGPIPE, SIG_IGN); /* a client that went away must not end the coordinator */
     double next_auto = c->interval > 0 ? now() + c->interval : 0;
@@ -271,8 +278,8 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
             next_auto = now() + c->interval;
         }
         try_signal(c, child, &p);
-        struct pollfd pfd = {c->listen_fd, POLLIN, 0};
-        if (poll(&pfd, 1, 50) <= 0) continue;
+        struct pollfd pfd[2] = {{c->listen_fd, POLLIN, 0}, {child_end, POLLIN, 0}};
+        if (poll(pfd, 2, 50) <= 0 || !(pfd[0].revents & POLLIN)) continue;
         int fd = accept4(c->listen_fd, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0) continue;
         struct timeval tv = {10, 0};
@@ -294,6 +301,7 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
         else mpcr_coord_send_line(fd, "error unknown request\n");
         close(fd);
     }
+    if (child_end >= 0) close(child_end);
     if (p.active && p.signalled) mpcr_gen_remove(c->dir, p.gen);
     if (p.active) give_up(&p, "the process ended before its image was complete");
     mpcr_coord_close(c);

@@ -342,7 +342,7 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
     struct job j = {.c = c, .nranks = nranks, .client = -1};
     j.ranks = calloc((size_t)nranks, sizeof *j.ranks);
     j.engines = calloc((size_t)nranks, sizeof *j.engines);
-    struct pollfd *p = calloc((size_t)nranks + 3, sizeof *p);
+    struct pollfd *p = calloc((size_t)nranks + 4, sizeof *p);
     if (!j.ranks || !j.engines || !p) return -ENOMEM;
     for (int r = 0; r < nranks; r++)
         j.ranks[r].fd = -1;
@@ -350,7 +350,7 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
     const char *t = getenv("MPCR_CKPT_TIMEOUT");
     double timeout = t ? atof(t) : 120.0;
     double next_auto = c->interval > 0 ? now() + c->interval : 0;
-    int status = 0;
+    int status = 0, launcher_end = mpcr_child_end_fd(launcher);
     for (;;) {
         pid_t w = launcher ? waitpid(launcher, &status, WNOHANG) : 0;
         if (launcher && (w == launcher || (w < 0 && errno != EINTR))) break;
@@ -380,6 +380,7 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
         for (int r = 0; r < nranks; r++)
             p[n++] = (struct pollfd){j.ranks[r].fd, POLLIN, 0};
         p[n++] = (struct pollfd){c->tcp_fd, POLLIN, 0};
+        p[n++] = (struct pollfd){launcher_end, POLLIN, 0}; /* the job ended: notice now */
         if (poll(p, (nfds_t)n, 50) <= 0) continue;
         for (int r = 0; r < nranks; r++)
             if (j.ranks[r].fd >= 0 && p[2 + r].revents) on_rank_readable(&j, r);
@@ -418,6 +419,7 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
     if (j.phase != IDLE) fail(&j, "the job ended before the checkpoint was complete");
     for (int r = 0; r < nranks; r++)
         if (j.ranks[r].fd >= 0) close(j.ranks[r].fd);
+    if (launcher_end >= 0) close(launcher_end);
     free(j.ranks), free(j.engines), free(p);
     mpcr_coord_close(c);
     return status;

@@ -27,6 +27,7 @@ int mpcr_w_flush(struct mpcr_scratch *s)
 int mpcr_w_put(struct mpcr_scratch *s, const void *p, size_t n)
 {
     const unsigned char *c = p;
+    mpcr_crc32c_init(); /* this file's copy of the lane tables (crc32c.h) */
     s->crc = mpcr_crc32c(s->crc, p, n);
     s->off += n;
     while (n) {

@@ -6,11 +6,13 @@
  * checksum of every table and every region's data, the machine (kernel
  * release, vDSO layout and text, CPU features and XSAVE size), that no
  * image address falls in the restorer's own zone, and that the files the
- * image maps are still the same files. `--check` stops there.
+ * image maps are still the same files. `--check` stops there. The data is
+ * checked last, in one pass that also maps and fills every region whose
+ * place is free already (stream.c): the image is read once.
  *
  * Phase 2 cannot go back: it unmaps what the kernel gave this process
  * outside the zone, moves [vvar], [vvar_vclock] and [vdso] to the image's
- * addresses, maps and fills every region, sets the kernel's view of the
+ * addresses, maps and fills the regions that were in the way, sets the kernel's view of the
  * address space with PR_SET_MM_MAP, creates the threads and puts each on its
  * resume point inside the engine, which does the rest (docs/engine.md). */
 #include <asm/prctl.h>
@@ -26,6 +28,8 @@
 #define ALLOC_BASE (MPCR_ZONE_START + 0x10000000ul)
 #define PARK_BASE (MPCR_ZONE_START + 0x38000000ul)
 #define TASK_END 0x7ffffffff000ul
+#define EEXIST 17
+#define POSIX_FADV_SEQUENTIAL 2
 #define R_OK 4 /* faccessat modes (unistd.h is libc's) */
 #define W_OK 2
 
@@ -118,13 +122,50 @@ static const void *load_table(const struct mpcr_img_header *h, enum mpcr_table t
 
 static int overlaps(uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return a < d && c < b; }
 
+/* Maps region r at its address, writable until it is filled. With may_defer,
+ * returns 0 when something of the restorer's own is there still (the
+ * kernel's stack, the vDSO): phase 2 maps it once those are gone. */
+static int map_region(const struct mpcr_img_region *r, const char *str, int may_defer)
+{
+    uint64_t len = r->end - r->start;
+    long fd = -1, flags = MAP_FIXED_NOREPLACE, prot = PROT_READ | PROT_WRITE;
+    switch (r->kind) {
+    case MPCR_R_ANON: flags |= MAP_PRIVATE | MAP_ANONYMOUS | (r->flags & MPCR_RF_STACK ? MAP_GROWSDOWN : 0); break;
+    case MPCR_R_ANON_SHARED: flags |= MAP_SHARED | MAP_ANONYMOUS; break;
+    case MPCR_R_FILE_PRIVATE: flags |= MAP_PRIVATE; break;
+    case MPCR_R_FILE_SHARED: flags |= MAP_SHARED; prot = r->prot; break;
+    default: die(127, "region of unknown kind ", dec(r->kind), (char *)0);
+    }
+    if (r->kind == MPCR_R_FILE_PRIVATE || r->kind == MPCR_R_FILE_SHARED) {
+        int rw = r->kind == MPCR_R_FILE_SHARED && (r->prot & PROT_WRITE);
+        fd = sc(openat, AT_FDCWD, str + r->path_str, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+        if (fd < 0) die(may_defer ? 1 : 127, "cannot open ", str + r->path_str, ": errno ", dec((uint64_t)-fd), (char *)0);
+    }
+    long p = sc(mmap, r->start, len, prot, flags, fd, r->file_off);
+    if (fd >= 0) sc(close, fd);
+    if (p == -EEXIST && may_defer) return 0;
+    if (p != (long)r->start)
+        die(may_defer ? 1 : 127, "cannot map region ", hex(r->start), "-", hex(r->end), ": errno ", dec((uint64_t)-p),
+            (char *)0);
+    return 1;
+}
+
+/* Reads region r's data stream once: checks it and, when r is mapped, fills
+ * it and gives it its protection. `code` is the exit status of a mismatch. */
+static void load_region(const struct mpcr_img_region *r, int placed, int code)
+{
+    int fill = placed && r->kind != MPCR_R_FILE_SHARED;
+    uint32_t crc = r->data_len ? mpcr_restore_stream(img, r, fill) : 0;
+    if (crc != r->data_crc) die(code, "the data of region ", hex(r->start), " is corrupt (checksum mismatch)", (char *)0);
+    if (fill && r->prot != (PROT_READ | PROT_WRITE)) sc(mprotect, r->start, r->end - r->start, r->prot);
+}
+
 static void check_regions(const struct mpcr_img_header *h, const struct mpcr_img_region *r, const char *str)
 {
     uint32_t n = h->table[MPCR_T_REGIONS].count;
     uint64_t data_end = h->table[0].off;
     for (int t = 1; t < MPCR_T_COUNT; t++)
         if (h->table[t].off < data_end) data_end = h->table[t].off;
-    unsigned char *buf = zalloc(1 << 20);
     for (uint32_t i = 0; i < n; i++) {
         if (r[i].start >= r[i].end || (r[i].start | r[i].end) & (MPCR_PAGE - 1) || r[i].end > TASK_END)
             die(1, "region ", dec(i), " has a bad address range (corrupt image)", (char *)0);
@@ -134,15 +175,6 @@ static void check_regions(const struct mpcr_img_header *h, const struct mpcr_img
             die(1, "region ", dec(i), " data is out of bounds (corrupt image)", (char *)0);
         if (r[i].path_len && (uint64_t)r[i].path_str + r[i].path_len >= h->table[MPCR_T_STRINGS].len)
             die(1, "region ", dec(i), " has a bad path (corrupt image)", (char *)0);
-        uint32_t crc = 0;
-        for (uint64_t done = 0; done < r[i].data_len;) {
-            uint64_t k = r[i].data_len - done < (1 << 20) ? r[i].data_len - done : (1 << 20);
-            pread_all(buf, k, r[i].data_off + done, "region data");
-            crc = mpcr_crc32c(crc, buf, k);
-            done += k;
-        }
-        if (crc != r[i].data_crc)
-            die(1, "the data of region ", hex(r[i].start), " is corrupt (checksum mismatch)", (char *)0);
         if (r[i].kind < MPCR_R_ANON || r[i].kind > MPCR_R_FILE_SHARED)
             die(1, "region ", dec(i), " is of an unknown kind (corrupt image)", (char *)0);
         if (r[i].kind == MPCR_R_FILE_PRIVATE || r[i].kind == MPCR_R_FILE_SHARED) {
@@ -160,6 +192,20 @@ static void check_regions(const struct mpcr_img_header *h, const struct mpcr_img
                 die(1, "the mapped file ", path, " changed since the checkpoint", (char *)0);
         }
     }
+}
+
+/* Reads every region's data once, after all the cheaper checks. Unless only
+ * checking, each region whose place is free already is mapped and filled in
+ * the same pass (placed[i] = 1): that changes nothing the restorer needs, and
+ * on a refusal the process just exits. The others wait for phase 2. */
+static void load_regions(const struct mpcr_img_header *h, const struct mpcr_img_region *r, const char *str,
+                         int check_only, unsigned char *placed)
+{
+    for (uint32_t i = 0; i < h->table[MPCR_T_REGIONS].count; i++) {
+        placed[i] = !check_only && map_region(&r[i], str, 1);
+        load_region(&r[i], placed[i], 1);
+    }
+    mpcr_restore_stream_done();
 }
 
 static void check_files(const struct mpcr_img_header *h, const struct mpcr_img_file *f, const char *str)
@@ -187,52 +233,6 @@ static void move_special(uint64_t from, uint64_t len, uint64_t to, const char *n
     if (!len) return;
     long r = sc(mremap, from, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, to);
     if (r < 0) die(127, "moving ", name, " failed: errno ", dec((uint64_t)-r), (char *)0);
-}
-
-static void fill_region(const struct mpcr_img_region *r)
-{
-    uint64_t off = r->data_off, len = r->end - r->start;
-    for (;;) {
-        struct mpcr_img_extent e;
-        pread_all(&e, sizeof e, off, "an extent");
-        off += sizeof e;
-        if (e.page == ~0ull) return;
-        uint64_t bytes = (uint64_t)e.count * MPCR_PAGE;
-        if (e.page * MPCR_PAGE + bytes > len) die(127, "extent outside region ", hex(r->start), (char *)0);
-        char *at = (char *)(r->start + e.page * MPCR_PAGE);
-        if (e.zero) {
-            if (r->kind == MPCR_R_FILE_PRIVATE) memset(at, 0, bytes);
-            continue;
-        }
-        pread_all(at, bytes, off, "region data");
-        off += bytes;
-    }
-}
-
-static void map_region(const struct mpcr_img_region *r, const char *str)
-{
-    uint64_t len = r->end - r->start;
-    long fd = -1, flags = MAP_FIXED_NOREPLACE, prot = PROT_READ | PROT_WRITE;
-    switch (r->kind) {
-    case MPCR_R_ANON: flags |= MAP_PRIVATE | MAP_ANONYMOUS | (r->flags & MPCR_RF_STACK ? MAP_GROWSDOWN : 0); break;
-    case MPCR_R_ANON_SHARED: flags |= MAP_SHARED | MAP_ANONYMOUS; break;
-    case MPCR_R_FILE_PRIVATE: flags |= MAP_PRIVATE; break;
-    case MPCR_R_FILE_SHARED: flags |= MAP_SHARED; prot = r->prot; break;
-    default: die(127, "region of unknown kind ", dec(r->kind), (char *)0);
-    }
-    if (r->kind == MPCR_R_FILE_PRIVATE || r->kind == MPCR_R_FILE_SHARED) {
-        int rw = r->kind == MPCR_R_FILE_SHARED && (r->prot & PROT_WRITE);
-        fd = sc(openat, AT_FDCWD, str + r->path_str, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-        if (fd < 0) die(127, "cannot open ", str + r->path_str, ": errno ", dec((uint64_t)-fd), (char *)0);
-    }
-    long p = sc(mmap, r->start, len, prot, flags, fd, r->file_off);
-    if (fd >= 0) sc(close, fd);
-    if (p != (long)r->start)
-        die(127, "cannot map region ", hex(r->start), "-", hex(r->end), ": errno ", dec((uint64_t)-p), (char *)0);
-    if (r->kind != MPCR_R_FILE_SHARED) {
-        fill_region(r);
-        if ((uint64_t)prot != r->prot) sc(mprotect, r->start, len, r->prot);
-    }
 }
 
 /* PR_SET_MM_MAP exists only in kernels built with checkpoint/restore, and
@@ -276,8 +276,12 @@ void restore_main(long *sp)
     uint64_t all = ~0ull;
     sc(rt_sigprocmask, 0 /* SIG_BLOCK */, &all, 0, 8);
 
+    for (char **env = argv + argc + 1; *env; env++)
+        if (streq(*env, "MPCR_RESTORE_SIMPLE=1")) mpcr_restore_simple = 1;
+
     img = (int)sc(openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
     if (img < 0) die(1, "cannot open ", path, ": errno ", dec((uint64_t)-img), (char *)0);
+    sc(fadvise64, img, 0, 0, POSIX_FADV_SEQUENTIAL); /* a larger read-ahead: the data is read in order */
     const struct mpcr_img_header *h = check_header();
     struct own_maps m;
     if (read_own_maps(&m)) die(1, "cannot read /proc/self/maps", (char *)0);
@@ -303,6 +307,8 @@ void restore_main(long *sp)
     int mains = 0;
     for (uint32_t i = 0; i < h->nthreads; i++) mains += th[i].is_main != 0;
     if (mains != 1) die(1, "the image has no main thread", (char *)0);
+    unsigned char *placed = zalloc(h->table[MPCR_T_REGIONS].count);
+    load_regions(h, t[MPCR_T_REGIONS], str, check_only, placed);
     if (check_only) {
         say(path, ": image is complete and can be restored here (", dec(h->table[MPCR_T_REGIONS].count),
             " regions, ", dec(h->nthreads), " threads)", (char *)0);
@@ -329,7 +335,9 @@ void restore_main(long *sp)
     move_special(PARK_BASE + 0x200000, m.vdso_len, v->vdso, "[vdso]");
 
     const struct mpcr_img_region *r = t[MPCR_T_REGIONS];
-    for (uint32_t i = 0; i < h->table[MPCR_T_REGIONS].count; i++) map_region(&r[i], str);
+    for (uint32_t i = 0; i < h->table[MPCR_T_REGIONS].count; i++)
+        if (!placed[i] && map_region(&r[i], str, 0)) load_region(&r[i], 1, 127);
+    mpcr_restore_stream_done();
     set_mm(h);
     sc(close, img);
 

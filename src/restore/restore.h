@@ -6,11 +6,23 @@
 #include "sys.h"
 
 __attribute__((noreturn)) void mpcr_jump(const struct mpcr_ctx *ctx, struct mpcr_handoff *h);
+/* Starts a thread on stack_top that runs fn() and exits; the kernel clears
+ * *tid (and wakes its futex) when the thread is gone. */
+long mpcr_clone_call(unsigned long flags, void *stack_top, uint32_t *tid, void (*fn)(void));
 long mpcr_clone_jump(unsigned long flags, void *stack_top, uint64_t tls, const struct mpcr_ctx *ctx,
                      struct mpcr_handoff *h);
 
 /* Memory inside the restorer's zone (never where the image goes). */
 void *zalloc(size_t len);
+
+/* stream.c: reads region r's data stream from the image once and returns its
+ * CRC32C; with place, also puts its pages at their (mapped) addresses. */
+uint32_t mpcr_restore_stream(int img, const struct mpcr_img_region *r, int place);
+/* Ends the helper thread (for good) and closes userfaultfd (until needed again). */
+void mpcr_restore_stream_done(void);
+/* MPCR_RESTORE_SIMPLE=1: one thread and plain copies, as where the kernel has
+ * no userfaultfd and the restorer one CPU (tests use it to cover that path). */
+extern int mpcr_restore_simple;
 
 /* The restorer's own view of its address space. */
 struct own_maps {

@@ -1,7 +1,8 @@
 /* Entry point of the restorer and the two pieces of machine code it needs:
  * _start moves onto a stack inside the restorer's own zone (the kernel's
- * stack may sit where the image's memory goes), and mpcr_jump / mpcr_clone_jump
- * put a thread on its saved resume point. */
+ * stack may sit where the image's memory goes), mpcr_jump / mpcr_clone_jump
+ * put a thread on its saved resume point, and mpcr_clone_call starts the
+ * helper thread that fills memory beside the main one (stream.c). */
 #include "restore.h"
 
 __attribute__((aligned(64))) static char main_stack[256 << 10];
@@ -50,4 +51,25 @@ __asm__(".text\n"
         "1:\n"
         "  pop %r13\n"
         "  pop %r12\n"
+        "  ret\n"
+
+        /* mpcr_clone_call(flags, stack, tid, fn): a new thread that runs fn()
+         * and exits (that thread only); returns its tid (or -errno). */
+        ".globl mpcr_clone_call\n"
+        "mpcr_clone_call:\n"
+        "  mov %rcx, %r9\n"                          /* fn: the child has it too */
+        "  mov %rdx, %r10\n"                         /* child_tid: cleared at exit */
+        "  xor %edx, %edx\n"                         /* parent_tid */
+        "  xor %r8d, %r8d\n"                         /* tls */
+        "  mov $56, %eax\n"                          /* __NR_clone */
+        "  syscall\n"
+        "  test %rax, %rax\n"
+        "  jnz 2f\n"
+        "  and $-16, %rsp\n"
+        "  call *%r9\n"
+        "  mov $60, %eax\n"                          /* __NR_exit */
+        "  xor %edi, %edi\n"
+        "  syscall\n"
+        "  hlt\n"
+        "2:\n"
         "  ret\n");

@@ -1,0 +1,276 @@
+/* Reads a region's data stream (docs/image-format.md) in one pass: every
+ * byte is checksummed right after it is read, while it is still in the
+ * cache, and when the region is being placed its pages go to their
+ * addresses in the same pass. Reading the image once, not once to verify
+ * and again to fill, is what keeps a restart near the speed of reading the
+ * file (docs/engine.md, "Measured").
+ *
+ * Pages go into anonymous memory with userfaultfd's UFFDIO_COPY where the
+ * kernel allows it: the kernel then allocates each page and copies into it,
+ * instead of taking a page fault, zeroing the page and copying over it.
+ * Without userfaultfd (older kernels, seccomp filters), or for other kinds
+ * of memory, a plain copy.
+ *
+ * Putting pages in place costs more than reading and checksumming them (the
+ * kernel allocates and charges every page), so where the restorer may use
+ * two CPUs a helper thread shares that work: the main thread reads and
+ * checksums chunks, in order, into a ring of buffers, and both threads take
+ * the oldest filled buffer and put it in place. */
+#include <linux/fcntl.h>
+#include <linux/futex.h>
+#include <linux/ioctl.h> /* before userfaultfd.h, which uses _IOWR */
+#include <linux/sched.h>
+#include <linux/userfaultfd.h>
+
+#include "crc32c.h"
+#include "restore.h"
+
+#define CHUNK (256ul << 10) /* bytes handed on at a time: stays in L2 */
+#define BUF_CAP (CHUNK + MPCR_PAGE)
+#define SLOTS 8             /* chunks read ahead of the copies */
+#define SHARED_MIN (64ul << 10) /* smaller pieces are put in place at once */
+#define EAGAIN 11
+
+struct reader {
+    int fd;
+    unsigned char *buf;
+    uint64_t head, tail; /* unconsumed bytes are buf[head, tail) */
+    uint64_t off, end;   /* next file offset to read; end of the stream */
+    uint32_t crc;        /* of the bytes consumed so far */
+};
+
+static int uffd = -2; /* -2: not tried yet, -1: not available */
+int mpcr_restore_simple;
+
+/* The ring shared with the helper thread. Job k uses slot k % SLOTS; the
+ * main thread publishes it by raising `produced`, either thread claims the
+ * oldest unclaimed one by raising `claimed`, and `done` marks it finished. */
+struct job {
+    uint64_t dst, len;
+    int use_uffd;
+    uint32_t done;
+    unsigned char *buf;
+};
+static struct {
+    struct job job[SLOTS];
+    uint32_t produced, claimed;
+    uint32_t news;       /* futex word: raised at each new job and at the end */
+    uint32_t quit;
+    uint32_t helper_tid; /* cleared by the kernel when the helper has exited */
+    int helper;          /* running */
+    int tried;           /* start_helper ran (once per restore) */
+} ring;
+
+static void futex_wait(uint32_t *word, uint32_t value) { sc(futex, word, FUTEX_WAIT_PRIVATE, value, 0, 0, 0); }
+static void futex_wake(uint32_t *word) { sc(futex, word, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0); }
+
+static void put_pages(int use_uffd, uint64_t at, const unsigned char *src, uint64_t bytes)
+{
+    if (!use_uffd) {
+        memcpy((void *)at, src, bytes);
+        return;
+    }
+    while (bytes) {
+        struct uffdio_copy c = {.dst = at, .src = (uint64_t)src, .len = bytes};
+        long e = sc(ioctl, uffd, UFFDIO_COPY, &c);
+        if (c.copy > 0) at += (uint64_t)c.copy, src += c.copy, bytes -= (uint64_t)c.copy;
+        else if (e < 0 && e != -EAGAIN)
+            die(127, "UFFDIO_COPY to ", hex(at), " failed: errno ", dec((uint64_t)-e), (char *)0);
+    }
+}
+
+/* Claims and runs the oldest published job; 0 when there is none. */
+static int run_one(void)
+{
+    uint32_t c = __atomic_load_n(&ring.claimed, __ATOMIC_RELAXED);
+    while (c < __atomic_load_n(&ring.produced, __ATOMIC_ACQUIRE))
+        if (__atomic_compare_exchange_n(&ring.claimed, &c, c + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+            struct job *j = &ring.job[c % SLOTS];
+            put_pages(j->use_uffd, j->dst, j->buf, j->len);
+            __atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+            return 1;
+        }
+    return 0;
+}
+
+/* Waits until job k is finished, helping with the others meanwhile. */
+static void finish_job(uint32_t k)
+{
+    while (!__atomic_load_n(&ring.job[k % SLOTS].done, __ATOMIC_ACQUIRE))
+        if (!run_one()) __builtin_ia32_pause(); /* the helper is on it: a copy takes microseconds */
+}
+
+static void drain(void)
+{
+    for (uint32_t k = ring.produced >= SLOTS ? ring.produced - SLOTS : 0; k < ring.produced; k++) finish_job(k);
+}
+
+static void helper_main(void)
+{
+    for (;;) {
+        uint32_t seen = __atomic_load_n(&ring.news, __ATOMIC_ACQUIRE);
+        if (run_one()) continue;
+        if (__atomic_load_n(&ring.quit, __ATOMIC_ACQUIRE)) return;
+        futex_wait(&ring.news, seen);
+    }
+}
+
+static void start_helper(void)
+{
+    ring.tried = 1;
+    if (mpcr_restore_simple) return;
+    uint64_t cpus[16] = {0};
+    long n = sc(sched_getaffinity, 0, sizeof cpus, cpus);
+    int count = 0;
+    for (long i = 0; i < n / 8; i++)
+        for (uint64_t m = cpus[i]; m; m &= m - 1) count++; /* no libgcc: no __builtin_popcount */
+    if (count < 2) return;
+    for (int s = 0; s < SLOTS; s++) ring.job[s].buf = zalloc(CHUNK), ring.job[s].done = 1;
+    char *stack = zalloc(64 << 10);
+    const unsigned long flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |
+                                CLONE_CHILD_CLEARTID;
+    ring.helper_tid = 1;
+    long tid = mpcr_clone_call(flags, stack + (64 << 10), &ring.helper_tid, helper_main);
+    ring.helper = tid > 0;
+    if (!ring.helper) ring.helper_tid = 0;
+}
+
+void mpcr_restore_stream_done(void)
+{
+    ring.tried = 1; /* no helper from now on */
+    if (ring.helper) {
+        __atomic_store_n(&ring.quit, 1, __ATOMIC_RELEASE);
+        __atomic_add_fetch(&ring.news, 1, __ATOMIC_RELEASE);
+        futex_wake(&ring.news);
+        /* The kernel's wake-up at a thread's exit is a shared-futex one. */
+        for (uint32_t t; (t = __atomic_load_n(&ring.helper_tid, __ATOMIC_ACQUIRE));)
+            sc(futex, &ring.helper_tid, FUTEX_WAIT, t, 0, 0, 0);
+        ring.helper = 0;
+    }
+    if (uffd >= 0) sc(close, uffd);
+    uffd = -2;
+}
+
+static int uffd_open(void)
+{
+    if (uffd != -2) return uffd;
+    uffd = -1;
+    if (mpcr_restore_simple) return uffd;
+    /* User-mode-only faults: allowed to unprivileged users (Linux 5.11+). */
+    long fd = sc(userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
+    if (fd < 0) return uffd;
+    struct uffdio_api api = {.api = UFFD_API};
+    if (sc(ioctl, fd, UFFDIO_API, &api) < 0) {
+        sc(close, fd);
+        return uffd;
+    }
+    return uffd = (int)fd;
+}
+
+static __attribute__((noreturn)) void ends_early(const struct mpcr_img_region *r)
+{
+    die(1, "the data of region ", hex(r->start), " ends early (corrupt image)", (char *)0);
+}
+
+static void read_at(struct reader *rd, unsigned char *to, uint64_t n, const struct mpcr_img_region *r)
+{
+    if (n > rd->end - rd->off) ends_early(r);
+    while (n) {
+        long got = sc(pread, rd->fd, to, n, rd->off);
+        if (got <= 0) die(1, "the image is unreadable or truncated (reading region data)", (char *)0);
+        to += got, n -= (uint64_t)got, rd->off += (uint64_t)got;
+    }
+}
+
+/* Makes n (at most BUF_CAP) bytes of the stream available at buf + head. */
+static const unsigned char *need(struct reader *rd, uint64_t n, const struct mpcr_img_region *r)
+{
+    if (rd->tail - rd->head >= n) return rd->buf + rd->head;
+    memcpy(rd->buf, rd->buf + rd->head, rd->tail - rd->head);
+    rd->tail -= rd->head;
+    rd->head = 0;
+    uint64_t more = BUF_CAP - rd->tail;
+    if (more > rd->end - rd->off) more = rd->end - rd->off;
+    if (rd->tail + more < n) ends_early(r);
+    read_at(rd, rd->buf + rd->tail, more, r);
+    rd->tail += more;
+    return rd->buf;
+}
+
+static const unsigned char *take(struct reader *rd, uint64_t n, const struct mpcr_img_region *r)
+{
+    const unsigned char *p = need(rd, n, r);
+    rd->crc = mpcr_crc32c(rd->crc, p, n);
+    rd->head += n;
+    return p;
+}
+
+/* The next n bytes of the stream into `to`: what is buffered, then the rest
+ * straight from the file. */
+static void take_into(struct reader *rd, unsigned char *to, uint64_t n, const struct mpcr_img_region *r)
+{
+    uint64_t have = rd->tail - rd->head < n ? rd->tail - rd->head : n;
+    memcpy(to, rd->buf + rd->head, have);
+    rd->head += have;
+    read_at(rd, to + have, n - have, r);
+    rd->crc = mpcr_crc32c(rd->crc, to, n);
+}
+
+/* Puts n bytes of the stream at `at`: through the ring when it is worth it. */
+static void place(struct reader *rd, int use_uffd, uint64_t at, uint64_t n, const struct mpcr_img_region *r)
+{
+    if (!ring.tried && n >= SHARED_MIN) start_helper();
+    if (!ring.helper || n < SHARED_MIN) {
+        put_pages(use_uffd, at, take(rd, n, r), n);
+        return;
+    }
+    uint32_t k = ring.produced;
+    if (k >= SLOTS) finish_job(k - SLOTS);
+    struct job *j = &ring.job[k % SLOTS];
+    take_into(rd, j->buf, n, r);
+    j->dst = at, j->len = n, j->use_uffd = use_uffd, j->done = 0;
+    __atomic_store_n(&ring.produced, k + 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&ring.news, 1, __ATOMIC_RELEASE);
+    futex_wake(&ring.news);
+}
+
+uint32_t mpcr_restore_stream(int img, const struct mpcr_img_region *r, int fill)
+{
+    static unsigned char *buf;
+    if (!buf) {
+        buf = zalloc(BUF_CAP);
+        mpcr_crc32c_init();
+        }
+    struct reader rd = {.fd = img, .buf = buf, .off = r->data_off, .end = r->data_off + r->data_len};
+    uint64_t len = r->end - r->start;
+    int use_uffd = 0;
+    struct uffdio_range range = {.start = r->start, .len = len};
+    if (fill && r->kind == MPCR_R_ANON && uffd_open() >= 0) {
+        struct uffdio_register reg = {.range = range, .mode = UFFDIO_REGISTER_MODE_MISSING};
+        use_uffd = sc(ioctl, uffd, UFFDIO_REGISTER, &reg) == 0;
+    }
+    while (rd.off < rd.end || rd.head < rd.tail) {
+        struct mpcr_img_extent e;
+        memcpy(&e, take(&rd, sizeof e, r), sizeof e);
+        if (e.page == ~0ull) break;
+        uint64_t bytes = (uint64_t)e.count * MPCR_PAGE;
+        if (e.page >= len / MPCR_PAGE || bytes > len - e.page * MPCR_PAGE)
+            die(1, "an extent lies outside region ", hex(r->start), " (corrupt image)", (char *)0);
+        uint64_t at = r->start + e.page * MPCR_PAGE;
+        if (e.zero) {
+            /* Fresh anonymous memory is zero already; a file's page is not. */
+            if (fill && r->kind == MPCR_R_FILE_PRIVATE) memset((void *)at, 0, bytes);
+            continue;
+        }
+        for (uint64_t n; bytes; at += n, bytes -= n) {
+            n = bytes < CHUNK ? bytes : CHUNK;
+            if (fill) place(&rd, use_uffd, at, n, r);
+            else take(&rd, n, r);
+        }
+    }
+    drain(); /* every page in place before the region is protected or unregistered */
+    if (use_uffd) sc(ioctl, uffd, UFFDIO_UNREGISTER, &range);
+    if (rd.head != rd.tail || rd.off != rd.end)
+        die(1, "the data of region ", hex(r->start), " has bytes after its end mark (corrupt image)", (char *)0);
+    return rd.crc;
+}
