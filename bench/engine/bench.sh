@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Checkpoint and restart time and image size of a process with N MiB of
 # resident (incompressible) memory, beside dd copying the same amount with
-# fsync (write) and reading it back. Ratios are to dd.
+# fsync (write) and cat reading it back (page cache dropped where allowed).
+# rst_s: from `mpcr restart` to the restored process running again (it
+# writes the time); end_s: to its end (it exits at once, so that includes
+# tearing down its memory). Ratios: ckpt_s / dd_wr_s, rst_s / cat_rd_s.
 #   bench.sh BIN_DIR RESIDENT_PROGRAM [MIB[:TOUCHED_MIB]...]   (default: 64 1024)
 # MIB:TOUCHED is a sparse process (an MIB mapping with TOUCHED MiB written);
 # dd then copies the touched amount, which is what the image should hold.
@@ -14,10 +17,10 @@ trap 'rm -rf "$T"' EXIT
 export BENCH_DIR=$T
 now() { date +%s.%N; }
 drop() { sync; echo 3 >/proc/sys/vm/drop_caches 2>/dev/null || true; } # cold cache where allowed
-printf '%-9s %9s %9s %9s %9s %10s %11s %13s\n' MiB ckpt_s dd_wr_s rst_s dd_rd_s image_MiB ckpt/dd_wr restart/dd_rd
+printf '%-9s %9s %9s %9s %9s %9s %10s %11s %12s\n' MiB ckpt_s dd_wr_s rst_s end_s cat_rd_s image_MiB ckpt/dd_wr restore/cat
 for size in $sizes; do
     mib=${size%%:*} touched=${size##*:}
-    rm -rf "$T/ck" "$T/ready" "$T/go" "$T/dd" "$T/dd2"
+    rm -rf "$T/ck" "$T/ready" "$T/go" "$T/resumed" "$T/dd" "$T/dd2"
     "$bin/mpcr" run --no-mpi --ckpt-dir "$T/ck" "$prog" "$mib" "$touched" 2>/dev/null &
     run=$!
     while [ ! -e "$T/ready" ]; do sleep 0.01; done
@@ -31,15 +34,17 @@ for size in $sizes; do
     t2=$(now)
     "$bin/mpcr" restart "$T/ck" 2>/dev/null || { echo "restart failed"; exit 1; }
     t3=$(now)
+    tr=$(cat "$T/resumed") # when the restored process ran again
     head -c "${touched}M" /dev/urandom >"$T/dd"
     t4=$(now)
     dd if="$T/dd" of="$T/dd2" bs=1M conv=fsync status=none
     t5=$(now)
     drop
     t6=$(now)
-    dd if="$T/dd2" of=/dev/null bs=1M status=none
+    cat "$T/dd2" >/dev/null
     t7=$(now)
     awk -v m="$size" -v c="$(awk "BEGIN{print $t1-$t0}")" -v w="$(awk "BEGIN{print $t5-$t4}")" \
-        -v r="$(awk "BEGIN{print $t3-$t2}")" -v d="$(awk "BEGIN{print $t7-$t6}")" -v s="$img" \
-        'BEGIN { printf "%-9s %9.3f %9.3f %9.3f %9.3f %10.1f %11.2f %13.2f\n", m, c, w, r, d, s / 1048576, c / w, r / d }'
+        -v r="$(awk "BEGIN{print $tr-$t2}")" -v e="$(awk "BEGIN{print $t3-$t2}")" -v d="$(awk "BEGIN{print $t7-$t6}")" \
+        -v s="$img" 'BEGIN { printf "%-9s %9.3f %9.3f %9.3f %9.3f %9.3f %10.1f %11.2f %12.2f\n", m, c, w, r, e, d,
+                                   s / 1048576, c / w, r / d }'
 done

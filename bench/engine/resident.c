@@ -1,12 +1,14 @@
 /* Benchmark subject: N MiB of resident, incompressible memory, then waits
- * for the driver's go file and exits. Touches every page so that nothing is
- * left to the zero-page shortcut.   resident MIB
+ * for the driver's go file, writes the time it saw it (BENCH_DIR/resumed)
+ * and exits. Touches every page so that nothing is left to the zero-page
+ * shortcut.   resident MIB
  * With a second argument T, a sparse process instead: an N MiB mapping of
  * which T MiB are touched, spread evenly over it.   resident MIB T */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
@@ -27,5 +29,11 @@ int main(int argc, char **argv)
     snprintf(go, sizeof go, "%s/go", getenv("BENCH_DIR"));
     fclose(fopen(ready, "w"));
     while (access(go, F_OK)) usleep(1000);
+    /* Restored (or never stopped): when this process ran again, for bench.sh. */
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    snprintf(ready, sizeof ready, "%s/resumed", getenv("BENCH_DIR"));
+    FILE *f = fopen(ready, "w");
+    if (f) fprintf(f, "%lld.%09ld\n", (long long)t.tv_sec, t.tv_nsec), fclose(f);
     return (int)(p[12345] & 0); /* keep it alive */
 }

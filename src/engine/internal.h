@@ -55,6 +55,7 @@ struct mpcr_scratch {
     size_t wbuf_len;
     int fd;                        /* the image being written */
     uint64_t off;                  /* its length so far */
+    uint64_t writeback_from;       /* the disk was started on bytes before this */
     uint32_t crc;                  /* running CRC32C of the current stream */
     struct mpcr_img_header hdr;
 };
