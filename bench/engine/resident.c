@@ -1,6 +1,6 @@
 /* Benchmark subject: N MiB of resident, incompressible memory, then waits
- * for the driver's go file, writes the time it saw it (BENCH_DIR/resumed)
- * and exits. Touches every page so that nothing is left to the zero-page
+ * for the driver's go file (noting the longest stop meanwhile in
+ * BENCH_DIR/pause), writes the time it saw it (BENCH_DIR/resumed) and exits. Touches every page so that nothing is left to the zero-page
  * shortcut.   resident MIB
  * With a second argument T, a sparse process instead: an N MiB mapping of
  * which T MiB are touched, spread evenly over it.   resident MIB T */
@@ -10,6 +10,13 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 int main(int argc, char **argv)
 {
@@ -28,7 +35,21 @@ int main(int argc, char **argv)
     snprintf(ready, sizeof ready, "%s/ready", getenv("BENCH_DIR"));
     snprintf(go, sizeof go, "%s/go", getenv("BENCH_DIR"));
     fclose(fopen(ready, "w"));
-    while (access(go, F_OK)) usleep(1000);
+    /* The longest gap between two turns of this wait: how long a checkpoint
+     * that the process survives stopped it (BENCH_DIR/pause, in seconds). */
+    char pause[4096];
+    snprintf(pause, sizeof pause, "%s/pause", getenv("BENCH_DIR"));
+    double last = now(), longest = 0;
+    while (access(go, F_OK)) {
+        usleep(1000);
+        double t = now();
+        if (t - last > longest + 0.002) { /* a new longest (not the usual jitter) */
+            longest = t - last;
+            FILE *f = fopen(pause, "w");
+            if (f) fprintf(f, "%.6f\n", longest), fclose(f);
+        }
+        last = t;
+    }
     /* Restored (or never stopped): when this process ran again, for bench.sh. */
     struct timespec t;
     clock_gettime(CLOCK_REALTIME, &t);

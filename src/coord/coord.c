@@ -209,7 +209,12 @@ static void try_signal(struct mpcr_coord *c, pid_t child, struct pending *p)
     char gdir[4200];
     p->gen = c->next_gen++;
     snprintf(gdir, sizeof gdir, "%s/gen-%lu", c->dir, p->gen);
-    union sigval v = {.sival_ptr = (void *)(uintptr_t)MPCR_CTL_REQUEST(p->gen)};
+    /* A checkpoint the process survives may be written by a forked copy
+     * (MPCR_CKPT_FORK=0: never; then the process waits for its image). */
+    const char *fork_ok = getenv("MPCR_CKPT_FORK");
+    int may_fork = !p->exit_after && !(fork_ok && !strcmp(fork_ok, "0"));
+    union sigval v = {.sival_ptr = (void *)(uintptr_t)(may_fork ? MPCR_CTL_REQUEST_CONTINUE(p->gen)
+                                                                 : MPCR_CTL_REQUEST(p->gen))};
     if (mkdir(gdir, 0700) || sigqueue(child, SIGRTMAX, v)) {
         give_up(p, "cannot start generation %lu: %s", p->gen, strerror(errno));
         rmdir(gdir);
@@ -270,15 +275,23 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
     signal(SIGPIPE, SIG_IGN); /* a client that went away must not end the coordinator */
     double next_auto = c->interval > 0 ? now() + c->interval : 0;
     int status = 0;
+    int ended = 0;
     for (;;) {
-        pid_t w = waitpid(child, &status, WNOHANG);
-        if (w == child) break;
-        if (next_auto && !p.active && now() >= next_auto) {
+        /* The process, and the image writers it forked (its siblings, our
+         * children: reaped when done; while one still writes, its image is
+         * good even if the process has ended). */
+        pid_t w;
+        int st;
+        while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+            if (w == child) status = st, ended = 1;
+        if (ended && !(p.active && p.signalled && w == 0)) break;
+        if (!ended && next_auto && !p.active && now() >= next_auto) {
             start_checkpoint(c, child, &p, -1, 0);
             next_auto = now() + c->interval;
         }
-        try_signal(c, child, &p);
-        struct pollfd pfd[2] = {{c->listen_fd, POLLIN, 0}, {child_end, POLLIN, 0}};
+        if (ended && p.active && !p.signalled) give_up(&p, "the process has ended");
+        else try_signal(c, child, &p);
+        struct pollfd pfd[2] = {{c->listen_fd, POLLIN, 0}, {ended ? -1 : child_end, POLLIN, 0}};
         if (poll(pfd, 2, 50) <= 0 || !(pfd[0].revents & POLLIN)) continue;
         int fd = accept4(c->listen_fd, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0) continue;

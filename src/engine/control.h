@@ -10,7 +10,10 @@
  * preceded, when $MPCR_COORD_SECRET is set, by "secret <it>\n" (a coordinator
  * listening on TCP serves only connections that open with its job's secret)
  * and waits for one line back: "exit\n" (end the process now: the image is
- * safe and the manifest written) or "continue\n". */
+ * safe and the manifest written) or "continue\n".
+ * With MPCR_CTL_REQUEST_CONTINUE the report may come from a forked copy of
+ * the process (made with CLONE_PARENT: a child of the coordinator, which
+ * must reap it) while the process itself already runs. */
 #ifndef MPCR_CONTROL_H
 #define MPCR_CONTROL_H
 
@@ -30,6 +33,11 @@
 #define MPCR_CTL_FOLLOW 3 /* internal: a thread is asked to stop */
 #define MPCR_CTL_VALUE(type, slot, num) ((uint64_t)(type) | (uint64_t)(slot) << 16 | (uint64_t)(num) << 32)
 #define MPCR_CTL_REQUEST(gen) MPCR_CTL_VALUE(MPCR_CTL_COORD, 0, gen)
+/* A checkpoint after which the process goes on ("continue" will be the
+ * answer): the engine may fork a copy-on-write writer, let the process go
+ * on at once, and have the copy write the image and report. */
+#define MPCR_CTL_MAY_FORK 1
+#define MPCR_CTL_REQUEST_CONTINUE(gen) MPCR_CTL_VALUE(MPCR_CTL_COORD, MPCR_CTL_MAY_FORK, gen)
 
 /* A coordinator's address: a unix socket path, or "tcp:A.B.C.D:PORT" for a
  * coordinator on another host (`mpcr coordinator --listen`). Connects a new

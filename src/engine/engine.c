@@ -206,7 +206,61 @@ static int stop_threads(void)
     }
 }
 
-static int write_image(const char *path, uint64_t gen)
+static int report(uint64_t gen, int rc);
+
+/* The image's memory, thread table and tables, then publication. In a
+ * forked writer this runs in the copy, with the process's pid passed in. */
+static int finish_image(struct mpcr_scratch *s, const char *path, uint64_t gen, pid_t pid)
+{
+    int rc = mpcr_mem_dump(s);
+    if (!rc) {
+        struct mpcr_img_header *h = &s->hdr;
+        if (!h->vdso.vdso) rc = mpcr_fail(-ENOTSUP, "no [vdso] in /proc/self/maps");
+        else h->vdso.vdso_crc = mpcr_crc32c(0, (void *)h->vdso.vdso, h->vdso.vdso_len);
+        h->generation = gen;
+        h->rank = rank;
+        uint32_t n = 0;
+        for (int i = 0; i < mpcr_nthr; i++) {
+            if (mpcr_thr[i].gone) continue;
+            s->threads[n].ctx = mpcr_thr[i].ctx;
+            s->threads[n].fs_base = mpcr_thr[i].fs_base;
+            s->threads[n].old_tid = (uint32_t)mpcr_thr[i].tid;
+            s->threads[n].is_main = mpcr_thr[i].tid == pid;
+            n++;
+        }
+        h->nthreads = n;
+    }
+    if (!rc) rc = mpcr_w_image(s, path);
+    if (!rc) image_bytes = s->hdr.total_len;
+    return rc;
+}
+
+/* The forked writer: a copy of this process made while every thread is
+ * stopped, so its memory is the checkpoint's (copy-on-write), while the
+ * process itself goes on at once: the pause no longer grows with the
+ * memory written. The copy is the sibling of the process (CLONE_PARENT:
+ * the coordinator that asked reaps it; the program never sees a child); it
+ * writes the image, reports to the coordinator and exits. Returns the
+ * writer's pid in the process, or -1 to write in place. */
+static pid_t fork_writer(struct mpcr_scratch *s, const char *path, uint64_t gen)
+{
+    pid_t pid = getpid();
+    if (!mpcr_mem_forkable(s)) return -1;
+    long child = syscall(SYS_clone, CLONE_PARENT, NULL, NULL, NULL, NULL);
+    if (child != 0) return child > 0 ? (pid_t)child : -1;
+    int rc = finish_image(s, path, gen, pid);
+    if (rc) {
+        char tmp[4200];
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        unlink(tmp);
+    }
+    report(gen, rc); /* the answer is "continue": only such checkpoints fork */
+    syscall(SYS_exit_group, rc ? 1 : 0);
+    return -1;
+}
+
+/* 0: written; 2: a forked writer is writing it (and reports); <0: refused. */
+static int write_image(const char *path, uint64_t gen, int may_fork)
 {
     struct mpcr_scratch *s =
         mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -232,29 +286,12 @@ static int write_image(const char *path, uint64_t gen)
         if (lseek(s->fd, MPCR_IMG_HEADER_SIZE, SEEK_SET) < 0) rc = mpcr_fail(-errno, "seek: %s", strerror(errno));
     }
     if (!rc) rc = mpcr_mem_read_maps(s);
-    if (!rc) rc = mpcr_mem_dump(s);
-    if (!rc) {
-        struct mpcr_img_header *h = &s->hdr;
-        if (!h->vdso.vdso) rc = mpcr_fail(-ENOTSUP, "no [vdso] in /proc/self/maps");
-        else h->vdso.vdso_crc = mpcr_crc32c(0, (void *)h->vdso.vdso, h->vdso.vdso_len);
-        h->generation = gen;
-        h->rank = rank;
-        pid_t pid = getpid();
-        uint32_t n = 0;
-        for (int i = 0; i < mpcr_nthr; i++) {
-            if (mpcr_thr[i].gone) continue;
-            s->threads[n].ctx = mpcr_thr[i].ctx;
-            s->threads[n].fs_base = mpcr_thr[i].fs_base;
-            s->threads[n].old_tid = (uint32_t)mpcr_thr[i].tid;
-            s->threads[n].is_main = mpcr_thr[i].tid == pid;
-            n++;
-        }
-        h->nthreads = n;
-    }
-    if (!rc) rc = mpcr_w_image(s, path);
-    if (!rc) image_bytes = s->hdr.total_len;
+    if (!rc) rc = mpcr_mem_plan(s);
+    pid_t writer = !rc && may_fork ? fork_writer(s, path, gen) : -1;
+    if (writer > 0) rc = 2;
+    else if (!rc) rc = finish_image(s, path, gen, getpid());
     if (s->fd >= 0) close(s->fd);
-    if (rc && s->fd >= 0) unlink(tmp);
+    if (rc < 0 && s->fd >= 0) unlink(tmp);
     munmap(s, sizeof *s);
     return rc;
 }
@@ -286,11 +323,11 @@ static int after_restart(struct mpcr_handoff *h)
     return 1;
 }
 
-static int __attribute__((noinline)) take_image(const char *path, uint64_t gen)
+static int __attribute__((noinline)) take_image(const char *path, uint64_t gen, int may_fork)
 {
     struct mpcr_handoff *h = mpcr_ctx_save(&mpcr_thr[0].ctx);
     if (h) return after_restart(h);
-    return write_image(path, gen);
+    return write_image(path, gen, may_fork);
 }
 
 /* Tells the coordinator how the image went; returns 1 when it answers that
@@ -319,7 +356,7 @@ static int report(uint64_t gen, int rc)
     return quit;
 }
 
-static int checkpoint(int type, uint64_t gen)
+static int checkpoint(int type, uint64_t gen, int may_fork)
 {
     int expected = 0;
     if (!__atomic_compare_exchange_n(&busy, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
@@ -338,7 +375,13 @@ static int checkpoint(int type, uint64_t gen)
     if (type == REQ_COORD && !ckpt_dir[0]) rc = mpcr_fail(-EINVAL, "MPCR_CKPT_DIR is not set");
     if (!rc && hooks.before && hooks.before(hooks.arg)) rc = mpcr_fail(-ECANCELED, "cancelled by the before-checkpoint hook");
     if (!rc) rc = stop_threads();
-    if (!rc) rc = take_image(path, gen);
+    if (!rc) rc = take_image(path, gen, may_fork);
+    if (rc == 2) { /* a forked writer has the image in hand; it reports */
+        release_all();
+        __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+        if (hooks.resume) hooks.resume(hooks.arg);
+        return 0;
+    }
     if (rc == 1) {
         release_all();
         __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
@@ -361,8 +404,8 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     uint32_t num = (uint32_t)(v >> 32), slot = (uint32_t)(v >> 16) & 0xffff;
     switch (v & 0xff) {
     case REQ_FOLLOW: follow(slot, num); break;
-    case REQ_COORD: checkpoint(REQ_COORD, num); break;
-    case REQ_API: api_result = checkpoint(REQ_API, 0); break;
+    case REQ_COORD: checkpoint(REQ_COORD, num, slot & MPCR_CTL_MAY_FORK); break;
+    case REQ_API: api_result = checkpoint(REQ_API, 0, 0); break;
     }
     errno = saved;
 }

@@ -88,9 +88,11 @@ int mpcr_w_put(struct mpcr_scratch *s, const void *p, size_t n);
 int mpcr_w_flush(struct mpcr_scratch *s);
 int mpcr_w_image(struct mpcr_scratch *s, const char *path);
 
-/* Memory (memory.c): fills regions[], writing their streams. */
+/* Memory (memory.c): regions[] from the maps, then their streams. */
 int mpcr_mem_read_maps(struct mpcr_scratch *s);
-int mpcr_mem_dump(struct mpcr_scratch *s);
+int mpcr_mem_plan(struct mpcr_scratch *s);      /* regions[] (no data yet) */
+int mpcr_mem_forkable(struct mpcr_scratch *s);  /* 1: a forked copy may write them */
+int mpcr_mem_dump(struct mpcr_scratch *s);      /* the streams, filling data_* */
 
 /* Process state (proc.c, files.c, signals.c). */
 int mpcr_proc_refuse(struct mpcr_scratch *s); /* children, timers: refuse */

@@ -238,7 +238,7 @@ static int dump_region(struct mpcr_scratch *s, int memfd, int pmfd, struct mpcr_
     return 0;
 }
 
-int mpcr_mem_dump(struct mpcr_scratch *s)
+int mpcr_mem_plan(struct mpcr_scratch *s)
 {
     s->nregions = 0;
     for (const char *line = s->maps; *line;) {
@@ -270,6 +270,43 @@ int mpcr_mem_dump(struct mpcr_scratch *s)
             cur = piece_end;
         }
     }
+    return 0;
+}
+
+/* Whether a forked copy of this process sees its memory as it is now: not
+ * where memory is shared (the copy would see the writes that follow) nor
+ * where the kernel leaves memory out of a child or wipes it there
+ * (MADV_DONTFORK, MADV_WIPEONFORK: flags dc and wf in smaps). */
+int mpcr_mem_forkable(struct mpcr_scratch *s)
+{
+    for (uint32_t i = 0; i < s->nregions; i++)
+        if (s->regions[i].kind == MPCR_R_ANON_SHARED) return 0;
+    int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    int ok = 1;
+    size_t have = 0;
+    char *buf = (char *)s->io;
+    for (;;) {
+        ssize_t n = read(fd, buf + have, sizeof s->io - 1 - have);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        have += (size_t)n;
+        buf[have] = 0;
+        char *line = buf, *nl;
+        while ((nl = strchr(line, '\n'))) {
+            *nl = 0;
+            if (!strncmp(line, "VmFlags:", 8) && (strstr(line, " dc") || strstr(line, " wf"))) ok = 0;
+            line = nl + 1;
+        }
+        have = strlen(line);
+        memmove(buf, line, have);
+    }
+    close(fd);
+    return ok;
+}
+
+int mpcr_mem_dump(struct mpcr_scratch *s)
+{
     int memfd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
     int pmfd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     int rc = 0;
