@@ -49,6 +49,9 @@ int cmd_checkpoint(int argc, char **argv)
     /* An MPI job's coordinator says how the time went. */
     int k = sscanf(reply + 3, "%*s %*u %*f stop %lf drain %lf images %lf resume %lf", &stop, &drain,
                    &images, &resume);
+    double stopped;
+    if (sscanf(reply + 3, "%*s %*u %*f forked %lf", &stopped) == 1)
+        fprintf(stderr, "mpcr: (written by a forked copy; the process was stopped %.0f ms)\n", stopped);
     if (k == 4)
         fprintf(stderr, "mpcr: (stop %.0f ms, drain %.0f ms, images %.0f ms, resume %.0f ms)\n",
                 stop, drain, images, resume);

@@ -245,12 +245,17 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
     }
     double ms = (now() - p->started) * 1e3;
     int ok = !strncmp(end, " ok ", 4);
-    unsigned long long bytes = ok ? strtoull(end + 4, NULL, 10) : 0;
+    char *rest = end;
+    unsigned long long bytes = ok ? strtoull(end + 4, &rest, 10) : 0;
+    long stopped = -1; /* "forked MS": a forked copy wrote it; the process was stopped MS */
+    if (ok && !strncmp(rest, " forked ", 8)) stopped = strtol(rest + 8, NULL, 10);
     int rc = ok ? mpcr_gen_write_manifest(c->dir, gen, 1, NULL, bytes) : 0;
     if (ok && !rc) {
         mpcr_coord_send_line(engine, p->exit_after ? "exit\n" : "continue\n");
         mpcr_gen_prune(c->dir, c->keep);
-        if (p->client >= 0) mpcr_coord_send_line(p->client, "ok %s/gen-%lu %llu %.0f\n", c->dir, gen, bytes, ms);
+        if (p->client >= 0 && stopped >= 0)
+            mpcr_coord_send_line(p->client, "ok %s/gen-%lu %llu %.0f forked %ld\n", c->dir, gen, bytes, ms, stopped);
+        else if (p->client >= 0) mpcr_coord_send_line(p->client, "ok %s/gen-%lu %llu %.0f\n", c->dir, gen, bytes, ms);
     } else {
         mpcr_coord_send_line(engine, "continue\n");
         mpcr_gen_remove(c->dir, gen);

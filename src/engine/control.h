@@ -13,7 +13,8 @@
  * safe and the manifest written) or "continue\n".
  * With MPCR_CTL_REQUEST_CONTINUE the report may come from a forked copy of
  * the process (made with CLONE_PARENT: a child of the coordinator, which
- * must reap it) while the process itself already runs. */
+ * must reap it) while the process itself already runs; its line is then
+ * "image <generation> ok <bytes> forked <ms the process was stopped>". */
 #ifndef MPCR_CONTROL_H
 #define MPCR_CONTROL_H
 

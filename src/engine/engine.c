@@ -206,7 +206,8 @@ static int stop_threads(void)
     }
 }
 
-static int report(uint64_t gen, int rc);
+static int report(uint64_t gen, int rc, long stopped_ms);
+static int64_t stop_started_ms; /* when the leader took the request */
 
 /* The image's memory, thread table and tables, then publication. In a
  * forked writer this runs in the copy, with the process's pid passed in. */
@@ -246,6 +247,7 @@ static pid_t fork_writer(struct mpcr_scratch *s, const char *path, uint64_t gen)
 {
     pid_t pid = getpid();
     if (!mpcr_mem_forkable(s)) return -1;
+    long stopped_ms = (long)(now_ms() - stop_started_ms); /* the process goes on right after the fork */
     long child = syscall(SYS_clone, CLONE_PARENT, NULL, NULL, NULL, NULL);
     if (child != 0) return child > 0 ? (pid_t)child : -1;
     int rc = finish_image(s, path, gen, pid);
@@ -254,7 +256,7 @@ static pid_t fork_writer(struct mpcr_scratch *s, const char *path, uint64_t gen)
         snprintf(tmp, sizeof tmp, "%s.tmp", path);
         unlink(tmp);
     }
-    report(gen, rc); /* the answer is "continue": only such checkpoints fork */
+    report(gen, rc, stopped_ms); /* the answer is "continue": only such checkpoints fork */
     syscall(SYS_exit_group, rc ? 1 : 0);
     return -1;
 }
@@ -331,8 +333,9 @@ static int __attribute__((noinline)) take_image(const char *path, uint64_t gen, 
 }
 
 /* Tells the coordinator how the image went; returns 1 when it answers that
- * this process is to end now (checkpoint --exit), else 0. */
-static int report(uint64_t gen, int rc)
+ * this process is to end now (checkpoint --exit), else 0. A forked writer
+ * adds how long the process was stopped (stopped_ms >= 0). */
+static int report(uint64_t gen, int rc, long stopped_ms)
 {
     int fd = mpcr_ctl_connect(coord_sock);
     if (fd < 0) return 0;
@@ -341,8 +344,11 @@ static int report(uint64_t gen, int rc)
     char msg[900], reply[64] = {0};
     int n = coord_secret[0] ? snprintf(msg, sizeof msg, "secret %s\n", coord_secret) : 0;
     n += rc ? snprintf(msg + n, sizeof msg - (size_t)n, "image %llu error %s\n", (unsigned long long)gen, mpcr_errmsg)
-            : snprintf(msg + n, sizeof msg - (size_t)n, "image %llu ok %llu\n", (unsigned long long)gen,
-                       (unsigned long long)image_bytes);
+            : stopped_ms >= 0
+                ? snprintf(msg + n, sizeof msg - (size_t)n, "image %llu ok %llu forked %ld\n", (unsigned long long)gen,
+                           (unsigned long long)image_bytes, stopped_ms)
+                : snprintf(msg + n, sizeof msg - (size_t)n, "image %llu ok %llu\n", (unsigned long long)gen,
+                           (unsigned long long)image_bytes);
     int quit = 0;
     if (write(fd, msg, (size_t)n) == n) {
         ssize_t k = 0, r;
@@ -361,10 +367,11 @@ static int checkpoint(int type, uint64_t gen, int may_fork)
     int expected = 0;
     if (!__atomic_compare_exchange_n(&busy, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         int rc = mpcr_fail(-EBUSY, "a checkpoint is already in progress");
-        if (type == REQ_COORD && coord_sock[0]) report(gen, rc); /* the coordinator waits for an answer */
+        if (type == REQ_COORD && coord_sock[0]) report(gen, rc, -1); /* the coordinator waits for an answer */
         return rc;
     }
     mpcr_errmsg[0] = 0;
+    stop_started_ms = now_ms();
     __atomic_store_n(&arrived, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&restored, 0, __ATOMIC_RELEASE);
     __atomic_add_fetch(&epoch, 1, __ATOMIC_ACQ_REL);
@@ -388,7 +395,7 @@ static int checkpoint(int type, uint64_t gen, int may_fork)
         if (hooks.restarted) hooks.restarted(hooks.arg);
         return 1;
     }
-    if (type == REQ_COORD && coord_sock[0] && report(gen, rc)) syscall(SYS_exit_group, 0);
+    if (type == REQ_COORD && coord_sock[0] && report(gen, rc, -1)) syscall(SYS_exit_group, 0);
     release_all();
     __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
     if (!rc && hooks.resume) hooks.resume(hooks.arg);

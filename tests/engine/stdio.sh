@@ -11,6 +11,7 @@ shift 2
 test_init stdio
 [ "${1:-}" = "--user" ] && run_as "$2"
 "$prog" >"$T/ref"
+export ZDTM_DIR=$T # the program waits for $T/go before it ends
 as "$bin/mpcr" run --no-mpi --ckpt-dir "$T/ck" "$prog" >"$T/out1" 2>"$T/err1" &
 run=$!
 for i in 1 2 3; do
@@ -20,6 +21,7 @@ done
 sleep 0.2
 as "$bin/mpcr" checkpoint --exit "$T/ck" 2>>"$T/err_ck" || fail "checkpoint --exit failed"
 wait $run || fail "run failed"
+touch "$T/go"
 as timeout 60 "$bin/mpcr" restart "$T/ck" >"$T/out2" 2>"$T/err2" || fail "restart failed"
 cat "$T/out1" "$T/out2" >"$T/all"
 if ! cmp -s "$T/ref" "$T/all"; then

@@ -6,11 +6,21 @@
 # 3. the driver touches go; `mpcr restart` resumes it; the test checks its
 #    state and must print PASS and exit 0.
 # With --user the whole cycle runs unprivileged (setpriv, no capabilities).
+# With --forked, step 2 is first a checkpoint the process survives, which a
+# forked copy must write (`--forked in-place`: which must be written in place,
+# the process having shared memory); then checkpoint --exit, whose image is
+# thrown away, so that the restart takes the forked copy's image.
 set -u
 bin=$1 prog=$2
 shift 2
-user=""
-[ "${1:-}" = "--user" ] && user=$2
+user="" forked=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --user) user=$2; shift 2 ;;
+    --forked) forked=copy; shift; [ "${1:-}" = in-place ] && forked=in-place && shift ;;
+    *) echo "zdtm.sh: unknown option $1"; exit 2 ;;
+    esac
+done
 . "$(dirname "$0")/lib.sh"
 test_init zdtm
 test_name="zdtm: $(basename "$prog")"
@@ -21,8 +31,17 @@ cd "$T"
 as "$bin/mpcr" run --no-mpi --ckpt-dir "$T/ck" "$prog" >"$T/out1" 2>"$T/err1" &
 run=$!
 wait_ready $run
+if [ -n "$forked" ]; then
+    as "$bin/mpcr" checkpoint "$T/ck" 2>"$T/err_ck1" || fail "checkpoint failed"
+    if [ $forked = copy ]; then
+        grep -q "written by a forked copy" "$T/err_ck1" || fail "the image was not written by a forked copy"
+    else
+        grep -q "forked copy" "$T/err_ck1" && fail "a forked copy wrote the image of a process with shared memory"
+    fi
+fi
 as "$bin/mpcr" checkpoint --exit "$T/ck" 2>"$T/err_ck" || fail "checkpoint failed"
 wait $run || fail "mpcr run ended with status $? after checkpoint --exit"
+[ -n "$forked" ] && rm -rf "$T/ck/gen-2" # restart from the first image
 grep -q FAIL "$T/out1" && fail "failed before the checkpoint"
 touch "$T/go"
 as timeout 60 "$bin/mpcr" restart "$T/ck" >"$T/out2" 2>"$T/err2"
