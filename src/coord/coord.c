@@ -287,8 +287,13 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
          * good even if the process has ended). */
         pid_t w;
         int st;
-        while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+        while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
             if (w == child) status = st, ended = 1;
+            else if (WIFSIGNALED(st) && p.active && p.signalled) { /* a writer that could not report */
+                mpcr_gen_remove(c->dir, p.gen);
+                give_up(&p, "the image writer was killed by signal %d", WTERMSIG(st));
+            }
+        }
         if (ended && !(p.active && p.signalled && w == 0)) break;
         if (!ended && next_auto && !p.active && now() >= next_auto) {
             start_checkpoint(c, child, &p, -1, 0);
