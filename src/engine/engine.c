@@ -247,9 +247,9 @@ static pid_t fork_writer(struct mpcr_scratch *s, const char *path, uint64_t gen)
 {
     pid_t pid = getpid();
     if (!mpcr_mem_forkable(s)) return -1;
-    long stopped_ms = (long)(now_ms() - stop_started_ms); /* the process goes on right after the fork */
     long child = syscall(SYS_clone, CLONE_PARENT, NULL, NULL, NULL, NULL);
     if (child != 0) return child > 0 ? (pid_t)child : -1;
+    long stopped_ms = (long)(now_ms() - stop_started_ms); /* the process goes on as the fork returns */
     int rc = finish_image(s, path, gen, pid);
     if (rc) {
         char tmp[4200];
