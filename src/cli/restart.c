@@ -19,8 +19,11 @@ static int usage(void)
     return 2;
 }
 
-/* Runs `mpcr-restore --check` on every rank's image at once; 0 when all pass
- * (each failure prints the restorer's reason). */
+/* Runs `mpcr-restore --check-layout` on every rank's image at once; 0 when
+ * all pass (each failure prints the restorer's reason). That checks all but
+ * the data's checksums, cheaply; each rank's restorer checks those in the one
+ * pass that reads the data, before it changes anything (a damaged image then
+ * ends the new job with the restorer's reason). */
 static int check_images(const char *restorer, const char *gdir, int nranks)
 {
     pid_t *pids = calloc((size_t)nranks, sizeof *pids);
@@ -43,7 +46,7 @@ static int check_images(const char *restorer, const char *gdir, int nranks)
         pids[r] = fork();
         if (pids[r] == 0) {
             dup2(p[1], 2);
-            execl(restorer, restorer, "--check", image, (char *)NULL);
+            execl(restorer, restorer, "--check-layout", image, (char *)NULL);
             _exit(127);
         }
         close(p[1]);

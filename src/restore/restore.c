@@ -270,8 +270,11 @@ void restore_main(long *sp)
 {
     int argc = (int)sp[0];
     char **argv = (char **)(sp + 1);
-    int check_only = argc > 2 && streq(argv[1], "--check");
-    if (argc != 2 && !check_only) die(2, "usage: mpcr-restore [--check] IMAGE", (char *)0);
+    /* --check: everything, the data too; --check-layout: all but the data's
+     * checksums (the restore itself checks those before it changes anything). */
+    int layout_only = argc > 2 && streq(argv[1], "--check-layout");
+    int check_only = layout_only || (argc > 2 && streq(argv[1], "--check"));
+    if (argc != 2 + check_only) die(2, "usage: mpcr-restore [--check | --check-layout] IMAGE", (char *)0);
     const char *path = argv[argc - 1];
     uint64_t all = ~0ull;
     sc(rt_sigprocmask, 0 /* SIG_BLOCK */, &all, 0, 8);
@@ -308,7 +311,7 @@ void restore_main(long *sp)
     for (uint32_t i = 0; i < h->nthreads; i++) mains += th[i].is_main != 0;
     if (mains != 1) die(1, "the image has no main thread", (char *)0);
     unsigned char *placed = zalloc(h->table[MPCR_T_REGIONS].count);
-    load_regions(h, t[MPCR_T_REGIONS], str, check_only, placed);
+    if (!layout_only) load_regions(h, t[MPCR_T_REGIONS], str, check_only, placed);
     if (check_only) {
         say(path, ": image is complete and can be restored here (", dec(h->table[MPCR_T_REGIONS].count),
             " regions, ", dec(h->nthreads), " threads)", (char *)0);
