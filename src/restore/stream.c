@@ -28,7 +28,7 @@
 #define CHUNK (256ul << 10) /* bytes handed on at a time: stays in L2 */
 #define BUF_CAP (CHUNK + MPCR_PAGE)
 #define SLOTS 8             /* chunks read ahead of the copies */
-#define SHARED_MIN (64ul << 10) /* smaller pieces are put in place at once */
+#define SHARED_MIN (64ul << 10) /* smaller pieces are gathered into shared jobs */
 #define EAGAIN 11
 
 struct reader {
@@ -44,9 +44,14 @@ int mpcr_restore_simple;
 
 /* The ring shared with the helper thread. Job k uses slot k % SLOTS; the
  * main thread publishes it by raising `produced`, either thread claims the
- * oldest unclaimed one by raising `claimed`, and `done` marks it finished. */
+ * oldest unclaimed one by raising `claimed`, and `done` marks it finished.
+ * A job is one large piece, or many small ones (scattered pages) gathered
+ * into one buffer. */
+#define PIECES (CHUNK / MPCR_PAGE)
 struct job {
-    uint64_t dst, len;
+    struct { uint64_t dst, len; } piece[PIECES]; /* their bytes follow each other in buf */
+    uint32_t npieces;
+    uint64_t used;                                 /* bytes of buf */
     int use_uffd;
     uint32_t done;
     unsigned char *buf;
@@ -59,6 +64,7 @@ static struct {
     uint32_t helper_tid; /* cleared by the kernel when the helper has exited */
     int helper;          /* running */
     int tried;           /* start_helper ran (once per restore) */
+    struct job *open;    /* gathering small pieces, not published yet */
 } ring;
 
 static void futex_wait(uint32_t *word, uint32_t value) { sc(futex, word, FUTEX_WAIT_PRIVATE, value, 0, 0, 0); }
@@ -86,7 +92,9 @@ static int run_one(void)
     while (c < __atomic_load_n(&ring.produced, __ATOMIC_ACQUIRE))
         if (__atomic_compare_exchange_n(&ring.claimed, &c, c + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
             struct job *j = &ring.job[c % SLOTS];
-            put_pages(j->use_uffd, j->dst, j->buf, j->len);
+            const unsigned char *src = j->buf;
+            for (uint32_t i = 0; i < j->npieces; src += j->piece[i].len, i++)
+                put_pages(j->use_uffd, j->piece[i].dst, src, j->piece[i].len);
             __atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
             return 1;
         }
@@ -100,8 +108,18 @@ static void finish_job(uint32_t k)
         if (!run_one()) __builtin_ia32_pause(); /* the helper is on it: a copy takes microseconds */
 }
 
+static void publish(void)
+{
+    if (!ring.open) return;
+    ring.open = 0;
+    __atomic_store_n(&ring.produced, ring.produced + 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&ring.news, 1, __ATOMIC_RELEASE);
+    futex_wake(&ring.news);
+}
+
 static void drain(void)
 {
+    publish();
     for (uint32_t k = ring.produced >= SLOTS ? ring.produced - SLOTS : 0; k < ring.produced; k++) finish_job(k);
 }
 
@@ -216,22 +234,27 @@ static void take_into(struct reader *rd, unsigned char *to, uint64_t n, const st
     rd->crc = mpcr_crc32c(rd->crc, to, n);
 }
 
-/* Puts n bytes of the stream at `at`: through the ring when it is worth it. */
+/* Puts n bytes (at most CHUNK) of the stream at `at`, through the ring when
+ * there is a helper: a large piece as a job of its own, small ones gathered. */
 static void place(struct reader *rd, int use_uffd, uint64_t at, uint64_t n, const struct mpcr_img_region *r)
 {
-    if (!ring.tried && n >= SHARED_MIN) start_helper();
-    if (!ring.helper || n < SHARED_MIN) {
+    if (!ring.tried) start_helper();
+    if (!ring.helper) {
         put_pages(use_uffd, at, take(rd, n, r), n);
         return;
     }
-    uint32_t k = ring.produced;
-    if (k >= SLOTS) finish_job(k - SLOTS);
-    struct job *j = &ring.job[k % SLOTS];
-    take_into(rd, j->buf, n, r);
-    j->dst = at, j->len = n, j->use_uffd = use_uffd, j->done = 0;
-    __atomic_store_n(&ring.produced, k + 1, __ATOMIC_RELEASE);
-    __atomic_add_fetch(&ring.news, 1, __ATOMIC_RELEASE);
-    futex_wake(&ring.news);
+    struct job *j = ring.open;
+    if (!j || n >= SHARED_MIN || j->used + n > CHUNK || j->npieces == PIECES) {
+        publish();
+        uint32_t k = ring.produced;
+        if (k >= SLOTS) finish_job(k - SLOTS);
+        j = ring.open = &ring.job[k % SLOTS];
+        j->npieces = 0, j->used = 0, j->use_uffd = use_uffd, j->done = 0;
+    }
+    take_into(rd, j->buf + j->used, n, r);
+    j->piece[j->npieces].dst = at, j->piece[j->npieces++].len = n;
+    j->used += n;
+    if (n >= SHARED_MIN) publish();
 }
 
 uint32_t mpcr_restore_stream(int img, const struct mpcr_img_region *r, int fill)
