@@ -52,7 +52,13 @@ int cmd_checkpoint(int argc, char **argv)
     double stopped;
     if (sscanf(reply + 3, "%*s %*u %*f forked %lf", &stopped) == 1)
         fprintf(stderr, "mpcr: (written by a forked copy; the process was stopped %.0f ms)\n", stopped);
-    if (k == 4)
+    double snaps;
+    if (sscanf(reply + 3, "%*s %*u %*f stop %lf drain %lf images %lf snapshots %lf resume %lf", &stop, &drain,
+               &images, &snaps, &resume) == 5) {
+        fprintf(stderr, "mpcr: (stop %.0f ms, drain %.0f ms, images %.0f ms, resume %.0f ms)\n", stop, drain,
+                images, resume);
+        fprintf(stderr, "mpcr: (forked copies wrote the images; the ranks went on after %.0f ms)\n", stop + drain + snaps);
+    } else if (k == 4)
         fprintf(stderr, "mpcr: (stop %.0f ms, drain %.0f ms, images %.0f ms, resume %.0f ms)\n",
                 stop, drain, images, resume);
     else if (k == 3)

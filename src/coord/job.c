@@ -46,8 +46,11 @@ struct job {
     unsigned long gen;
     int client, exit_after;
     int *engines, nimages; /* engine connections waiting for the answer */
+    int may_fork;          /* ranks may have forked copies write their images */
+    int snapshots, in_place; /* ranks that went on (forked copy) / that wrote in place */
+    int resumed_early;     /* the proxies went on before the images were complete */
     unsigned long long bytes, total_sent;
-    double started, t_quiet, t_drained, t_images;
+    double started, t_quiet, t_drained, t_images, t_snapshots;
     char done[4400]; /* the client's answer, sent once every rank has resumed */
 };
 
@@ -128,6 +131,9 @@ static void start(struct job *j, int client, int exit_after)
         return;
     }
     j->client = client, j->exit_after = exit_after;
+    const char *fork_ok = getenv("MPCR_CKPT_FORK");
+    j->may_fork = !exit_after && !(fork_ok && !strcmp(fork_ok, "0"));
+    j->snapshots = j->in_place = j->resumed_early = 0;
     j->phase = QUIESCE;
     j->bytes = 0, j->nimages = 0;
     j->started = now();
@@ -143,7 +149,28 @@ static void check_drained(struct job *j)
     if (received != j->total_sent) return;
     j->phase = IMAGE;
     j->t_drained = now();
-    to_all(j, "image");
+    if (j->may_fork) /* "image K fork": see on_snapshot() */
+        for (int r = 0; r < j->nranks; r++) mpcr_coord_send_line(j->ranks[r].fd, "image %lu fork\n", j->gen);
+    else to_all(j, "image");
+}
+
+/* Every rank's program goes on, from a forked copy's snapshot or after its
+ * image was written in place: the proxies may serve calls again while the
+ * copies write (the manifest still waits for every image). */
+static void maybe_resume_early(struct job *j)
+{
+    if (!j->may_fork || j->phase != IMAGE || j->resumed_early || j->snapshots + j->in_place < j->nranks) return;
+    j->resumed_early = 1;
+    j->t_snapshots = now();
+    to_all(j, "resume");
+}
+
+/* "snapshot K": a rank's program goes on; its forked copy writes the image. */
+static void on_snapshot(struct job *j, const char *line)
+{
+    if (j->phase != IMAGE || strtoul(line + 9, NULL, 10) != j->gen) return;
+    j->snapshots++;
+    maybe_resume_early(j);
 }
 
 /* Every rank goes on (or the attempt ends): the client hears how long that took. */
@@ -175,12 +202,14 @@ static void on_rank_line(struct job *j, int r, const char *line)
         j->phase = DRAIN;
         j->t_quiet = now();
         check_drained(j);
-    } else if (sscanf(line, "resumed %lu", &gen) == 1 && gen == j->gen && j->phase == RESUME) {
+    } else if (sscanf(line, "resumed %lu", &gen) == 1 && gen == j->gen &&
+               (j->phase == RESUME || (j->phase == IMAGE && j->resumed_early))) {
         k->resumed = 1;
-        resumed(j);
+        if (j->phase == RESUME) resumed(j);
     } else if (!strncmp(line, "finalizing ", 11)) {
         k->finalizing = 1;
         if (j->phase == RESUME) resumed(j);
+        else if (j->phase == IMAGE && j->resumed_early) k->resumed = 1; /* its image is being written */
         else if (j->phase != IDLE) fail(j, "the job is ending (rank %d has called MPI_Finalize)", r);
     } else if (sscanf(line, "count %lu %llu", &gen, &a) == 2 && gen == j->gen) {
         k->received = a;
@@ -209,7 +238,12 @@ static void on_image(struct job *j, int fd, const char *line)
         fail(j, "%s", *end ? end + 1 : "an image could not be written");
         return;
     }
-    j->bytes += strtoull(end + 4, NULL, 10);
+    char *rest;
+    j->bytes += strtoull(end + 4, &rest, 10);
+    if (strncmp(rest, " forked ", 8)) { /* written in place: that program waits for the answer */
+        j->in_place++;
+        maybe_resume_early(j);
+    }
     double s = now() - j->started;
     mpcr_coord_send_line(j->client, "progress %d/%d ranks, %.1f MiB, %.0f MB/s\n", j->nimages,
                          j->nranks, (double)j->bytes / 1048576.0,
@@ -222,9 +256,11 @@ static void on_image(struct job *j, int fd, const char *line)
         return;
     }
     double t0 = j->started;
-    snprintf(j->done, sizeof j->done, "ok %s/gen-%lu %llu %.0f stop %.0f drain %.0f images %.0f",
-             j->c->dir, j->gen, j->bytes, (j->t_images - t0) * 1e3, (j->t_quiet - t0) * 1e3,
-             (j->t_drained - j->t_quiet) * 1e3, (j->t_images - j->t_drained) * 1e3);
+    int n = snprintf(j->done, sizeof j->done, "ok %s/gen-%lu %llu %.0f stop %.0f drain %.0f images %.0f",
+                     j->c->dir, j->gen, j->bytes, (j->t_images - t0) * 1e3, (j->t_quiet - t0) * 1e3,
+                     (j->t_drained - j->t_quiet) * 1e3, (j->t_images - j->t_drained) * 1e3);
+    if (j->resumed_early && n > 0 && (size_t)n < sizeof j->done) /* before "resume", which resumed() adds */
+        snprintf(j->done + n, sizeof j->done - (size_t)n, " snapshots %.0f", (j->t_snapshots - j->t_drained) * 1e3);
     mpcr_gen_prune(j->c->dir, j->c->keep);
     if (j->exit_after) {
         to_all(j, "exit");
@@ -235,7 +271,8 @@ static void on_image(struct job *j, int fd, const char *line)
     }
     answer_engines(j, "continue");
     j->phase = RESUME;
-    to_all(j, "resume");
+    if (j->resumed_early) resumed(j); /* the proxies may all have gone on already */
+    else to_all(j, "resume");
 }
 
 static void on_client(struct job *j, int fd, const char *line, pid_t launcher)
@@ -258,6 +295,11 @@ static void on_client(struct job *j, int fd, const char *line, pid_t launcher)
         j->ranks[hello_rank].fd = fd;
         j->connected++;
         j->ever_connected++;
+        return;
+    }
+    if (!strncmp(line, "snapshot ", 9)) {
+        on_snapshot(j, line);
+        close(fd);
         return;
     }
     if (!strncmp(line, "image ", 6)) {

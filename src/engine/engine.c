@@ -21,6 +21,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -208,6 +209,7 @@ static int stop_threads(void)
 
 static int report(uint64_t gen, int rc, long stopped_ms);
 static int64_t stop_started_ms; /* when the leader took the request */
+static pid_t own_writer;        /* an MPI rank's forked writer, reaped at the next checkpoint */
 
 /* The image's memory, thread table and tables, then publication. In a
  * forked writer this runs in the copy, with the process's pid passed in. */
@@ -236,21 +238,45 @@ static int finish_image(struct mpcr_scratch *s, const char *path, uint64_t gen, 
     return rc;
 }
 
+/* The process, right after forking its writer for an MPI proxy: "snapshot K"
+ * (no answer), so that the job's coordinator may let the proxies go on. */
+static void report_snapshot(uint64_t gen)
+{
+    int fd = mpcr_ctl_connect(coord_sock);
+    if (fd < 0) return;
+    char msg[200];
+    int n = coord_secret[0] ? snprintf(msg, sizeof msg, "secret %s\n", coord_secret) : 0;
+    n += snprintf(msg + n, sizeof msg - (size_t)n, "snapshot %llu\n", (unsigned long long)gen);
+    if (write(fd, msg, (size_t)n) < 0) {}
+    close(fd);
+}
+
 /* The forked writer: a copy of this process made while every thread is
  * stopped, so its memory is the checkpoint's (copy-on-write), while the
  * process itself goes on at once: the pause no longer grows with the
- * memory written. The copy is the sibling of the process (CLONE_PARENT:
- * the coordinator that asked reaps it; the program never sees a child); it
- * writes the image, reports to the coordinator and exits. Returns the
- * writer's pid in the process, or -1 to write in place. */
-static pid_t fork_writer(struct mpcr_scratch *s, const char *path, uint64_t gen)
+ * memory written. For a single process (MPCR_CTL_MAY_FORK) the copy is its
+ * sibling (CLONE_PARENT: the coordinator that asked reaps it; the program
+ * never sees a child). Under an MPI proxy (MPCR_CTL_FORK_CHILD) the proxy
+ * is the parent and must not see it either: the copy is then this
+ * process's own child with no exit signal (invisible to the program's
+ * wait() and SIGCHLD), reaped by the engine at the next checkpoint, and
+ * the process says "snapshot K" at once. Shared memory is copied before
+ * the fork and put in place in the copy. The copy writes the image,
+ * reports to the coordinator and exits. Returns the writer's pid in the
+ * process, or -1 to write in place. */
+static pid_t fork_writer(struct mpcr_scratch *s, const char *path, uint64_t gen, int how)
 {
     pid_t pid = getpid();
     if (!mpcr_mem_forkable(s)) return -1;
-    long child = syscall(SYS_clone, CLONE_PARENT, NULL, NULL, NULL, NULL);
-    if (child != 0) return child > 0 ? (pid_t)child : -1;
+    long child = syscall(SYS_clone, how == MPCR_CTL_MAY_FORK ? CLONE_PARENT : 0, NULL, NULL, NULL, NULL);
+    if (child != 0) {
+        mpcr_mem_drop_snapshots();
+        if (child > 0 && how == MPCR_CTL_FORK_CHILD) own_writer = (pid_t)child, report_snapshot(gen);
+        return child > 0 ? (pid_t)child : -1;
+    }
     long stopped_ms = (long)(now_ms() - stop_started_ms); /* the process goes on as the fork returns */
-    int rc = finish_image(s, path, gen, pid);
+    int rc = mpcr_mem_use_snapshots();
+    if (!rc) rc = finish_image(s, path, gen, pid);
     if (rc) {
         char tmp[4200];
         snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -261,8 +287,9 @@ static pid_t fork_writer(struct mpcr_scratch *s, const char *path, uint64_t gen)
     return -1;
 }
 
-/* 0: written; 2: a forked writer is writing it (and reports); <0: refused. */
-static int write_image(const char *path, uint64_t gen, int may_fork)
+/* 0: written; 2: a forked writer is writing it (and reports); <0: refused.
+ * fork_how: 0, MPCR_CTL_MAY_FORK or MPCR_CTL_FORK_CHILD. */
+static int write_image(const char *path, uint64_t gen, int fork_how)
 {
     struct mpcr_scratch *s =
         mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -289,7 +316,7 @@ static int write_image(const char *path, uint64_t gen, int may_fork)
     }
     if (!rc) rc = mpcr_mem_read_maps(s);
     if (!rc) rc = mpcr_mem_plan(s);
-    pid_t writer = !rc && may_fork ? fork_writer(s, path, gen) : -1;
+    pid_t writer = !rc && fork_how ? fork_writer(s, path, gen, fork_how) : -1;
     if (writer > 0) rc = 2;
     else if (!rc) rc = finish_image(s, path, gen, getpid());
     if (s->fd >= 0) close(s->fd);
@@ -325,11 +352,11 @@ static int after_restart(struct mpcr_handoff *h)
     return 1;
 }
 
-static int __attribute__((noinline)) take_image(const char *path, uint64_t gen, int may_fork)
+static int __attribute__((noinline)) take_image(const char *path, uint64_t gen, int fork_how)
 {
     struct mpcr_handoff *h = mpcr_ctx_save(&mpcr_thr[0].ctx);
     if (h) return after_restart(h);
-    return write_image(path, gen, may_fork);
+    return write_image(path, gen, fork_how);
 }
 
 /* Tells the coordinator how the image went; returns 1 when it answers that
@@ -362,7 +389,7 @@ static int report(uint64_t gen, int rc, long stopped_ms)
     return quit;
 }
 
-static int checkpoint(int type, uint64_t gen, int may_fork)
+static int checkpoint(int type, uint64_t gen, int fork_how)
 {
     int expected = 0;
     if (!__atomic_compare_exchange_n(&busy, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
@@ -371,6 +398,10 @@ static int checkpoint(int type, uint64_t gen, int may_fork)
         return rc;
     }
     mpcr_errmsg[0] = 0;
+    if (own_writer > 0) { /* the last one has reported (or the coordinator gave up on it): it ends */
+        while (waitpid(own_writer, NULL, __WALL) < 0 && errno == EINTR) {}
+        own_writer = 0;
+    }
     stop_started_ms = now_ms();
     __atomic_store_n(&arrived, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&restored, 0, __ATOMIC_RELEASE);
@@ -382,7 +413,7 @@ static int checkpoint(int type, uint64_t gen, int may_fork)
     if (type == REQ_COORD && !ckpt_dir[0]) rc = mpcr_fail(-EINVAL, "MPCR_CKPT_DIR is not set");
     if (!rc && hooks.before && hooks.before(hooks.arg)) rc = mpcr_fail(-ECANCELED, "cancelled by the before-checkpoint hook");
     if (!rc) rc = stop_threads();
-    if (!rc) rc = take_image(path, gen, may_fork);
+    if (!rc) rc = take_image(path, gen, fork_how);
     if (rc == 2) { /* a forked writer has the image in hand; it reports */
         release_all();
         __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
@@ -411,7 +442,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     uint32_t num = (uint32_t)(v >> 32), slot = (uint32_t)(v >> 16) & 0xffff;
     switch (v & 0xff) {
     case REQ_FOLLOW: follow(slot, num); break;
-    case REQ_COORD: checkpoint(REQ_COORD, num, slot & MPCR_CTL_MAY_FORK); break;
+    case REQ_COORD: checkpoint(REQ_COORD, num, (int)slot & (MPCR_CTL_MAY_FORK | MPCR_CTL_FORK_CHILD)); break;
     case REQ_API: api_result = checkpoint(REQ_API, 0, 0); break;
     }
     errno = saved;

@@ -91,7 +91,9 @@ int mpcr_w_image(struct mpcr_scratch *s, const char *path);
 /* Memory (memory.c): regions[] from the maps, then their streams. */
 int mpcr_mem_read_maps(struct mpcr_scratch *s);
 int mpcr_mem_plan(struct mpcr_scratch *s);      /* regions[] (no data yet) */
-int mpcr_mem_forkable(struct mpcr_scratch *s);  /* 1: a forked copy may write them */
+int mpcr_mem_forkable(struct mpcr_scratch *s);  /* 1: a forked copy may write them (shared memory copied) */
+int mpcr_mem_use_snapshots(void);               /* in the copy: those copies replace the shared memory */
+void mpcr_mem_drop_snapshots(void);             /* in the process, after the fork */
 int mpcr_mem_dump(struct mpcr_scratch *s);      /* the streams, filling data_* */
 
 /* Process state (proc.c, files.c, signals.c). */

@@ -273,14 +273,67 @@ int mpcr_mem_plan(struct mpcr_scratch *s)
     return 0;
 }
 
-/* Whether a forked copy of this process sees its memory as it is now: not
- * where memory is shared (the copy would see the writes that follow) nor
- * where the kernel leaves memory out of a child or wipes it there
+/* Shared memory would go on changing under a forked copy (the MPI proxy
+ * writes the channel): its pages are copied now into private memory, which
+ * the copy puts in its place (mpcr_mem_use_snapshots). */
+#define SNAPSHOT_MAX (256ul << 20)
+static struct {
+    void *copy;
+    uintptr_t start;
+    size_t len;
+} snap[64];
+static int nsnap;
+
+static int snapshot_shared(struct mpcr_scratch *s)
+{
+    size_t total = 0;
+    nsnap = 0;
+    for (uint32_t i = 0; i < s->nregions; i++) {
+        const struct mpcr_img_region *r = &s->regions[i];
+        if (r->kind != MPCR_R_ANON_SHARED) continue;
+        size_t len = r->end - r->start;
+        if (nsnap == 64 || (total += len) > SNAPSHOT_MAX) return 0;
+        void *copy = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (copy == MAP_FAILED) return 0;
+        snap[nsnap].copy = copy, snap[nsnap].start = r->start, snap[nsnap++].len = len;
+        /* Only the pages the shared object holds, so that the copy stores what an image written in place would. */
+        unsigned char *vec = s->io;
+        for (size_t base = 0; base < len / MPCR_PAGE;) {
+            size_t k = len / MPCR_PAGE - base < sizeof s->io ? len / MPCR_PAGE - base : sizeof s->io;
+            int readable = (r->prot & PROT_READ) != 0;
+            if (!readable || mincore((void *)(r->start + base * MPCR_PAGE), k * MPCR_PAGE, vec)) return 0;
+            for (size_t j = 0; j < k; j++)
+                if (vec[j] & 1)
+                    memcpy((char *)copy + (base + j) * MPCR_PAGE, (const char *)r->start + (base + j) * MPCR_PAGE, MPCR_PAGE);
+            base += k;
+        }
+    }
+    return 1;
+}
+
+void mpcr_mem_drop_snapshots(void)
+{
+    for (int i = 0; i < nsnap; i++) munmap(snap[i].copy, snap[i].len);
+    nsnap = 0;
+}
+
+int mpcr_mem_use_snapshots(void)
+{
+    for (int i = 0; i < nsnap; i++)
+        if (mremap(snap[i].copy, snap[i].len, snap[i].len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)snap[i].start) ==
+            MAP_FAILED)
+            return mpcr_fail(-errno, "putting the copy of shared memory at %#lx: %s", (unsigned long)snap[i].start,
+                             strerror(errno));
+    nsnap = 0;
+    return 0;
+}
+
+/* Whether a forked copy of this process can see its memory as it is now:
+ * shared memory is copied first (above; up to SNAPSHOT_MAX), and the
+ * kernel must not leave memory out of a child or wipe it there
  * (MADV_DONTFORK, MADV_WIPEONFORK: flags dc and wf in smaps). */
 int mpcr_mem_forkable(struct mpcr_scratch *s)
 {
-    for (uint32_t i = 0; i < s->nregions; i++)
-        if (s->regions[i].kind == MPCR_R_ANON_SHARED) return 0;
     int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
     if (fd < 0) return 0;
     int ok = 1;
@@ -302,6 +355,7 @@ int mpcr_mem_forkable(struct mpcr_scratch *s)
         memmove(buf, line, have);
     }
     close(fd);
+    if (ok && !snapshot_shared(s)) mpcr_mem_drop_snapshots(), ok = 0;
     return ok;
 }
 

@@ -26,6 +26,7 @@ static enum ckpt_stage stage = CKPT_RUNNING;
 static unsigned long gen;
 static uint64_t reported_received;
 static int image_asked;
+static int image_fork; /* "image K fork": the program may have a forked copy write its image */
 
 /* Lines read by the thread, waiting for the MPI thread. */
 #define QUEUE 16
@@ -180,6 +181,7 @@ static void on_line(const char *line)
             (unsigned long long)proxy.received);
     } else if (!strcmp(word, "image") && stage == CKPT_QUIESCED && k == gen) {
         image_asked = 1; /* taken in ckpt_hold, outside any call */
+        image_fork = strstr(line, " fork") != NULL;
     } else if (!strcmp(word, "resume") && k == gen && stage != CKPT_RUNNING) {
         if (stage == CKPT_IMAGING) req_repost_all();
         stage = CKPT_RUNNING;
@@ -215,7 +217,8 @@ static void take_image(void)
         stage = CKPT_IMAGING; /* the coordinator answers with resume */
         return;
     }
-    union sigval v = {.sival_ptr = (void *)(uintptr_t)MPCR_CTL_REQUEST(gen)};
+    union sigval v = {.sival_ptr = (void *)(uintptr_t)(image_fork ? MPCR_CTL_REQUEST_RANK_CONTINUE(gen)
+                                                                  : MPCR_CTL_REQUEST(gen))};
     stage = CKPT_IMAGING;
     if (sigqueue(proxy.child, SIGRTMAX, v)) {
         say("failed %lu rank %d: cannot signal the program: %s", gen, proxy.rank, strerror(errno));

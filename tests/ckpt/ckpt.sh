@@ -309,6 +309,9 @@ continue)
         sleep "$(secs "$delay")"
         if checkpoint; then
             taken=$((taken + 1)) lo=$ck_lo hi=$ck_hi
+            # The ranks go on while forked copies write their images (docs/mpi-checkpoint.md).
+            grep -q "forked copies wrote the images" "$T/checkpoint.err" ||
+                fail "checkpoint $c: the ranks waited for their images (no forked copies): $(cat "$T/checkpoint.err")"
             echo "checkpoint $c after $(secs "$delay") s: gen-$gen (cut after $lo to $hi lines)$ck_note"
         else
             echo "checkpoint $c: the job ended first"

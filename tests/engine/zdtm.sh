@@ -7,9 +7,9 @@
 #    state and must print PASS and exit 0.
 # With --user the whole cycle runs unprivileged (setpriv, no capabilities).
 # With --forked, step 2 is first a checkpoint the process survives, which a
-# forked copy must write (`--forked in-place`: which must be written in place,
-# the process having shared memory); then checkpoint --exit, whose image is
-# thrown away, so that the restart takes the forked copy's image.
+# forked copy must write (`--forked in-place`: which must be written in
+# place, with MPCR_CKPT_FORK=0); then checkpoint --exit, whose image is
+# thrown away, so that the restart takes the first image.
 set -u
 bin=$1 prog=$2
 shift 2
@@ -36,7 +36,7 @@ if [ -n "$forked" ]; then
     if [ $forked = copy ]; then
         grep -q "written by a forked copy" "$T/err_ck1" || fail "the image was not written by a forked copy"
     else
-        grep -q "forked copy" "$T/err_ck1" && fail "a forked copy wrote the image of a process with shared memory"
+        grep -q "forked copy" "$T/err_ck1" && fail "a forked copy wrote the image although told not to"
     fi
 fi
 as "$bin/mpcr" checkpoint --exit "$T/ck" 2>"$T/err_ck" || fail "checkpoint failed"
