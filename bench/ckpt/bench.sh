@@ -56,11 +56,12 @@ t7=$(now)
 dd if="$T/dd2" of=/dev/null bs=1M status=none
 t8=$(now)
 awk -v r="$ranks" -v m="$mib" -v b="$bytes" -v c="$(awk "BEGIN{print $t2-$t1}")" \
-    -v c0="$(awk "BEGIN{print $c1-$c0}")" -v sp0="$(grep -o 'stop [0-9]* ms.*ms' "$T/ck0.err")" \
+    -v c0="$(awk "BEGIN{print $c1-$c0}")" -v sp0="$(grep -o 'stop [0-9]* ms.*ms' "$T/ck0.err" | head -1)" \
+    -v went="$(grep -o 'went on after [0-9]* ms' "$T/ck0.err")" \
     -v w="$(awk "BEGIN{print $t6-$t5}")" -v s="$(awk "BEGIN{print $t4-$t3}")" \
     -v d="$(awk "BEGIN{print $t8-$t7}")" -v sp="$split" 'BEGIN {
     printf "job: %d ranks x %d MiB, images %.1f MiB\n", r, m, b / 1048576
-    printf "checkpoint (continue) %.3f s   (%s)\n", c0, sp0
+    printf "checkpoint (continue) %.3f s   (%s)%s\n", c0, sp0, went ? "; the ranks " went : ""
     printf "checkpoint --exit %.3f s   dd write %.3f s   ratio %.2f   (%s)\n", c, w, c / w, sp
     printf "restart to end    %.3f s   dd read  %.3f s   ratio %.2f\n", s, d, s / d }'
 rm -rf "$T/ck" "$T/dd" "$T/dd2"
