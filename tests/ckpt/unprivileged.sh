@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Checkpoint and restart of an MPI job need no privilege: ckpt.sh's
-# exit-restart cycles run as user nobody.
-#   unprivileged.sh BUILD_DIR CYCLES NPROCS PROGRAM ARGS...
+# cycles (exit-restart, or continue: forked writers) run as user nobody.
+#   unprivileged.sh BUILD_DIR MODE CYCLES NPROCS PROGRAM ARGS...
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-build=$1 cycles=$2 n=$3 prog=$4
-shift 4
+build=$1 mode=$2 cycles=$3 n=$4 prog=$5
+shift 5
 exec "$here/../as_nobody.sh" "$build" --copy "$prog" --copy "$here/ckpt.sh" -- \
-    bash ./ckpt.sh exit-restart "$cycles" "$n" "./$(basename "$prog")" "$@"
+    bash ./ckpt.sh "$mode" "$cycles" "$n" "./$(basename "$prog")" "$@"
