@@ -49,6 +49,7 @@ struct job {
     int may_fork;          /* ranks may have forked copies write their images */
     int snapshots, in_place; /* ranks that went on (forked copy) / that wrote in place */
     int resumed_early;     /* the proxies went on before the images were complete */
+    int *writer_end, *writer_pid, nwriters; /* forked writers on this host: pidfds */
     unsigned long long bytes, total_sent;
     double started, t_quiet, t_drained, t_images, t_snapshots;
     char done[4400]; /* the client's answer, sent once every rank has resumed */
@@ -78,6 +79,8 @@ static void answer_engines(struct job *j, const char *answer)
 
 static void end_checkpoint(struct job *j)
 {
+    for (int i = 0; i < j->nwriters; i++) close(j->writer_end[i]);
+    j->nwriters = 0;
     if (j->client >= 0) close(j->client);
     j->client = -1;
     j->phase = IDLE;
@@ -165,12 +168,26 @@ static void maybe_resume_early(struct job *j)
     to_all(j, "resume");
 }
 
-/* "snapshot K": a rank's program goes on; its forked copy writes the image. */
-static void on_snapshot(struct job *j, const char *line)
+/* "snapshot K PID": a rank's program goes on; its forked copy PID writes
+ * the image. A copy waits for the coordinator's answer after its report,
+ * so one that ends while images are still missing died: a local one (the
+ * pid means something only on this host) is watched for that. */
+static void on_snapshot(struct job *j, const char *line, int local)
 {
-    if (j->phase != IMAGE || strtoul(line + 9, NULL, 10) != j->gen) return;
+    unsigned long gen;
+    int pid = 0;
+    if (sscanf(line, "snapshot %lu %d", &gen, &pid) < 1 || j->phase != IMAGE || gen != j->gen) return;
+    int fd = local && pid > 0 && j->nwriters < j->nranks ? mpcr_child_end_fd(pid) : -1;
+    if (fd >= 0) j->writer_pid[j->nwriters] = pid, j->writer_end[j->nwriters++] = fd;
     j->snapshots++;
     maybe_resume_early(j);
+}
+
+static void check_writers(struct job *j, const struct pollfd *p, int n)
+{
+    for (int i = 0; i < n && j->phase == IMAGE; i++)
+        if (p[i].revents)
+            fail(j, "an image writer (pid %d) ended before its image was complete (killed?)", j->writer_pid[i]);
 }
 
 /* Every rank goes on (or the attempt ends): the client hears how long that took. */
@@ -275,7 +292,7 @@ static void on_image(struct job *j, int fd, const char *line)
     else to_all(j, "resume");
 }
 
-static void on_client(struct job *j, int fd, const char *line, pid_t launcher)
+static void on_client(struct job *j, int fd, const char *line, pid_t launcher, int local)
 {
     int version, hello_rank, hello_size, pid;
     if (sscanf(line, "proxy %d %d %d %d", &version, &hello_rank, &hello_size, &pid) == 4) {
@@ -298,7 +315,7 @@ static void on_client(struct job *j, int fd, const char *line, pid_t launcher)
         return;
     }
     if (!strncmp(line, "snapshot ", 9)) {
-        on_snapshot(j, line);
+        on_snapshot(j, line, local);
         close(fd);
         return;
     }
@@ -384,8 +401,10 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
     struct job j = {.c = c, .nranks = nranks, .client = -1};
     j.ranks = calloc((size_t)nranks, sizeof *j.ranks);
     j.engines = calloc((size_t)nranks, sizeof *j.engines);
-    struct pollfd *p = calloc((size_t)nranks + 4, sizeof *p);
-    if (!j.ranks || !j.engines || !p) return -ENOMEM;
+    j.writer_end = calloc((size_t)nranks, sizeof *j.writer_end);
+    j.writer_pid = calloc((size_t)nranks, sizeof *j.writer_pid);
+    struct pollfd *p = calloc(2 * (size_t)nranks + 4, sizeof *p);
+    if (!j.ranks || !j.engines || !j.writer_end || !j.writer_pid || !p) return -ENOMEM;
     for (int r = 0; r < nranks; r++)
         j.ranks[r].fd = -1;
     signal(SIGPIPE, SIG_IGN);
@@ -423,6 +442,9 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
             p[n++] = (struct pollfd){j.ranks[r].fd, POLLIN, 0};
         p[n++] = (struct pollfd){c->tcp_fd, POLLIN, 0};
         p[n++] = (struct pollfd){launcher_end, POLLIN, 0}; /* the job ended: notice now */
+        int writers_at = n, nwriters = j.nwriters;
+        for (int i = 0; i < nwriters; i++)
+            p[n++] = (struct pollfd){j.writer_end[i], POLLIN, 0};
         if (poll(p, (nfds_t)n, 50) <= 0) continue;
         for (int r = 0; r < nranks; r++)
             if (j.ranks[r].fd >= 0 && p[2 + r].revents) on_rank_readable(&j, r);
@@ -449,8 +471,9 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
                 close(fd);
                 continue;
             }
-            on_client(&j, fd, line, launcher);
+            on_client(&j, fd, line, launcher, l == 0);
         }
+        if (j.nwriters >= nwriters) check_writers(&j, p + writers_at, nwriters);
         if (!launcher && j.ever_connected >= nranks && j.connected == 0) break;
     }
     if (j.phase == RESUME) {
@@ -462,7 +485,8 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
     for (int r = 0; r < nranks; r++)
         if (j.ranks[r].fd >= 0) close(j.ranks[r].fd);
     if (launcher_end >= 0) close(launcher_end);
-    free(j.ranks), free(j.engines), free(p);
+    for (int i = 0; i < j.nwriters; i++) close(j.writer_end[i]);
+    free(j.ranks), free(j.engines), free(j.writer_end), free(j.writer_pid), free(p);
     mpcr_coord_close(c);
     return status;
 }

@@ -41,8 +41,8 @@
 #define MPCR_CTL_REQUEST_CONTINUE(gen) MPCR_CTL_VALUE(MPCR_CTL_COORD, MPCR_CTL_MAY_FORK, gen)
 /* The same for an MPI rank (asked by its proxy, the program's parent): the
  * copy is the program's own child, and the program sends "snapshot
- * <generation>\n" (no answer) as soon as it goes on, before the copy's
- * report. */
+ * <generation> <the copy's pid>\n" (no answer) as soon as it goes on,
+ * before the copy's report. */
 #define MPCR_CTL_FORK_CHILD 2
 #define MPCR_CTL_REQUEST_RANK_CONTINUE(gen) MPCR_CTL_VALUE(MPCR_CTL_COORD, MPCR_CTL_FORK_CHILD, gen)
 

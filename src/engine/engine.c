@@ -238,15 +238,16 @@ static int finish_image(struct mpcr_scratch *s, const char *path, uint64_t gen, 
     return rc;
 }
 
-/* The process, right after forking its writer for an MPI proxy: "snapshot K"
- * (no answer), so that the job's coordinator may let the proxies go on. */
-static void report_snapshot(uint64_t gen)
+/* The process, right after forking its writer for an MPI proxy: "snapshot K
+ * PID" (no answer), so that the job's coordinator may let the proxies go on
+ * (and, on the same host, notice if the writer dies before its report). */
+static void report_snapshot(uint64_t gen, pid_t writer)
 {
     int fd = mpcr_ctl_connect(coord_sock);
     if (fd < 0) return;
     char msg[200];
     int n = coord_secret[0] ? snprintf(msg, sizeof msg, "secret %s\n", coord_secret) : 0;
-    n += snprintf(msg + n, sizeof msg - (size_t)n, "snapshot %llu\n", (unsigned long long)gen);
+    n += snprintf(msg + n, sizeof msg - (size_t)n, "snapshot %llu %d\n", (unsigned long long)gen, (int)writer);
     if (write(fd, msg, (size_t)n) < 0) {}
     close(fd);
 }
@@ -271,7 +272,7 @@ static pid_t fork_writer(struct mpcr_scratch *s, const char *path, uint64_t gen,
     long child = syscall(SYS_clone, how == MPCR_CTL_MAY_FORK ? CLONE_PARENT : 0, NULL, NULL, NULL, NULL);
     if (child != 0) {
         mpcr_mem_drop_snapshots();
-        if (child > 0 && how == MPCR_CTL_FORK_CHILD) own_writer = (pid_t)child, report_snapshot(gen);
+        if (child > 0 && how == MPCR_CTL_FORK_CHILD) own_writer = (pid_t)child, report_snapshot(gen, own_writer);
         return child > 0 ? (pid_t)child : -1;
     }
     long stopped_ms = (long)(now_ms() - stop_started_ms); /* the process goes on as the fork returns */
