@@ -193,7 +193,7 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
     if (coordinator) {
         status = mpcr_job_serve(coordinator, nranks, launcher, report_fd, on_reports);
     } else {
-        int launcher_end = mpcr_child_end_fd(launcher);
+        int launcher_end = mpcr_process_end_fd(launcher);
         for (;;) {
             pid_t w = waitpid(launcher, &status, WNOHANG);
             if (w == launcher) break;

@@ -268,14 +268,14 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
     p->active = 0;
 }
 
-int mpcr_child_end_fd(pid_t pid)
+int mpcr_process_end_fd(pid_t pid)
 {
     return pid > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
 }
 
 int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
 {
-    int child_end = mpcr_child_end_fd(child);
+    int child_end = mpcr_process_end_fd(child);
     struct pending p = {0};
     signal(SIGPIPE, SIG_IGN); /* a client that went away must not end the coordinator */
     double next_auto = c->interval > 0 ? now() + c->interval : 0;

@@ -41,10 +41,11 @@ void mpcr_coord_close(struct mpcr_coord *c);
 void mpcr_coord_send_line(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Client: sends a request line; returns the connected socket or -errno. */
-/* A descriptor that polls readable once process `pid` (a child) has ended,
- * so that waiting loops notice at once instead of at their next timeout;
- * -1 where the kernel has no pidfd_open (before Linux 5.3). */
-int mpcr_child_end_fd(pid_t pid);
+/* A descriptor (pidfd) that polls readable once process `pid` has ended
+ * (a child, or any process of this host), so that waiting loops notice at
+ * once instead of at their next timeout; -1 where the kernel has no
+ * pidfd_open (before Linux 5.3) or the process is gone. */
+int mpcr_process_end_fd(pid_t pid);
 
 int mpcr_coord_request(const char *dir, const char *request);
 int mpcr_coord_read_line(int fd, char *buf, size_t cap); /* its length; 0 at the end */

@@ -177,7 +177,7 @@ static void on_snapshot(struct job *j, const char *line, int local)
     unsigned long gen;
     int pid = 0;
     if (sscanf(line, "snapshot %lu %d", &gen, &pid) < 1 || j->phase != IMAGE || gen != j->gen) return;
-    int fd = local && pid > 0 && j->nwriters < j->nranks ? mpcr_child_end_fd(pid) : -1;
+    int fd = local && pid > 0 && j->nwriters < j->nranks ? mpcr_process_end_fd(pid) : -1;
     if (fd >= 0) j->writer_pid[j->nwriters] = pid, j->writer_end[j->nwriters++] = fd;
     j->snapshots++;
     maybe_resume_early(j);
@@ -411,7 +411,7 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
     const char *t = getenv("MPCR_CKPT_TIMEOUT");
     double timeout = t ? atof(t) : 120.0;
     double next_auto = c->interval > 0 ? now() + c->interval : 0;
-    int status = 0, launcher_end = mpcr_child_end_fd(launcher);
+    int status = 0, launcher_end = mpcr_process_end_fd(launcher);
     for (;;) {
         pid_t w = launcher ? waitpid(launcher, &status, WNOHANG) : 0;
         if (launcher && (w == launcher || (w < 0 && errno != EINTR))) break;

@@ -28,7 +28,7 @@
 #define CHUNK (256ul << 10) /* bytes handed on at a time: stays in L2 */
 #define BUF_CAP (CHUNK + MPCR_PAGE)
 #define SLOTS 8             /* chunks read ahead of the copies */
-#define SHARED_MIN (64ul << 10) /* smaller pieces are gathered into shared jobs */
+#define OWN_JOB_MIN (64ul << 10) /* a piece this large is a job of its own; smaller ones are gathered */
 #define EAGAIN 11
 
 struct reader {
@@ -244,7 +244,7 @@ static void place(struct reader *rd, int use_uffd, uint64_t at, uint64_t n, cons
         return;
     }
     struct job *j = ring.open;
-    if (!j || n >= SHARED_MIN || j->used + n > CHUNK || j->npieces == PIECES) {
+    if (!j || n >= OWN_JOB_MIN || j->used + n > CHUNK || j->npieces == PIECES) {
         publish();
         uint32_t k = ring.produced;
         if (k >= SLOTS) finish_job(k - SLOTS);
@@ -254,7 +254,7 @@ static void place(struct reader *rd, int use_uffd, uint64_t at, uint64_t n, cons
     take_into(rd, j->buf + j->used, n, r);
     j->piece[j->npieces].dst = at, j->piece[j->npieces++].len = n;
     j->used += n;
-    if (n >= SHARED_MIN) publish();
+    if (n >= OWN_JOB_MIN) publish();
 }
 
 uint32_t mpcr_restore_stream(int img, const struct mpcr_img_region *r, int fill)
