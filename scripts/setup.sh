@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 # Open MPI's packages make its `mpicc`/`mpirun` Debian's defaults: mpcr
 # always calls mpicc.mpich, mpiexec.mpich and mpirun.openmpi by name.
-packages=(build-essential cmake pkg-config mpich libmpich-dev openmpi-bin libopenmpi-dev
+packages=(build-essential cmake pkg-config python3 mpich libmpich-dev openmpi-bin libopenmpi-dev
     netpipe-mpich2 util-linux procps)
 missing=()
 for p in "${packages[@]}"; do
