@@ -27,6 +27,7 @@
 
 #include "control.h"
 #include "crc32c.h"
+#include "fmt.h"
 #include "internal.h"
 #include "mpcr/engine.h"
 
@@ -49,7 +50,10 @@ static int busy;                       /* a checkpoint is in progress */
 static uint32_t epoch;                 /* of the current checkpoint */
 static uint32_t arrived, restored;     /* futex words: threads parked / restored */
 static uint32_t released;              /* futex word: epoch whose threads may go on */
-static __thread int api_result; /* the handler runs in the calling thread */
+/* The handler runs in the calling thread. Initial-exec: a plain %fs access,
+ * where the default model for a shared object calls __tls_get_addr, which
+ * may allocate (not async-signal-safe). */
+static __thread int api_result __attribute__((tls_model("initial-exec")));
 static uint64_t image_bytes;
 
 static void futex_wait(uint32_t *w, uint32_t val, int ms)
@@ -139,7 +143,7 @@ static int slot_of(int tid)
 static int ask_new_threads(void)
 {
     int dfd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0) return mpcr_fail(-errno, "opening /proc/self/task: %s", strerror(errno));
+    if (dfd < 0) return mpcr_fail(-errno, "opening /proc/self/task: %s", mpcr_strerror(errno));
     char buf[8192];
     int fresh = 0, rc = 0;
     long n;
@@ -149,7 +153,8 @@ static int ask_new_threads(void)
                 (void *)(buf + off);
             off += d->reclen;
             if (d->name[0] < '0' || d->name[0] > '9') continue;
-            int tid = atoi(d->name);
+            const char *digits = d->name;
+            int tid = (int)mpcr_parse_dec(&digits);
             if (slot_of(tid) >= 0) continue;
             if (mpcr_nthr == MPCR_MAX_THREADS) {
                 rc = mpcr_fail(-E2BIG, "more than %d threads", MPCR_MAX_THREADS);
@@ -246,9 +251,9 @@ static void report_snapshot(uint64_t gen, pid_t writer)
     int fd = mpcr_ctl_connect(coord_sock);
     if (fd < 0) return;
     char msg[200];
-    int n = coord_secret[0] ? snprintf(msg, sizeof msg, "secret %s\n", coord_secret) : 0;
-    n += snprintf(msg + n, sizeof msg - (size_t)n, "snapshot %llu %d\n", (unsigned long long)gen, (int)writer);
-    if (write(fd, msg, (size_t)n) < 0) {}
+    size_t n = coord_secret[0] ? mpcr_fmt(msg, sizeof msg, "secret %s\n", coord_secret) : 0;
+    n += mpcr_fmt(msg + n, sizeof msg - n, "snapshot %llu %d\n", (unsigned long long)gen, (int)writer);
+    if (write(fd, msg, n) < 0) {}
     close(fd);
 }
 
@@ -280,7 +285,7 @@ static pid_t fork_writer(struct mpcr_scratch *s, const char *path, uint64_t gen,
     if (!rc) rc = finish_image(s, path, gen, pid);
     if (rc) {
         char tmp[4200];
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        mpcr_fmt(tmp, sizeof tmp, "%s.tmp", path);
         unlink(tmp);
     }
     report(gen, rc, stopped_ms); /* the answer is "continue": only such checkpoints fork */
@@ -294,7 +299,7 @@ static int write_image(const char *path, uint64_t gen, int fork_how)
 {
     struct mpcr_scratch *s =
         mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (s == MAP_FAILED) return mpcr_fail(-errno, "no memory for the checkpoint: %s", strerror(errno));
+    if (s == MAP_FAILED) return mpcr_fail(-errno, "no memory for the checkpoint: %s", mpcr_strerror(errno));
     s->strings_len = 1;
     s->fd = -1;
     int rc = mpcr_proc_refuse(s);
@@ -305,15 +310,15 @@ static int write_image(const char *path, uint64_t gen, int fork_how)
     if (!rc) rc = mpcr_signals_save(s);
     if (!rc) rc = mpcr_proc_save(s);
     char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    mpcr_fmt(tmp, sizeof tmp, "%s.tmp", path);
     if (!rc) {
         unlink(tmp); /* left by a writer that was killed; this process writes one image at a time */
         s->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (s->fd < 0) rc = mpcr_fail(-errno, "creating %s: %s", tmp, strerror(errno));
+        if (s->fd < 0) rc = mpcr_fail(-errno, "creating %s: %s", tmp, mpcr_strerror(errno));
     }
     if (!rc) {
         s->off = MPCR_IMG_HEADER_SIZE;
-        if (lseek(s->fd, MPCR_IMG_HEADER_SIZE, SEEK_SET) < 0) rc = mpcr_fail(-errno, "seek: %s", strerror(errno));
+        if (lseek(s->fd, MPCR_IMG_HEADER_SIZE, SEEK_SET) < 0) rc = mpcr_fail(-errno, "seek: %s", mpcr_strerror(errno));
     }
     if (!rc) rc = mpcr_mem_read_maps(s);
     if (!rc) rc = mpcr_mem_plan(s);
@@ -329,8 +334,8 @@ static int write_image(const char *path, uint64_t gen, int fork_how)
 static void die_after_restart(const char *what)
 {
     char msg[700];
-    int n = snprintf(msg, sizeof msg, "mpcr: restart failed after the point of no return: %s: %s\n", what, mpcr_errmsg);
-    if (write(2, msg, (size_t)n) < 0) {}
+    size_t n = mpcr_fmt(msg, sizeof msg, "mpcr: restart failed after the point of no return: %s: %s\n", what, mpcr_errmsg);
+    if (write(2, msg, n) < 0) {}
     syscall(SYS_exit_group, 126);
 }
 
@@ -370,15 +375,15 @@ static int report(uint64_t gen, int rc, long stopped_ms)
     struct timeval tv = {120, 0};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     char msg[900], reply[64] = {0};
-    int n = coord_secret[0] ? snprintf(msg, sizeof msg, "secret %s\n", coord_secret) : 0;
-    n += rc ? snprintf(msg + n, sizeof msg - (size_t)n, "image %llu error %s\n", (unsigned long long)gen, mpcr_errmsg)
+    size_t n = coord_secret[0] ? mpcr_fmt(msg, sizeof msg, "secret %s\n", coord_secret) : 0;
+    n += rc ? mpcr_fmt(msg + n, sizeof msg - n, "image %llu error %s\n", (unsigned long long)gen, mpcr_errmsg)
             : stopped_ms >= 0
-                ? snprintf(msg + n, sizeof msg - (size_t)n, "image %llu ok %llu forked %ld\n", (unsigned long long)gen,
+                ? mpcr_fmt(msg + n, sizeof msg - n, "image %llu ok %llu forked %ld\n", (unsigned long long)gen,
                            (unsigned long long)image_bytes, stopped_ms)
-                : snprintf(msg + n, sizeof msg - (size_t)n, "image %llu ok %llu\n", (unsigned long long)gen,
+                : mpcr_fmt(msg + n, sizeof msg - n, "image %llu ok %llu\n", (unsigned long long)gen,
                            (unsigned long long)image_bytes);
     int quit = 0;
-    if (write(fd, msg, (size_t)n) == n) {
+    if (write(fd, msg, n) == (ssize_t)n) {
         ssize_t k = 0, r;
         while (k < (ssize_t)sizeof reply - 1 && (r = read(fd, reply + k, sizeof reply - 1 - (size_t)k)) > 0) {
             k += r;
@@ -408,8 +413,8 @@ static int checkpoint(int type, uint64_t gen, int fork_how)
     __atomic_store_n(&restored, 0, __ATOMIC_RELEASE);
     __atomic_add_fetch(&epoch, 1, __ATOMIC_ACQ_REL);
     char path[4200];
-    if (type == REQ_COORD) snprintf(path, sizeof path, "%s/gen-%llu/rank-%u.img", ckpt_dir, (unsigned long long)gen, rank);
-    else snprintf(path, sizeof path, "%s", api_path);
+    if (type == REQ_COORD) mpcr_fmt(path, sizeof path, "%s/gen-%llu/rank-%u.img", ckpt_dir, (unsigned long long)gen, rank);
+    else mpcr_fmt(path, sizeof path, "%s", api_path);
     int rc = 0;
     if (type == REQ_COORD && !ckpt_dir[0]) rc = mpcr_fail(-EINVAL, "MPCR_CKPT_DIR is not set");
     if (!rc && hooks.before && hooks.before(hooks.arg)) rc = mpcr_fail(-ECANCELED, "cancelled by the before-checkpoint hook");
@@ -472,6 +477,7 @@ int mpcr_engine_init(void)
     if (secret) snprintf(coord_secret, sizeof coord_secret, "%s", secret);
     if (r) rank = (unsigned)atoi(r);
     find_tid_offset();
+    mpcr_proc_init();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_signal;

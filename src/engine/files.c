@@ -9,19 +9,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/kcmp.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "internal.h"
 
 static int save_one(struct mpcr_scratch *s, int fd)
 {
     char path[64], target[4096], info[1024];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    mpcr_fmt(path, sizeof path, "/proc/self/fd/%d", fd);
     ssize_t n = readlink(path, target, sizeof target - 1);
     if (n < 0) return 0; /* closed meanwhile: it was one of ours */
     target[n] = 0;
@@ -47,7 +47,7 @@ static int save_one(struct mpcr_scratch *s, int fd)
         if (n > 10 && !strcmp(target + n - 10, " (deleted)"))
             return mpcr_fail(-ENOTSUP, "file descriptor %d refers to a deleted file (%s)", fd, target);
     }
-    snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+    mpcr_fmt(path, sizeof path, "/proc/self/fdinfo/%d", fd);
     if (mpcr_read_file(path, info, sizeof info) < 0) return 0;
     const char *p = strstr(info, "pos:");
     if (p) {
@@ -59,7 +59,7 @@ static int save_one(struct mpcr_scratch *s, int fd)
     if (p) {
         p += 6;
         while (*p == ' ' || *p == '\t') p++;
-        f->flags = (uint32_t)strtoul(p, NULL, 8);
+        f->flags = (uint32_t)mpcr_parse_oct(&p);
     }
     f->cloexec = (f->flags & O_CLOEXEC) != 0;
     f->path_str = mpcr_str_add(s, target, (uint32_t)n);
@@ -79,7 +79,7 @@ int mpcr_files_save(struct mpcr_scratch *s)
 {
     s->nfiles = 0;
     int dfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0) return mpcr_fail(-errno, "opening /proc/self/fd: %s", strerror(errno));
+    if (dfd < 0) return mpcr_fail(-errno, "opening /proc/self/fd: %s", mpcr_strerror(errno));
     char buf[8192];
     int rc = 0;
     for (;;) {
@@ -89,7 +89,8 @@ int mpcr_files_save(struct mpcr_scratch *s)
             struct dirent64 *d = (struct dirent64 *)(buf + off);
             off += d->d_reclen;
             if (d->d_name[0] < '0' || d->d_name[0] > '9') continue;
-            int fd = atoi(d->d_name);
+            const char *digits = d->d_name;
+            int fd = (int)mpcr_parse_dec(&digits);
             if (fd != dfd && !excluded(fd)) rc = save_one(s, fd);
         }
         if (rc) break;
@@ -108,19 +109,19 @@ int mpcr_files_restore(const struct mpcr_handoff *h)
         int cloexec = f->cloexec ? O_CLOEXEC : 0;
         if (f->shares_with >= 0) {
             if (dup3(f->shares_with, f->fd, cloexec) < 0)
-                return mpcr_fail(-errno, "dup3(%d, %d): %s", f->shares_with, f->fd, strerror(errno));
+                return mpcr_fail(-errno, "dup3(%d, %d): %s", f->shares_with, f->fd, mpcr_strerror(errno));
             continue;
         }
         const char *path = strings + f->path_str;
         int flags = (int)f->flags & ~(O_CREAT | O_TRUNC | O_EXCL | O_NOCTTY | O_CLOEXEC);
         int tmp = open(path, flags | O_CLOEXEC | O_NOCTTY);
-        if (tmp < 0) return mpcr_fail(-errno, "reopening %s as descriptor %d: %s", path, f->fd, strerror(errno));
+        if (tmp < 0) return mpcr_fail(-errno, "reopening %s as descriptor %d: %s", path, f->fd, mpcr_strerror(errno));
         if (S_ISREG(f->mode) || S_ISDIR(f->mode)) lseek(tmp, (off_t)f->pos, SEEK_SET);
         if (tmp != f->fd) {
             if (dup3(tmp, f->fd, cloexec) < 0) {
                 int e = errno;
                 close(tmp);
-                return mpcr_fail(-e, "dup3 to descriptor %d: %s", f->fd, strerror(e));
+                return mpcr_fail(-e, "dup3 to descriptor %d: %s", f->fd, mpcr_strerror(e));
             }
             close(tmp);
         } else if (!cloexec) {

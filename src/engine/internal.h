@@ -77,7 +77,8 @@ extern long mpcr_tid_offset; /* of glibc's cached tid in the thread block, or -1
  * resumes here, the restorer's hand-off block. */
 struct mpcr_handoff *mpcr_ctx_save(struct mpcr_ctx *ctx) __attribute__((returns_twice));
 
-/* Formats into mpcr_errmsg and returns err (negative errno). */
+/* Formats into mpcr_errmsg (mpcr_vfmt: async-signal-safe; strerror is
+ * not, use mpcr_strerror) and returns err (negative errno). */
 int mpcr_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* String table of the image being written; returns its offset. */
@@ -106,6 +107,7 @@ int mpcr_files_restore(const struct mpcr_handoff *h);
 int mpcr_signals_restore(const struct mpcr_handoff *h);
 void mpcr_signals_reraise(const struct mpcr_img_header *hdr);
 
+void mpcr_proc_init(void);                     /* at start-up: what may not be asked in the handler */
 /* Per-thread kernel state (threads.c). */
 void mpcr_thr_capture(struct mpcr_thr *t);
 void mpcr_thr_restore(struct mpcr_thr *t);

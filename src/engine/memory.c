@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "crc32c.h"
+#include "fmt.h"
 #include "internal.h"
 
 #define PM_PRESENT (1ull << 63)
@@ -23,7 +24,7 @@
 int mpcr_mem_read_maps(struct mpcr_scratch *s)
 {
     long n = mpcr_read_file("/proc/self/maps", s->maps, sizeof s->maps);
-    if (n < 0) return mpcr_fail((int)n, "reading /proc/self/maps: %s", strerror((int)-n));
+    if (n < 0) return mpcr_fail((int)n, "reading /proc/self/maps: %s", mpcr_strerror((int)-n));
     s->maps_len = (size_t)n;
     return 0;
 }
@@ -207,13 +208,13 @@ static int dump_region(struct mpcr_scratch *s, int memfd, int pmfd, struct mpcr_
              * object itself. The byte vector is widened in place, last first. */
             unsigned char *vec = (unsigned char *)s->pagemap;
             if (mincore((void *)(r->start + base * MPCR_PAGE), k * MPCR_PAGE, vec))
-                return mpcr_fail(-errno, "mincore on shared memory: %s", strerror(errno));
+                return mpcr_fail(-errno, "mincore on shared memory: %s", mpcr_strerror(errno));
             for (uint64_t i = k; i-- > 0;)
                 s->pagemap[i] = (vec[i] & 1) ? PM_PRESENT : 0;
         } else if (!all) {
             off_t at = (off_t)((r->start / MPCR_PAGE + base) * 8);
             if (pread(pmfd, s->pagemap, k * 8, at) != (ssize_t)(k * 8))
-                return mpcr_fail(-EIO, "reading /proc/self/pagemap: %s", strerror(errno));
+                return mpcr_fail(-EIO, "reading /proc/self/pagemap: %s", mpcr_strerror(errno));
         }
         uint64_t i = 0;
         while (i < k) {
@@ -323,7 +324,7 @@ int mpcr_mem_use_snapshots(void)
         if (mremap(snap[i].copy, snap[i].len, snap[i].len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)snap[i].start) ==
             MAP_FAILED)
             return mpcr_fail(-errno, "putting the copy of shared memory at %#lx: %s", (unsigned long)snap[i].start,
-                             strerror(errno));
+                             mpcr_strerror(errno));
     nsnap = 0;
     return 0;
 }
@@ -364,7 +365,7 @@ int mpcr_mem_dump(struct mpcr_scratch *s)
     int memfd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
     int pmfd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     int rc = 0;
-    if (memfd < 0 || pmfd < 0) rc = mpcr_fail(-errno, "opening /proc/self/mem or pagemap: %s", strerror(errno));
+    if (memfd < 0 || pmfd < 0) rc = mpcr_fail(-errno, "opening /proc/self/mem or pagemap: %s", mpcr_strerror(errno));
     for (uint32_t i = 0; !rc && i < s->nregions; i++) rc = dump_region(s, memfd, pmfd, &s->regions[i]);
     if (memfd >= 0) close(memfd);
     if (pmfd >= 0) close(pmfd);

@@ -25,4 +25,11 @@ static inline uint64_t mpcr_parse_dec(const char **p)
     return v;
 }
 
+static inline uint64_t mpcr_parse_oct(const char **p)
+{
+    uint64_t v = 0;
+    while (**p >= '0' && **p <= '7') v = v * 8 + (uint64_t)(*(*p)++ - '0');
+    return v;
+}
+
 #endif

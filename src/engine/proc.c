@@ -6,7 +6,6 @@
  * stops the checkpoint with a message that names it. */
 #include <errno.h>
 #include <gnu/libc-version.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -15,8 +14,15 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "ident.h"
 #include "internal.h"
+
+/* gnu_get_libc_version() is glibc's, not a system call: asked once at
+ * start-up, outside the signal handler. */
+static char libc_version[31];
+
+void mpcr_proc_init(void) { mpcr_fmt(libc_version, sizeof libc_version, "%s", gnu_get_libc_version()); }
 
 int mpcr_proc_refuse(struct mpcr_scratch *s)
 {
@@ -24,7 +30,7 @@ int mpcr_proc_refuse(struct mpcr_scratch *s)
     for (int i = 0; i < mpcr_nthr; i++) {
         if (mpcr_thr[i].gone) continue;
         char path[64];
-        snprintf(path, sizeof path, "/proc/self/task/%d/children", mpcr_thr[i].tid);
+        mpcr_fmt(path, sizeof path, "/proc/self/task/%d/children", mpcr_thr[i].tid);
         long n = mpcr_read_file(path, buf, sizeof buf);
         if (n > 0 && buf[0] >= '0' && buf[0] <= '9') {
             buf[strcspn(buf, " \n")] = 0;
@@ -76,9 +82,9 @@ int mpcr_proc_save(struct mpcr_scratch *s)
     h->header_size = MPCR_IMG_HEADER_SIZE;
     struct utsname u;
     uname(&u);
-    snprintf(h->arch, sizeof h->arch, "%.15s", u.machine);
-    snprintf(h->kernel, sizeof h->kernel, "%.64s", u.release);
-    snprintf(h->libc, sizeof h->libc, "%.30s", gnu_get_libc_version());
+    mpcr_fmt(h->arch, sizeof h->arch, "%.15s", u.machine);
+    mpcr_fmt(h->kernel, sizeof h->kernel, "%.64s", u.release);
+    mpcr_fmt(h->libc, sizeof h->libc, "%.30s", libc_version);
     h->page_size = MPCR_PAGE;
     mpcr_cpu_ident(&h->cpu);
     int rc = read_stat_layout(&h->mm);
@@ -105,7 +111,7 @@ int mpcr_proc_save(struct mpcr_scratch *s)
     }
     char cwd[4096];
     ssize_t k = readlink("/proc/self/cwd", cwd, sizeof cwd - 1);
-    if (k < 0) return mpcr_fail(-errno, "reading the working directory: %s", strerror(errno));
+    if (k < 0) return mpcr_fail(-errno, "reading the working directory: %s", mpcr_strerror(errno));
     h->cwd_str = mpcr_str_add(s, cwd, (uint32_t)k);
     return 0;
 }
@@ -115,7 +121,7 @@ int mpcr_proc_restore(const struct mpcr_handoff *h)
     const struct mpcr_img_header *hdr = h->hdr;
     const char *strings = h->table[MPCR_T_STRINGS];
     if (chdir(strings + hdr->cwd_str))
-        return mpcr_fail(-errno, "changing to directory %s: %s", strings + hdr->cwd_str, strerror(errno));
+        return mpcr_fail(-errno, "changing to directory %s: %s", strings + hdr->cwd_str, mpcr_strerror(errno));
     umask(hdr->umask);
     for (int r = 0; r < 16; r++) {
         struct rlimit now, want = {hdr->rlimit[r][0], hdr->rlimit[r][1]};

@@ -5,11 +5,11 @@
  * thread's signal frame and rt_sigreturn puts them back. */
 #include <errno.h>
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "internal.h"
 
 /* Reads the hex mask of field `key` ("SigPnd:") from a /proc status file. */
@@ -31,14 +31,14 @@ int mpcr_signals_save(struct mpcr_scratch *s)
         memset(a, 0, sizeof *a);
         if (sig == SIGKILL || sig == SIGSTOP) continue;
         if (syscall(SYS_rt_sigaction, sig, NULL, a, 8))
-            return mpcr_fail(-errno, "reading the action of signal %d: %s", sig, strerror(errno));
+            return mpcr_fail(-errno, "reading the action of signal %d: %s", sig, mpcr_strerror(errno));
     }
     uint64_t ours = 1ull << (SIGRTMAX - 1);
     s->hdr.sig_pending = status_mask("/proc/self/status", "ShdPnd:") & ~ours;
     for (int i = 0; i < mpcr_nthr; i++) {
         if (mpcr_thr[i].gone) continue;
         char path[64];
-        snprintf(path, sizeof path, "/proc/self/task/%d/status", mpcr_thr[i].tid);
+        mpcr_fmt(path, sizeof path, "/proc/self/task/%d/status", mpcr_thr[i].tid);
         mpcr_thr[i].pending = status_mask(path, "SigPnd:") & ~ours;
     }
     return 0;
@@ -50,7 +50,7 @@ int mpcr_signals_restore(const struct mpcr_handoff *h)
     for (int sig = 1; sig <= 64; sig++) {
         if (sig == SIGKILL || sig == SIGSTOP) continue;
         if (syscall(SYS_rt_sigaction, sig, &acts[sig - 1], NULL, 8))
-            return mpcr_fail(-errno, "restoring the action of signal %d: %s", sig, strerror(errno));
+            return mpcr_fail(-errno, "restoring the action of signal %d: %s", sig, mpcr_strerror(errno));
     }
     return 0;
 }

@@ -1,12 +1,13 @@
 /* Small helpers for code that runs with other threads frozen: whole-file
- * reads into caller memory, the string table, error messages. No malloc. */
+ * reads into caller memory, the string table, error messages (fmt.c). No
+ * malloc, no stdio. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "internal.h"
 
 char mpcr_errmsg[512];
@@ -15,7 +16,7 @@ int mpcr_fail(int err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(mpcr_errmsg, sizeof mpcr_errmsg, fmt, ap);
+    mpcr_vfmt(mpcr_errmsg, sizeof mpcr_errmsg, fmt, ap);
     va_end(ap);
     return err;
 }

@@ -4,11 +4,12 @@
  * either the whole image or none. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
+#include <stdio.h> /* rename */
 #include <string.h>
 #include <unistd.h>
 
 #include "crc32c.h"
+#include "fmt.h"
 #include "internal.h"
 
 #define WRITEBACK_STEP (8ul << 20)
@@ -18,7 +19,7 @@ static int write_all(struct mpcr_scratch *s, const unsigned char *p, size_t len)
     for (size_t done = 0; done < len;) {
         ssize_t n = write(s->fd, p + done, len - done);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return mpcr_fail(n < 0 ? -errno : -EIO, "writing the image: %s", strerror(n < 0 ? errno : EIO));
+        if (n <= 0) return mpcr_fail(n < 0 ? -errno : -EIO, "writing the image: %s", mpcr_strerror(n < 0 ? errno : EIO));
         done += (size_t)n;
     }
     /* Start the disk on each written step at once: the final fsync then
@@ -100,20 +101,20 @@ int mpcr_w_image(struct mpcr_scratch *s, const char *path)
     h->header_crc = mpcr_crc32c(0, block, sizeof block);
     memcpy(block, h, sizeof *h);
     if (pwrite(s->fd, block, sizeof block, 0) != (ssize_t)sizeof block)
-        return mpcr_fail(-EIO, "writing the image header: %s", strerror(errno));
-    if (fsync(s->fd)) return mpcr_fail(-errno, "fsync of the image: %s", strerror(errno));
+        return mpcr_fail(-EIO, "writing the image header: %s", mpcr_strerror(errno));
+    if (fsync(s->fd)) return mpcr_fail(-errno, "fsync of the image: %s", mpcr_strerror(errno));
 
     char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if (rename(tmp, path)) return mpcr_fail(-errno, "renaming %s: %s", tmp, strerror(errno));
+    mpcr_fmt(tmp, sizeof tmp, "%s.tmp", path);
+    if (rename(tmp, path)) return mpcr_fail(-errno, "renaming %s: %s", tmp, mpcr_strerror(errno));
     char dir[4200];
-    snprintf(dir, sizeof dir, "%s", path);
+    mpcr_fmt(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (slash == dir) slash[1] = 0;
     else if (slash) *slash = 0;
     else strcpy(dir, ".");
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0 || fsync(dfd)) rc = mpcr_fail(-errno, "fsync of directory %s: %s", dir, strerror(errno));
+    if (dfd < 0 || fsync(dfd)) rc = mpcr_fail(-errno, "fsync of directory %s: %s", dir, mpcr_strerror(errno));
     if (dfd >= 0) close(dfd);
     return rc;
 }
