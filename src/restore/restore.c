@@ -40,9 +40,10 @@ static uint64_t img_size;
 
 void *zalloc(size_t len)
 {
+    if (len > PARK_BASE - alloc_next) die(1, "out of memory in the restorer's zone", (char *)0);
     len = (len + MPCR_PAGE - 1) & ~(MPCR_PAGE - 1);
     if (!len) len = MPCR_PAGE;
-    if (alloc_next + len > PARK_BASE) die(1, "out of memory in the restorer's zone", (char *)0);
+    if (len > PARK_BASE - alloc_next) die(1, "out of memory in the restorer's zone", (char *)0);
     long p = sc(mmap, alloc_next, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
     if (p < 0) die(1, "mmap in the restorer's zone failed: errno ", dec((uint64_t)-p), (char *)0);
     alloc_next += len;
@@ -60,6 +61,19 @@ static void pread_all(void *buf, uint64_t len, uint64_t off, const char *what)
 }
 
 /* ---- phase 1: verify ---------------------------------------------------- */
+
+/* start + len, of something the image describes; a sum that wraps around
+ * 2^64 would pass every later bounds check, so it is refused here. */
+static uint64_t end_of(uint64_t start, uint64_t len, const char *what, const char *which)
+{
+    uint64_t end;
+    if (__builtin_add_overflow(start, len, &end))
+        die(1, "the image's ", what, which, ": ", hex(start), " + ", hex(len), " wraps around 2^64 (corrupt image)",
+            (char *)0);
+    return end;
+}
+
+static const char *const table_name[MPCR_T_COUNT] = {"thread", "region", "file", "signal action", "string"};
 
 static const struct mpcr_img_header *check_header(void)
 {
@@ -111,7 +125,7 @@ static void check_machine(const struct mpcr_img_header *h, const struct own_maps
 static const void *load_table(const struct mpcr_img_header *h, enum mpcr_table t, uint64_t entry_size)
 {
     const struct mpcr_img_table *d = &h->table[t];
-    if (d->off < MPCR_IMG_HEADER_SIZE || d->off + d->len > img_size - sizeof(struct mpcr_img_footer) ||
+    if (d->off < MPCR_IMG_HEADER_SIZE || end_of(d->off, d->len, table_name[t], " table") > img_size - sizeof(struct mpcr_img_footer) ||
         (entry_size && d->len != entry_size * d->count))
         die(1, "the image's table ", dec(t), " is out of bounds (corrupt image)", (char *)0);
     void *p = zalloc(d->len + 1);
@@ -171,8 +185,13 @@ static void check_regions(const struct mpcr_img_header *h, const struct mpcr_img
             die(1, "region ", dec(i), " has a bad address range (corrupt image)", (char *)0);
         if (overlaps(r[i].start, r[i].end, MPCR_ZONE_START, MPCR_ZONE_START + MPCR_ZONE_LEN))
             die(1, "the image uses memory at ", hex(r[i].start), ", inside the restorer's own zone", (char *)0);
-        if (r[i].data_off < MPCR_IMG_HEADER_SIZE || r[i].data_off + r[i].data_len > data_end)
+        if (r[i].data_off < MPCR_IMG_HEADER_SIZE || end_of(r[i].data_off, r[i].data_len, "data of region ", dec(i)) > data_end)
             die(1, "region ", dec(i), " data is out of bounds (corrupt image)", (char *)0);
+        /* mmap refuses an offset past 2^63 only when it is called: in phase 2 that is too late. */
+        if ((r[i].kind == MPCR_R_FILE_PRIVATE || r[i].kind == MPCR_R_FILE_SHARED) &&
+            (r[i].file_off & (MPCR_PAGE - 1) ||
+             end_of(r[i].file_off, r[i].end - r[i].start, "file range of region ", dec(i)) > (uint64_t)INT64_MAX))
+            die(1, "region ", dec(i), " has a bad file offset (corrupt image)", (char *)0);
         if (r[i].path_len && (uint64_t)r[i].path_str + r[i].path_len >= h->table[MPCR_T_STRINGS].len)
             die(1, "region ", dec(i), " has a bad path (corrupt image)", (char *)0);
         if (r[i].kind < MPCR_R_ANON || r[i].kind > MPCR_R_FILE_SHARED)
@@ -252,6 +271,29 @@ static void check_mm(const struct mpcr_img_header *h)
         die(1, "the image's address-space layout is inconsistent (corrupt image)", (char *)0);
 }
 
+/* Where [vvar], [vvar_vclock] and [vdso] are to be moved: mremap with
+ * MREMAP_FIXED replaces whatever is at the destination, and fails only in
+ * phase 2, so each place is checked now: page-aligned, inside the user
+ * address space, outside the restorer's zone and every region. */
+static void check_vdso(const struct mpcr_img_header *h, const struct mpcr_img_region *r)
+{
+    const struct mpcr_img_vdso *v = &h->vdso;
+    const uint64_t at[3] = {v->vvar, v->vclock, v->vdso}, len[3] = {v->vvar_len, v->vclock_len, v->vdso_len};
+    static const char *const name[3] = {"[vvar]", "[vvar_vclock]", "[vdso]"};
+    for (int k = 0; k < 3; k++) {
+        if (!len[k]) continue;
+        uint64_t end = end_of(at[k], len[k], name[k], "");
+        if (at[k] & (MPCR_PAGE - 1) || end > TASK_END || !at[k])
+            die(1, "the image's ", name[k], " address ", hex(at[k]), " is out of range (corrupt image)", (char *)0);
+        if (overlaps(at[k], end, MPCR_ZONE_START, MPCR_ZONE_START + MPCR_ZONE_LEN))
+            die(1, "the image's ", name[k], " lies in the restorer's own zone", (char *)0);
+        for (uint32_t i = 0; i < h->table[MPCR_T_REGIONS].count; i++)
+            if (overlaps(at[k], end, r[i].start, r[i].end))
+                die(1, "the image's ", name[k], " at ", hex(at[k]), " overlaps its region ", dec(i),
+                    " (corrupt image)", (char *)0);
+    }
+}
+
 static void set_mm(const struct mpcr_img_header *h)
 {
     struct prctl_mm_map m = {
@@ -303,9 +345,7 @@ void restore_main(long *sp)
     check_regions(h, t[MPCR_T_REGIONS], str);
     check_files(h, t[MPCR_T_FILES], str);
     check_mm(h);
-    const struct mpcr_img_vdso *v = &h->vdso;
-    if (overlaps(v->vvar, v->vdso + v->vdso_len, MPCR_ZONE_START, MPCR_ZONE_START + MPCR_ZONE_LEN))
-        die(1, "the image's vDSO lies in the restorer's own zone", (char *)0);
+    check_vdso(h, t[MPCR_T_REGIONS]);
     const struct mpcr_img_thread *th = t[MPCR_T_THREADS];
     int mains = 0;
     for (uint32_t i = 0; i < h->nthreads; i++) mains += th[i].is_main != 0;
@@ -333,6 +373,7 @@ void restore_main(long *sp)
     move_special(m.vvar, m.vvar_len, PARK_BASE, "[vvar]");
     move_special(m.vclock, m.vclock_len, PARK_BASE + 0x100000, "[vvar_vclock]");
     move_special(m.vdso, m.vdso_len, PARK_BASE + 0x200000, "[vdso]");
+    const struct mpcr_img_vdso *v = &h->vdso;
     move_special(PARK_BASE, m.vvar_len, v->vvar, "[vvar]");
     move_special(PARK_BASE + 0x100000, m.vclock_len, v->vclock, "[vvar_vclock]");
     move_special(PARK_BASE + 0x200000, m.vdso_len, v->vdso, "[vdso]");
