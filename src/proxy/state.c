@@ -1,10 +1,13 @@
 /* See state.h. Layout (little-endian, natural alignment of each record):
- *   header { magic "MPCRPST1", u32 version, rank, size, nrecord, nreqs, ncache }
- *   nrecord x struct comm_op
- *   nreqs   x struct saved_req (slots that are not free, with their token)
- *   ncache  x { struct saved_msg, then its bytes }
+ *   header { magic "MPCRPST1", u32 version, rank, size, nrecord, nreqs, ncache }  32 bytes
+ *   nrecord x struct comm_op                                                     20 bytes each
+ *   nreqs   x struct saved_req (slots that are not free, with their token)       72 bytes each
+ *   ncache  x { struct saved_msg, then its bytes }                               24 bytes + bytes
  *   u32 CRC32C of everything before it
- * Written to NAME.tmp, fsync'ed and renamed, as the engine writes images. */
+ * Written to NAME.tmp, fsync'ed and renamed, as the engine writes images.
+ * A reader trusts no count in it: the CRC tells damage, not a crafted or
+ * foreign file, so every count is bounded by the bytes that are left and
+ * every token by MAX_TOKEN before anything is sized by it. */
 #include "state.h"
 #include "cache.h"
 #include "proxy.h"
@@ -40,6 +43,15 @@ struct saved_msg {
     int32_t source, tag, pad;
     uint64_t bytes;
 };
+_Static_assert(sizeof(struct header) == 32 && sizeof(struct comm_op) == 20 && sizeof(struct saved_req) == 72 &&
+                   sizeof(struct saved_msg) == 24,
+               "the state file's layout changed: bump STATE_VERSION and the comment above");
+
+/* Request tokens index the proxy's table, sized by the largest one on a
+ * restart: a bound keeps a hostile token from asking for gigabytes. One
+ * million requests pending at once in one rank is far beyond real programs;
+ * state_save refuses a checkpoint above it, so that what it writes is read. */
+#define MAX_TOKEN (1u << 20)
 
 /* A buffered writer that keeps the running checksum. */
 struct out {
@@ -69,6 +81,10 @@ int state_save(unsigned long gen, char *err, size_t cap)
     char path[4200], tmp[4210];
     snprintf(path, sizeof path, "%s/gen-%lu/rank-%d.state", dir, gen, proxy.rank);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    for (uint32_t i = MAX_TOKEN; i < nreqs; i++)
+        if (reqs[i].state != REQ_FREE)
+            return snprintf(err, cap, "request %u is pending, beyond the %u pending requests a checkpoint can hold",
+                            i + 1, MAX_TOKEN), -1;
     struct out o = {open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), 0, 0};
     if (o.fd < 0) return snprintf(err, cap, "cannot create %s: %s", tmp, strerror(errno)), -1;
     uint32_t used = 0;
@@ -114,6 +130,13 @@ static int get(struct in *in, void *dst, size_t n)
     memcpy(dst, in->p, n);
     in->p += n;
     return 0;
+}
+
+/* Whether `count` records of `size` bytes can still follow in the file. */
+static int fits(const struct in *in, uint64_t count, size_t size)
+{
+    uint64_t bytes;
+    return !__builtin_mul_overflow(count, size, &bytes) && bytes <= (uint64_t)(in->end - in->p);
 }
 
 static char *read_all(const char *path, size_t *len)
@@ -168,8 +191,14 @@ int state_load(const char *gen_dir, char *err, size_t cap)
                  h.version, h.rank, h.size, proxy.rank, proxy.size);
         goto out;
     }
-    struct comm_op *ops = malloc((h.nrecord + 1) * sizeof *ops);
-    if (!ops || get(&in, ops, h.nrecord * sizeof *ops)) {
+    if (!fits(&in, h.nrecord, sizeof(struct comm_op)) || !fits(&in, h.nreqs, sizeof(struct saved_req)) ||
+        !fits(&in, h.ncache, sizeof(struct saved_msg)) || h.nreqs > MAX_TOKEN) {
+        snprintf(err, cap, "%s is damaged: it counts %u communicator operations, %u requests and %u cached "
+                 "messages, more than its %zu bytes hold", path, h.nrecord, h.nreqs, h.ncache, len);
+        goto out;
+    }
+    struct comm_op *ops = malloc(((size_t)h.nrecord + 1) * sizeof *ops);
+    if (!ops || get(&in, ops, (size_t)h.nrecord * sizeof *ops)) {
         free(ops);
         snprintf(err, cap, "%s is truncated", path);
         goto out;
@@ -182,8 +211,13 @@ int state_load(const char *gen_dir, char *err, size_t cap)
     }
     for (uint32_t i = 0; i < h.nreqs; i++) {
         struct saved_req s;
-        if (get(&in, &s, sizeof s) || s.token == 0 || req_table_reserve(s.token)) {
-            snprintf(err, cap, "%s: bad request table", path);
+        if (get(&in, &s, sizeof s) || s.token == 0 || s.token > MAX_TOKEN) {
+            snprintf(err, cap, "%s is damaged: request token %u is outside 1..%u", path, s.token, MAX_TOKEN);
+            goto out;
+        }
+        if (req_table_reserve(s.token) || reqs[s.token - 1].state != REQ_FREE) {
+            snprintf(err, cap, "%s: request token %u %s", path, s.token,
+                     s.token <= nreqs ? "appears twice (damaged file)" : "cannot be reserved (out of memory)");
             goto out;
         }
         reqs[s.token - 1] = (struct req){s.state,  s.kind,  s.comm,   s.peer, s.tag,
@@ -196,7 +230,7 @@ int state_load(const char *gen_dir, char *err, size_t cap)
     for (uint32_t i = 0; i < h.ncache; i++) {
         struct saved_msg m;
         void *data = NULL;
-        if (get(&in, &m, sizeof m) || !(data = malloc(m.bytes ? m.bytes : 1)) ||
+        if (get(&in, &m, sizeof m) || !fits(&in, m.bytes, 1) || !(data = malloc(m.bytes ? m.bytes : 1)) ||
             get(&in, data, m.bytes) || cache_add(m.comm, m.source, m.tag, m.bytes, data)) {
             free(data);
             snprintf(err, cap, "%s: bad drain cache", path);
