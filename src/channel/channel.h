@@ -82,7 +82,9 @@ struct mpcr_hello {
     X(COMM_DUP, comm_dup)     /* comm -> new comm id `token` (chosen by the library) */       \
     X(COMM_SPLIT, comm_split) /* comm, peer: color, tag: key, token: new id -> flag: member, \
                                  value: rank, source: size */                                 \
-    X(COMM_FREE, comm_free)   /* comm */
+    X(COMM_FREE, comm_free)   /* comm */                                                      \
+    X(CANCEL, cancel)         /* token: a pending request is cancelled (or, if it cannot \
+                                 be, completed) and forgotten */
 /* COMPLETE: several requests at once, as MPI_Waitany/Testany/Waitsome/
  * Testsome/Testall do. The staging area holds `peer` tokens (0: no request),
  * then, 8-byte aligned, one result per token, written by the proxy. The

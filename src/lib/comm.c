@@ -1,87 +1,97 @@
-/* Communicators. Each keeps its rank, size and error handler here; `vid`,
- * its index in the table, is how the proxy names it (the library chooses
- * it, so that a new proxy can be told the same ids). Handles: MPICH's for
- * the predefined ones, 0x84000000 | vid for the others. Ids are not reused:
- * a request may still point at a freed communicator. */
-#include "lib.h"
+/* Communicators. Each keeps its rank, size and error handler here; `vid`
+ * is how the proxy names it (the library chooses it, so that a new proxy
+ * can be told the same ids): 0 and 1 for MPI_COMM_WORLD and MPI_COMM_SELF,
+ * 2 + the handle's slot index for the others, so a freed communicator's id
+ * is reused by a later one. Handles: MPICH's for the predefined ones, the
+ * handle system's for the others (handle.h). A communicator the program
+ * frees while requests on it are pending lives on until they are done; the
+ * proxy frees its real communicator only then. */
+#include "api_gen.h"
 
 #include <stdlib.h>
 
-#define COMM_PREFIX 0x84000000u
-
-static struct mpcr_comm world = {0, 0, 0, MPI_ERRORS_ARE_FATAL};
-static struct mpcr_comm self = {1, 0, 1, MPI_ERRORS_ARE_FATAL};
-static struct mpcr_comm **table; /* by vid; NULL once freed */
-static uint32_t ncomms, capacity;
+static struct mpcr_comm world = {.vid = 0, .errhandler = MPI_ERRORS_ARE_FATAL};
+static struct mpcr_comm self = {.vid = 1, .size = 1, .errhandler = MPI_ERRORS_ARE_FATAL};
 
 void mpcr_comm_setup(int rank, int size)
 {
     world.rank = rank;
     world.size = size;
-    if (!table) {
-        capacity = 16;
-        table = calloc(capacity, sizeof *table);
-        if (!table) mpcr_fatal("out of memory for communicators");
-        table[0] = &world, table[1] = &self;
-        ncomms = 2;
-    }
 }
 
 struct mpcr_comm *mpcr_comm_get(MPI_Comm comm)
 {
     if (comm == MPI_COMM_WORLD) return &world;
     if (comm == MPI_COMM_SELF) return &self;
-    uint32_t u = (uint32_t)comm, vid = u & ~COMM_PREFIX;
-    if ((u & 0xfc000000u) != COMM_PREFIX || vid < 2 || vid >= ncomms) return NULL;
-    return table[vid];
+    return mpcr_obj_get(MPCR_KIND_COMM, (uint32_t)comm);
 }
 
-/* A new communicator's entry; its vid is the next id. */
+static int predefined(const struct mpcr_comm *c)
+{
+    return c == &world || c == &self;
+}
+
+static int proxy_free(uint32_t vid)
+{
+    mpcr_call_begin(MPCR_OP_COMM_FREE)->comm = vid;
+    return mpcr_call_finish()->rc;
+}
+
+/* The last reference went: the proxy frees its communicator, unless
+ * MPI_Comm_free did so already. */
+static void comm_destroy(void *obj)
+{
+    struct mpcr_comm *c = obj;
+    if (c->vid) proxy_free(c->vid);
+}
+
+void mpcr_comm_ref(struct mpcr_comm *c)
+{
+    if (!predefined(c)) mpcr_obj_ref(c);
+}
+
+void mpcr_comm_unref(struct mpcr_comm *c)
+{
+    if (!predefined(c)) mpcr_obj_unref(c);
+}
+
+/* A new communicator's object; the proxy knows it as vid once told. */
 static struct mpcr_comm *comm_new(void)
 {
-    if (ncomms == capacity) {
-        struct mpcr_comm **t = realloc(table, 2 * capacity * sizeof *t);
-        if (!t) return NULL;
-        table = t, capacity *= 2;
-    }
-    struct mpcr_comm *c = calloc(1, sizeof *c);
-    if (c) c->vid = ncomms;
+    struct mpcr_comm *c = mpcr_obj_new(MPCR_KIND_COMM, sizeof *c, comm_destroy);
+    if (c) c->vid = 2 + mpcr_obj_index(c);
     return c;
 }
 
-static MPI_Comm comm_handle(const struct mpcr_comm *c)
+/* A new communicator the proxy did not create after all. */
+static void comm_discard(struct mpcr_comm *c)
 {
-    return (MPI_Comm)(COMM_PREFIX | c->vid);
+    c->vid = 0; /* nothing to free at the proxy */
+    mpcr_obj_drop_handle(c);
 }
 
-int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+int mpcr_impl_Comm_dup(struct mpcr_comm *c, MPI_Comm *newcomm)
 {
-    MPCR_REQUIRE_INIT("MPI_Comm_dup");
-    struct mpcr_comm *c = mpcr_comm_get(comm), *n;
-    if (!c) return mpcr_error_world(MPI_ERR_COMM, "MPI_Comm_dup");
-    if (!(n = comm_new())) return mpcr_error(c, MPI_ERR_NO_MEM, "MPI_Comm_dup");
+    struct mpcr_comm *n = comm_new();
+    if (!n) return MPI_ERR_NO_MEM;
     struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMM_DUP);
     call->comm = c->vid;
     call->token = n->vid;
     int err = mpcr_call_finish()->rc;
     if (err) {
-        free(n);
-        return mpcr_error(c, err, "MPI_Comm_dup");
+        comm_discard(n);
+        return err;
     }
     n->rank = c->rank, n->size = c->size, n->errhandler = c->errhandler;
-    table[ncomms++] = n;
-    *newcomm = comm_handle(n);
+    *newcomm = (MPI_Comm)mpcr_obj_handle(n);
     return MPI_SUCCESS;
 }
-MPCR_ALIAS(Comm_dup);
 
-int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+int mpcr_impl_Comm_split(struct mpcr_comm *c, int color, int key, MPI_Comm *newcomm)
 {
-    MPCR_REQUIRE_INIT("MPI_Comm_split");
-    struct mpcr_comm *c = mpcr_comm_get(comm), *n;
-    if (!c) return mpcr_error_world(MPI_ERR_COMM, "MPI_Comm_split");
-    if (color < 0 && color != MPI_UNDEFINED) return mpcr_error(c, MPI_ERR_ARG, "MPI_Comm_split");
-    if (!(n = comm_new())) return mpcr_error(c, MPI_ERR_NO_MEM, "MPI_Comm_split");
+    if (color < 0 && color != MPI_UNDEFINED) return MPI_ERR_ARG;
+    struct mpcr_comm *n = comm_new();
+    if (!n) return MPI_ERR_NO_MEM;
     struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMM_SPLIT);
     call->comm = c->vid;
     call->peer = color;
@@ -90,92 +100,67 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     const struct mpcr_reply *r = mpcr_call_finish();
     int err = r->rc;
     if (err || !r->flag) { /* an error, or not a member (color MPI_UNDEFINED) */
-        free(n);
+        comm_discard(n);
         if (!err) *newcomm = MPI_COMM_NULL;
-        return mpcr_error(c, err, "MPI_Comm_split");
+        return err;
     }
     n->rank = r->value, n->size = r->source, n->errhandler = c->errhandler;
-    table[ncomms++] = n;
-    *newcomm = comm_handle(n);
+    *newcomm = (MPI_Comm)mpcr_obj_handle(n);
     return MPI_SUCCESS;
 }
-MPCR_ALIAS(Comm_split);
 
-int PMPI_Comm_free(MPI_Comm *comm)
+int mpcr_impl_Comm_free(MPI_Comm *comm, struct mpcr_comm *c)
 {
-    MPCR_REQUIRE_INIT("MPI_Comm_free");
-    struct mpcr_comm *c = mpcr_comm_get(*comm);
-    if (!c || c == &world || c == &self) return mpcr_error_world(MPI_ERR_COMM, "MPI_Comm_free");
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMM_FREE);
-    call->comm = c->vid;
-    int err = mpcr_call_finish()->rc;
-    if (err) return mpcr_error(c, err, "MPI_Comm_free");
-    table[c->vid] = NULL; /* the entry itself stays: pending requests may point at it */
+    if (predefined(c)) return MPI_ERR_COMM;
+    if (c->h.refs == 1) { /* nothing else uses it: free it at the proxy now, errors reported */
+        int err = proxy_free(c->vid);
+        if (err) return err;
+        c->vid = 0;
+    }
+    mpcr_obj_drop_handle(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
-MPCR_ALIAS(Comm_free);
 
-int PMPI_Comm_size(MPI_Comm comm, int *size)
+int mpcr_impl_Comm_size(struct mpcr_comm *c, int *size)
 {
-    MPCR_REQUIRE_INIT("MPI_Comm_size");
-    struct mpcr_comm *c = mpcr_comm_get(comm);
-    if (!c) return mpcr_error_world(MPI_ERR_COMM, "MPI_Comm_size");
     *size = c->size;
     return MPI_SUCCESS;
 }
-MPCR_ALIAS(Comm_size);
 
-int PMPI_Comm_rank(MPI_Comm comm, int *rank)
+int mpcr_impl_Comm_rank(struct mpcr_comm *c, int *rank)
 {
-    MPCR_REQUIRE_INIT("MPI_Comm_rank");
-    struct mpcr_comm *c = mpcr_comm_get(comm);
-    if (!c) return mpcr_error_world(MPI_ERR_COMM, "MPI_Comm_rank");
     *rank = c->rank;
     return MPI_SUCCESS;
 }
-MPCR_ALIAS(Comm_rank);
 
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+int mpcr_impl_Comm_set_errhandler(struct mpcr_comm *c, MPI_Errhandler errhandler)
 {
-    MPCR_REQUIRE_INIT("MPI_Comm_set_errhandler");
-    struct mpcr_comm *c = mpcr_comm_get(comm);
-    if (!c) return mpcr_error_world(MPI_ERR_COMM, "MPI_Comm_set_errhandler");
-    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN &&
-        errhandler != MPI_ERRORS_ABORT)
-        return mpcr_error(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler");
     c->errhandler = errhandler;
     return MPI_SUCCESS;
 }
-MPCR_ALIAS(Comm_set_errhandler);
 
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+int mpcr_impl_Comm_get_errhandler(struct mpcr_comm *c, MPI_Errhandler *errhandler)
 {
-    MPCR_REQUIRE_INIT("MPI_Comm_get_errhandler");
-    struct mpcr_comm *c = mpcr_comm_get(comm);
-    if (!c) return mpcr_error_world(MPI_ERR_COMM, "MPI_Comm_get_errhandler");
     *errhandler = c->errhandler;
     return MPI_SUCCESS;
 }
-MPCR_ALIAS(Comm_get_errhandler);
 
-int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
+int mpcr_impl_Errhandler_free(MPI_Errhandler *errhandler)
 {
     /* Predefined handlers are never really freed; the handle becomes null. */
+    if (!mpcr_errhandler_valid(*errhandler)) return MPI_ERR_ARG;
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }
-MPCR_ALIAS(Errhandler_free);
 
 /* The predefined attributes of MPI_COMM_WORLD. Their values are fixed for
  * the life of the job, kept here so that the pointers handed out stay valid. */
-int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
+int mpcr_impl_Comm_get_attr(struct mpcr_comm *c, int keyval, void *value, int *flag)
 {
-    MPCR_REQUIRE_INIT("MPI_Comm_get_attr");
+    (void)c;
     static int tag_ub, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_global = 0, universe,
                        appnum = 0;
-    struct mpcr_comm *c = mpcr_comm_get(comm);
-    if (!c) return mpcr_error_world(MPI_ERR_COMM, "MPI_Comm_get_attr");
     tag_ub = mpcr.tag_ub;
     universe = mpcr.size;
     int *v = NULL;
@@ -199,10 +184,9 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
         v = &appnum;
         break;
     default:
-        return mpcr_error(c, MPI_ERR_KEYVAL, "MPI_Comm_get_attr");
+        return MPI_ERR_KEYVAL;
     }
     *(int **)value = v;
     *flag = 1;
     return MPI_SUCCESS;
 }
-MPCR_ALIAS(Comm_get_attr);

@@ -1,7 +1,10 @@
 /* Completion of non-blocking requests: MPI_Wait, MPI_Test and their
- * several-request forms. The *_one helpers apply no error handler; each
- * MPI function applies its communicator's once. */
-#include "lib.h"
+ * several-request forms. The helpers apply no error handler; each MPI
+ * function applies, once, the handler of the communicator of the request
+ * that failed (these are `ownerrors` functions in mpi.api). A request's
+ * communicator may go with the request (freed by the program meanwhile),
+ * so what is kept is its error handler, not the communicator. */
+#include "api_gen.h"
 
 static void empty_status(MPI_Status *status)
 {
@@ -10,9 +13,9 @@ static void empty_status(MPI_Status *status)
 
 /* Finishes request q, whose completion the proxy reported in r (NULL when
  * it completed locally), and frees it. Returns the request's error class;
- * *c is the communicator whose error handler applies. */
+ * *eh is the error handler that applies to it. */
 static int finish(MPI_Request *request, struct mpcr_request *q, const struct mpcr_reply *r,
-                  MPI_Status *status, struct mpcr_comm **c)
+                  MPI_Status *status, MPI_Errhandler *eh)
 {
     int err = MPI_SUCCESS;
     if (!r) {
@@ -24,8 +27,8 @@ static int finish(MPI_Request *request, struct mpcr_request *q, const struct mpc
         empty_status(status);
     }
     if (q->has_staging) mpcr_staging_free(q->offset);
-    *c = q->comm;
-    mpcr_request_free(request);
+    *eh = q->comm->errhandler;
+    mpcr_request_free(request, q);
     return err;
 }
 
@@ -33,9 +36,8 @@ static int finish(MPI_Request *request, struct mpcr_request *q, const struct mpc
  * looks (*flag says whether it completed). MPI_REQUEST_NULL completes at
  * once with an empty status. */
 static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_Status *status,
-                        struct mpcr_comm **c)
+                        MPI_Errhandler *eh)
 {
-    *c = NULL;
     *flag = 1;
     if (*request == MPI_REQUEST_NULL) {
         empty_status(status);
@@ -43,7 +45,7 @@ static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_St
     }
     struct mpcr_request *q = mpcr_request_get(*request);
     if (!q) return MPI_ERR_REQUEST;
-    if (!q->token) return finish(request, q, NULL, status, c);
+    if (!q->token) return finish(request, q, NULL, status, eh);
     struct mpcr_call *call = mpcr_call_begin(op);
     call->token = q->token;
     const struct mpcr_reply *r = mpcr_call_finish();
@@ -51,58 +53,58 @@ static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_St
         *flag = 0;
         return MPI_SUCCESS;
     }
-    return finish(request, q, r, status, c);
+    return finish(request, q, r, status, eh);
 }
 
-int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+int mpcr_request_wait(MPI_Request *request, MPI_Status *status)
 {
-    MPCR_REQUIRE_INIT("MPI_Wait");
-    struct mpcr_comm *c;
-    int flag, err = complete_one(MPCR_OP_WAIT, request, &flag, status, &c);
-    return mpcr_error(c, err, "MPI_Wait");
+    MPI_Errhandler eh;
+    int flag;
+    return complete_one(MPCR_OP_WAIT, request, &flag, status, &eh);
 }
-MPCR_ALIAS(Wait);
 
-int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+int mpcr_impl_Wait(MPI_Request *request, MPI_Status *status)
 {
-    MPCR_REQUIRE_INIT("MPI_Test");
-    struct mpcr_comm *c;
-    int err = complete_one(MPCR_OP_TEST, request, flag, status, &c);
-    return mpcr_error(c, err, "MPI_Test");
+    MPI_Errhandler eh = mpcr_world_errhandler();
+    int flag, err = complete_one(MPCR_OP_WAIT, request, &flag, status, &eh);
+    return mpcr_error_eh(eh, err, "MPI_Wait");
 }
-MPCR_ALIAS(Test);
+
+int mpcr_impl_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    MPI_Errhandler eh = mpcr_world_errhandler();
+    int err = complete_one(MPCR_OP_TEST, request, flag, status, &eh);
+    return mpcr_error_eh(eh, err, "MPI_Test");
+}
 
 /* MPI_Waitall: where one request fails, MPI returns MPI_ERR_IN_STATUS and
  * each status says how its request ended (MPI 4.0 section 3.7.5); without
  * statuses, the first error. */
-int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+int mpcr_impl_Waitall(MPI_Count count, MPI_Request requests[], MPI_Status statuses[])
 {
-    MPCR_REQUIRE_INIT("MPI_Waitall");
-    if (count < 0) return mpcr_error_world(MPI_ERR_COUNT, "MPI_Waitall");
     int first = MPI_SUCCESS;
-    struct mpcr_comm *first_comm = NULL;
-    for (int i = 0; i < count; i++) {
+    MPI_Errhandler first_eh = mpcr_world_errhandler();
+    for (MPI_Count i = 0; i < count; i++) {
         MPI_Status ignored, *st = statuses == MPI_STATUSES_IGNORE ? &ignored : &statuses[i];
-        struct mpcr_comm *c;
-        int flag, err = complete_one(MPCR_OP_WAIT, &requests[i], &flag, st, &c);
+        MPI_Errhandler eh = first_eh;
+        int flag, err = complete_one(MPCR_OP_WAIT, &requests[i], &flag, st, &eh);
         st->MPI_ERROR = err;
-        if (err && !first) first = err, first_comm = c;
+        if (err && !first) first = err, first_eh = eh;
     }
     if (!first) return MPI_SUCCESS;
-    return mpcr_error(first_comm, statuses == MPI_STATUSES_IGNORE ? first : MPI_ERR_IN_STATUS,
-                      "MPI_Waitall");
+    return mpcr_error_eh(first_eh, statuses == MPI_STATUSES_IGNORE ? first : MPI_ERR_IN_STATUS,
+                         "MPI_Waitall");
 }
-MPCR_ALIAS(Waitall);
 
 /* ---- several requests through the proxy's COMPLETE (channel.h) ---- */
 
 /* Finishes request i of a COMPLETE call from its result. */
 static int finish_result(MPI_Request *request, const struct mpcr_completion *res,
-                         MPI_Status *status, struct mpcr_comm **c)
+                         MPI_Status *status, MPI_Errhandler *eh)
 {
     struct mpcr_reply r = {
         .rc = res->rc, .source = res->source, .tag = res->tag, .bytes = res->bytes};
-    return finish(request, mpcr_request_get(*request), &r, status, c);
+    return finish(request, mpcr_request_get(*request), &r, status, eh);
 }
 
 static MPI_Status *status_at(MPI_Status statuses[], int i, MPI_Status *ignored)
@@ -115,12 +117,10 @@ static MPI_Status *status_at(MPI_Status statuses[], int i, MPI_Status *ignored)
  * (TEST modes), indices[] (SOME), statuses. Returns an error class: for
  * SOME and ALL, MPI_ERR_IN_STATUS when a request failed. */
 static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], int *result,
-                   int *flag, int indices[], MPI_Status statuses[], struct mpcr_comm **c)
+                   int *flag, int indices[], MPI_Status statuses[], MPI_Errhandler *c)
 {
     int any = mode == MPCR_WAITANY || mode == MPCR_TESTANY, active = 0, local = -1;
     MPI_Status ignored;
-    *c = NULL;
-    if (count < 0) return MPI_ERR_COUNT;
     for (int i = 0; i < count; i++) {
         if (reqs[i] == MPI_REQUEST_NULL) continue;
         struct mpcr_request *q = mpcr_request_get(reqs[i]);
@@ -173,7 +173,7 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
         *flag = all_done;
         for (int i = 0; all_done && i < count; i++) {
             MPI_Status *st = status_at(statuses, i, &ignored);
-            struct mpcr_comm *ci = NULL;
+            MPI_Errhandler ci = *c;
             int e = reqs[i] == MPI_REQUEST_NULL ? (empty_status(st), MPI_SUCCESS)
                     : res[i].done               ? finish_result(&reqs[i], &res[i], st, &ci)
                                   : finish(&reqs[i], mpcr_request_get(reqs[i]), NULL, st, &ci);
@@ -185,7 +185,7 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
         for (int i = 0; i < count; i++) {
             if (!res[i].done) continue;
             MPI_Status *st = status_at(statuses, n, &ignored);
-            struct mpcr_comm *ci = NULL;
+            MPI_Errhandler ci = *c;
             int e = finish_result(&reqs[i], &res[i], st, &ci);
             st->MPI_ERROR = e;
             if (e && !err) err = MPI_ERR_IN_STATUS, *c = ci;
@@ -198,50 +198,39 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
     return err;
 }
 
-int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
-{
-    MPCR_REQUIRE_INIT("MPI_Waitany");
-    struct mpcr_comm *c;
-    int err = several(MPCR_WAITANY, count, requests, index, NULL, NULL, status, &c);
-    return mpcr_error(c, err, "MPI_Waitany");
-}
-MPCR_ALIAS(Waitany);
+/* The count was checked (non-negative) by the entry point; MPI's int
+ * count is what these functions take. */
+#define SEVERAL(name, mode, count, reqs, result, flag, indices, statuses)                          \
+    MPI_Errhandler eh = mpcr_world_errhandler();                                                   \
+    int err = several(mode, (int)(count), reqs, result, flag, indices, statuses, &eh);             \
+    return mpcr_error_eh(eh, err, name)
 
-int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+int mpcr_impl_Waitany(MPI_Count count, MPI_Request requests[], int *index, MPI_Status *status)
 {
-    MPCR_REQUIRE_INIT("MPI_Testany");
-    struct mpcr_comm *c;
-    int err = several(MPCR_TESTANY, count, requests, index, flag, NULL, status, &c);
-    return mpcr_error(c, err, "MPI_Testany");
+    SEVERAL("MPI_Waitany", MPCR_WAITANY, count, requests, index, NULL, NULL, status);
 }
-MPCR_ALIAS(Testany);
 
-int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                  MPI_Status statuses[])
+int mpcr_impl_Testany(MPI_Count count, MPI_Request requests[], int *index, int *flag,
+                      MPI_Status *status)
 {
-    MPCR_REQUIRE_INIT("MPI_Waitsome");
-    struct mpcr_comm *c;
-    int err = several(MPCR_WAITSOME, incount, requests, outcount, NULL, indices, statuses, &c);
-    return mpcr_error(c, err, "MPI_Waitsome");
+    SEVERAL("MPI_Testany", MPCR_TESTANY, count, requests, index, flag, NULL, status);
 }
-MPCR_ALIAS(Waitsome);
 
-int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                  MPI_Status statuses[])
+int mpcr_impl_Waitsome(MPI_Count incount, MPI_Request requests[], int *outcount, int indices[],
+                       MPI_Status statuses[])
 {
-    MPCR_REQUIRE_INIT("MPI_Testsome");
-    struct mpcr_comm *c;
-    int flag,
-        err = several(MPCR_TESTSOME, incount, requests, outcount, &flag, indices, statuses, &c);
-    return mpcr_error(c, err, "MPI_Testsome");
+    SEVERAL("MPI_Waitsome", MPCR_WAITSOME, incount, requests, outcount, NULL, indices, statuses);
 }
-MPCR_ALIAS(Testsome);
 
-int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+int mpcr_impl_Testsome(MPI_Count incount, MPI_Request requests[], int *outcount, int indices[],
+                       MPI_Status statuses[])
 {
-    MPCR_REQUIRE_INIT("MPI_Testall");
-    struct mpcr_comm *c;
-    int result, err = several(MPCR_TESTALL, count, requests, &result, flag, NULL, statuses, &c);
-    return mpcr_error(c, err, "MPI_Testall");
+    int flag;
+    SEVERAL("MPI_Testsome", MPCR_TESTSOME, incount, requests, outcount, &flag, indices, statuses);
 }
-MPCR_ALIAS(Testall);
+
+int mpcr_impl_Testall(MPI_Count count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    int result;
+    SEVERAL("MPI_Testall", MPCR_TESTALL, count, requests, &result, flag, NULL, statuses);
+}

@@ -1,43 +1,54 @@
-/* Datatypes as the library sees them: how many bytes of data an element
- * holds, its extent, and where the bytes lie. Messages travel as packed
- * bytes, so type handling is entirely the application's (and so survives a
- * restart under any MPI implementation).
+/* Datatypes as the library sees them: the predefined types as type maps
+ * (typemap.h), and packing. Messages travel as packed bytes, so type
+ * handling is entirely the application's (and so survives a restart under
+ * any MPI implementation).
  *
  * MPICH's ABI encodes a predefined type's size in bits 8-15 of the handle
  * and its index in bits 0-7; the pair types used by MINLOC/MAXLOC are
  * "direct" handles with holes in their layout. */
-#include "lib.h"
+#include "api_gen.h"
 
 #include <stddef.h>
 #include <string.h>
 
-/* Every contiguous predefined datatype of MPICH's mpi.h, described once. */
+/* Every basic predefined datatype of MPICH's mpi.h, with the C type whose
+ * alignment it has (its size is in the handle). */
 // clang-format off
-#define MPCR_CONTIGUOUS_TYPES(X)                                                                   \
-    X(MPI_CHAR) X(MPI_SIGNED_CHAR) X(MPI_UNSIGNED_CHAR) X(MPI_BYTE) X(MPI_WCHAR) X(MPI_SHORT)      \
-    X(MPI_UNSIGNED_SHORT) X(MPI_INT) X(MPI_UNSIGNED) X(MPI_LONG) X(MPI_UNSIGNED_LONG)              \
-    X(MPI_FLOAT) X(MPI_DOUBLE) X(MPI_LONG_DOUBLE) X(MPI_LONG_LONG_INT) X(MPI_UNSIGNED_LONG_LONG)   \
-    X(MPI_PACKED) X(MPI_2INT) X(MPI_COMPLEX) X(MPI_DOUBLE_COMPLEX) X(MPI_LOGICAL) X(MPI_REAL)      \
-    X(MPI_DOUBLE_PRECISION) X(MPI_INTEGER) X(MPI_2INTEGER) X(MPI_2REAL)                            \
-    X(MPI_2DOUBLE_PRECISION) X(MPI_CHARACTER) X(MPI_REAL4) X(MPI_REAL8) X(MPI_REAL16)              \
-    X(MPI_COMPLEX8) X(MPI_COMPLEX16) X(MPI_COMPLEX32) X(MPI_INTEGER1) X(MPI_INTEGER2)              \
-    X(MPI_INTEGER4) X(MPI_INTEGER8) X(MPI_INT8_T) X(MPI_INT16_T) X(MPI_INT32_T) X(MPI_INT64_T)     \
-    X(MPI_UINT8_T) X(MPI_UINT16_T) X(MPI_UINT32_T) X(MPI_UINT64_T) X(MPI_C_BOOL)                   \
-    X(MPI_C_FLOAT_COMPLEX) X(MPI_C_DOUBLE_COMPLEX) X(MPI_C_LONG_DOUBLE_COMPLEX) X(MPIX_C_FLOAT16)  \
-    X(MPI_AINT) X(MPI_OFFSET) X(MPI_COUNT) X(MPI_CXX_BOOL) X(MPI_CXX_FLOAT_COMPLEX)                \
-    X(MPI_CXX_DOUBLE_COMPLEX) X(MPI_CXX_LONG_DOUBLE_COMPLEX) X(MPI_LB) X(MPI_UB)
+#define MPCR_BASIC_TYPES(X)                                                                        \
+    X(MPI_CHAR, char) X(MPI_SIGNED_CHAR, signed char) X(MPI_UNSIGNED_CHAR, unsigned char)          \
+    X(MPI_BYTE, char) X(MPI_WCHAR, wchar_t) X(MPI_SHORT, short) X(MPI_UNSIGNED_SHORT, short)       \
+    X(MPI_INT, int) X(MPI_UNSIGNED, int) X(MPI_LONG, long) X(MPI_UNSIGNED_LONG, long)              \
+    X(MPI_FLOAT, float) X(MPI_DOUBLE, double) X(MPI_LONG_DOUBLE, long double)                      \
+    X(MPI_LONG_LONG_INT, long long) X(MPI_UNSIGNED_LONG_LONG, long long) X(MPI_PACKED, char)       \
+    X(MPI_2INT, int) X(MPI_COMPLEX, float) X(MPI_DOUBLE_COMPLEX, double) X(MPI_LOGICAL, int)       \
+    X(MPI_REAL, float) X(MPI_DOUBLE_PRECISION, double) X(MPI_INTEGER, int) X(MPI_2INTEGER, int)    \
+    X(MPI_2REAL, float) X(MPI_2DOUBLE_PRECISION, double) X(MPI_CHARACTER, char)                    \
+    X(MPI_REAL4, float) X(MPI_REAL8, double) X(MPI_REAL16, long double) X(MPI_COMPLEX8, float)     \
+    X(MPI_COMPLEX16, double) X(MPI_COMPLEX32, long double) X(MPI_INTEGER1, int8_t)                 \
+    X(MPI_INTEGER2, int16_t) X(MPI_INTEGER4, int32_t) X(MPI_INTEGER8, int64_t)                     \
+    X(MPI_INT8_T, int8_t) X(MPI_INT16_T, int16_t) X(MPI_INT32_T, int32_t) X(MPI_INT64_T, int64_t)  \
+    X(MPI_UINT8_T, int8_t) X(MPI_UINT16_T, int16_t) X(MPI_UINT32_T, int32_t)                       \
+    X(MPI_UINT64_T, int64_t) X(MPI_C_BOOL, _Bool) X(MPI_C_FLOAT_COMPLEX, float)                    \
+    X(MPI_C_DOUBLE_COMPLEX, double) X(MPI_C_LONG_DOUBLE_COMPLEX, long double)                      \
+    X(MPIX_C_FLOAT16, int16_t) X(MPI_AINT, MPI_Aint) X(MPI_OFFSET, MPI_Offset)                     \
+    X(MPI_COUNT, MPI_Count) X(MPI_CXX_BOOL, _Bool) X(MPI_CXX_FLOAT_COMPLEX, float)                 \
+    X(MPI_CXX_DOUBLE_COMPLEX, double) X(MPI_CXX_LONG_DOUBLE_COMPLEX, long double)
 // clang-format on
 
 #define BUILTIN_PREFIX 0x4c000000u
 #define DIRECT_PREFIX  0x8c000000u
 
-/* Indexed by the low byte of a builtin handle; handle 0 marks a free slot. */
+/* Indexed by the low byte of a builtin handle; handle 0 marks a free slot.
+ * The types are made when the library loads, in the heap like every other
+ * (so in every image); one that could not be made reads as invalid. */
 static struct {
     MPI_Datatype handle;
-    struct mpcr_type type;
+    struct mpcr_type *type;
 } builtin[256];
 
-/* The pair types of MINLOC/MAXLOC, laid out as the C structs they describe. */
+/* The pair types of MINLOC/MAXLOC, in handle order from MPI_FLOAT_INT
+ * (0x8c000000), laid out as the C structs they describe. */
+static struct mpcr_type *pair[5];
 struct float_int {
     float a;
     int b;
@@ -58,102 +69,80 @@ struct long_double_int {
     long double a;
     int b;
 };
-// clang-format off
-#define PAIR(s)                                                                                    \
-    {.size = sizeof(((struct s *)0)->a) + sizeof(int), .extent = sizeof(struct s), .nblocks = 2,   \
-     .block = {{0, sizeof(((struct s *)0)->a)}, {offsetof(struct s, b), sizeof(int)}}}
-// clang-format on
-static const struct mpcr_type pair[] = {
-    PAIR(float_int),       /* MPI_FLOAT_INT       0x8c000000 */
-    PAIR(double_int),      /* MPI_DOUBLE_INT      0x8c000001 */
-    PAIR(long_int),        /* MPI_LONG_INT        0x8c000002 */
-    PAIR(short_int),       /* MPI_SHORT_INT       0x8c000003 */
-    PAIR(long_double_int), /* MPI_LONG_DOUBLE_INT 0x8c000004 */
-};
+
+static struct mpcr_type *builtin_type(MPI_Datatype h)
+{
+    return builtin[(uint32_t)h & 0xff].type;
+}
+
+static void add(MPI_Datatype h, struct mpcr_type *t)
+{
+    builtin[(uint32_t)h & 0xff].handle = h;
+    builtin[(uint32_t)h & 0xff].type = t;
+}
+
+static void add_pair(MPI_Datatype h, MPI_Datatype value, int64_t index_disp)
+{
+    struct mpcr_type *v = builtin_type(value), *i = builtin_type(MPI_INT);
+    if (v && i) mpcr_type_pair(v, i, index_disp, &pair[(uint32_t)h - DIRECT_PREFIX]);
+}
 
 __attribute__((constructor)) static void builtin_table(void)
 {
-#define ADD(h)                                                                                     \
-    builtin[(uint32_t)(h)&0xff].handle = (h);                                                      \
-    builtin[(uint32_t)(h)&0xff].type = (struct mpcr_type){((uint32_t)(h) >> 8) & 0xff,             \
-                                                          ((uint32_t)(h) >> 8) & 0xff,             \
-                                                          1,                                       \
-                                                          {{0, ((uint32_t)(h) >> 8) & 0xff}}};
-    MPCR_CONTIGUOUS_TYPES(ADD)
+    struct mpcr_type *t;
+#define ADD(h, c)                                                                                  \
+    if (!mpcr_type_basic(((uint32_t)(h) >> 8) & 0xff, _Alignof(c), &t)) add(h, t);
+    MPCR_BASIC_TYPES(ADD)
 #undef ADD
+    if (!mpcr_type_marker(false, &t)) add(MPI_LB, t);
+    if (!mpcr_type_marker(true, &t)) add(MPI_UB, t);
+    add_pair(MPI_FLOAT_INT, MPI_FLOAT, offsetof(struct float_int, b));
+    add_pair(MPI_DOUBLE_INT, MPI_DOUBLE, offsetof(struct double_int, b));
+    add_pair(MPI_LONG_INT, MPI_LONG, offsetof(struct long_int, b));
+    add_pair(MPI_SHORT_INT, MPI_SHORT, offsetof(struct short_int, b));
+    add_pair(MPI_LONG_DOUBLE_INT, MPI_LONG_DOUBLE, offsetof(struct long_double_int, b));
 }
 
 const struct mpcr_type *mpcr_type_get(MPI_Datatype h)
 {
     uint32_t u = (uint32_t)h;
     if ((u & 0xffff0000u) == BUILTIN_PREFIX) {
-        if (builtin[u & 0xff].handle == h) return &builtin[u & 0xff].type;
+        if (builtin[u & 0xff].handle == h) return builtin[u & 0xff].type;
         return NULL;
     }
     if (u >= DIRECT_PREFIX && u < DIRECT_PREFIX + sizeof pair / sizeof pair[0])
-        return &pair[u - DIRECT_PREFIX];
+        return pair[u - DIRECT_PREFIX];
     return NULL;
 }
 
-static inline int contiguous(const struct mpcr_type *t)
+void mpcr_pack(void *dst, const void *src, MPI_Count count, const struct mpcr_type *t)
 {
-    return t->nblocks == 1 && t->size == t->extent;
-}
-
-void mpcr_pack(void *dst, const void *src, int count, const struct mpcr_type *t)
-{
-    if (contiguous(t)) {
-        memcpy(dst, src, (uint64_t)count * t->size);
-        return;
-    }
-    char *d = dst;
-    const char *s = src;
-    for (int i = 0; i < count; i++, s += t->extent)
-        for (unsigned b = 0; b < t->nblocks; b++) {
-            memcpy(d, s + t->block[b].offset, t->block[b].length);
-            d += t->block[b].length;
-        }
+    mpcr_type_pack(dst, src, count, t, 0, INT64_MAX);
 }
 
 /* Unpacks `bytes` of packed data; a partial trailing element is unpacked as
  * far as it goes (as after a truncated receive). */
 void mpcr_unpack(void *dst, const void *src, uint64_t bytes, const struct mpcr_type *t)
 {
-    if (contiguous(t)) {
-        memcpy(dst, src, bytes);
-        return;
-    }
-    char *d = dst;
-    const char *s = src, *end = s + bytes;
-    for (; s < end; d += t->extent)
-        for (unsigned b = 0; b < t->nblocks && s < end; b++) {
-            uint64_t n = t->block[b].length;
-            if (n > (uint64_t)(end - s)) n = (uint64_t)(end - s);
-            memcpy(d + t->block[b].offset, s, n);
-            s += n;
-        }
+    if (t->size == 0) return;
+    uint64_t count = (bytes + (uint64_t)t->size - 1) / (uint64_t)t->size;
+    mpcr_type_unpack(dst, src, (int64_t)count, t, 0, (int64_t)bytes);
 }
 
-int PMPI_Type_size(MPI_Datatype type, int *size)
+int mpcr_impl_Type_size(const struct mpcr_type *t, MPI_Count *size)
 {
-    const struct mpcr_type *t = mpcr_type_get(type);
-    if (!t) return mpcr_error_world(MPI_ERR_TYPE, "MPI_Type_size");
-    *size = (int)t->size;
+    *size = (MPI_Count)t->size;
     return MPI_SUCCESS;
 }
-MPCR_ALIAS(Type_size);
 
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
+int mpcr_impl_Get_count(const MPI_Status *status, const struct mpcr_type *t, MPI_Count *count)
 {
-    const struct mpcr_type *t = mpcr_type_get(type);
-    if (!t) return mpcr_error_world(MPI_ERR_TYPE, "MPI_Get_count");
     uint64_t bytes = mpcr_status_bytes(status);
     if (t->size == 0)
         *count = bytes ? MPI_UNDEFINED : 0;
-    else if (bytes % t->size || bytes / t->size > INT32_MAX)
+    else if (bytes % t->size)
         *count = MPI_UNDEFINED;
     else
-        *count = (int)(bytes / t->size);
+        *count = (MPI_Count)(bytes / t->size);
     return MPI_SUCCESS;
 }
-MPCR_ALIAS(Get_count);

@@ -100,16 +100,31 @@ static _Noreturn void fatal_error(int err, const char *fmt, ...)
     fatal_code(err, fmt, ap);
 }
 
-int mpcr_error(struct mpcr_comm *comm, int err, const char *fn)
+int mpcr_error_eh(MPI_Errhandler eh, int err, const char *fn)
 {
-    if (err == MPI_SUCCESS) return err;
-    if (!comm) comm = mpcr_comm_get(MPI_COMM_WORLD); /* no valid communicator: WORLD's handler */
-    if (comm->errhandler == MPI_ERRORS_RETURN) return err;
+    if (err == MPI_SUCCESS || eh == MPI_ERRORS_RETURN) return err;
     const char *text = err > 0 && err < NCLASSES && class_text[err] ? class_text[err] : "error";
     fatal_error(err,
                 "%s failed: %s (error class %d); the communicator's error handler is "
                 "MPI_ERRORS_ARE_FATAL",
                 fn, text, err);
+}
+
+int mpcr_error(struct mpcr_comm *comm, int err, const char *fn)
+{
+    if (err == MPI_SUCCESS) return err;
+    if (!comm) comm = mpcr_comm_get(MPI_COMM_WORLD); /* no valid communicator: WORLD's handler */
+    return mpcr_error_eh(comm->errhandler, err, fn);
+}
+
+MPI_Errhandler mpcr_world_errhandler(void)
+{
+    return mpcr_comm_get(MPI_COMM_WORLD)->errhandler;
+}
+
+int mpcr_errhandler_valid(MPI_Errhandler e)
+{
+    return e == MPI_ERRORS_ARE_FATAL || e == MPI_ERRORS_RETURN || e == MPI_ERRORS_ABORT;
 }
 
 int mpcr_error_world(int err, const char *fn)

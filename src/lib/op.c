@@ -35,20 +35,22 @@ enum kind { INTEGER, FLOATING, COMPLEX, BYTES, BOOL, PAIR };
 // clang-format on
 
 #define ARITH(T, OP)                                                                               \
-    for (int i = 0; i < n; i++)                                                                    \
+    for (MPI_Count i = 0; i < n; i++)                                                                    \
         ((T *)io)[i] = ((const T *)in)[i] OP((T *)io)[i];
 #define PICK(T, CMP)                                                                               \
-    for (int i = 0; i < n; i++)                                                                    \
+    for (MPI_Count i = 0; i < n; i++)                                                                    \
         if (((const T *)in)[i] CMP((T *)io)[i]) ((T *)io)[i] = ((const T *)in)[i];
 #define LOGIC(T, OP)                                                                               \
-    for (int i = 0; i < n; i++)                                                                    \
+    for (MPI_Count i = 0; i < n; i++)                                                                    \
         ((T *)io)[i] = (((const T *)in)[i] != 0) OP(((T *)io)[i] != 0);
 
+/* The ops a reduction accepts. MPI_REPLACE and MPI_NO_OP are predefined
+ * ops too, but only for one-sided accumulates (MPI 4.0 section 12.3.4). */
 int mpcr_op_valid(MPI_Op op)
 {
     return op == MPI_MAX || op == MPI_MIN || op == MPI_SUM || op == MPI_PROD || op == MPI_LAND ||
            op == MPI_BAND || op == MPI_LOR || op == MPI_BOR || op == MPI_LXOR || op == MPI_BXOR ||
-           op == MPI_MINLOC || op == MPI_MAXLOC || op == MPI_REPLACE || op == MPI_NO_OP;
+           op == MPI_MINLOC || op == MPI_MAXLOC;
 }
 
 /* The ops defined on each kind of type; the first that matches returns. */
@@ -69,7 +71,7 @@ int mpcr_op_valid(MPI_Op op)
 /* io[i] = in[i] op io[i]: one function per type of the table, returning
  * MPI_ERR_OP when the op is not defined on the type's kind. */
 #define DEFINE(h, T, k)                                                                            \
-    static int apply_##h(MPI_Op op, const void *in, void *io, int n)                               \
+    static int apply_##h(MPI_Op op, const void *in, void *io, MPI_Count n)                               \
     {                                                                                              \
         k##_OPS(T)                                                                                 \
     }
@@ -79,7 +81,7 @@ REDUCIBLE_TYPES(DEFINE)
 /* MINLOC/MAXLOC on a pair type: value first, then the int index; ties keep
  * the smaller index (MPI 4.0 section 6.9.4). */
 #define LOC(VT, S)                                                                                 \
-    for (int i = 0; i < n; i++) {                                                                  \
+    for (MPI_Count i = 0; i < n; i++) {                                                                  \
         const struct S *a = (const struct S *)in + i;                                              \
         struct S *b = (struct S *)io + i;                                                          \
         int better = op == MPI_MINLOC ? a->v < b->v : a->v > b->v;                                 \
@@ -110,7 +112,7 @@ struct loc_int {
     int i;
 };
 
-static int apply_loc(MPI_Op op, MPI_Datatype t, const void *in, void *io, int n)
+static int apply_loc(MPI_Op op, MPI_Datatype t, const void *in, void *io, MPI_Count n)
 {
     if (op != MPI_MINLOC && op != MPI_MAXLOC) return MPI_ERR_OP;
     if (t == MPI_FLOAT_INT) {
@@ -130,14 +132,8 @@ static int apply_loc(MPI_Op op, MPI_Datatype t, const void *in, void *io, int n)
     return MPI_SUCCESS;
 }
 
-int mpcr_reduce_local(MPI_Op op, MPI_Datatype type, const void *in, void *inout, int count)
+int mpcr_reduce_local(MPI_Op op, MPI_Datatype type, const void *in, void *inout, MPI_Count count)
 {
-    if (op == MPI_NO_OP) return MPI_SUCCESS;
-    const struct mpcr_type *t = mpcr_type_get(type);
-    if (op == MPI_REPLACE && t) {
-        mpcr_unpack(inout, in, (uint64_t)count * t->size, t); /* whole elements: holes kept */
-        return MPI_SUCCESS;
-    }
     if (op == MPI_MINLOC || op == MPI_MAXLOC) return apply_loc(op, type, in, inout, count);
 #define CASE(h, T, k)                                                                              \
     if (type == h) return apply_##h(op, in, inout, count);

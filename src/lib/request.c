@@ -1,45 +1,43 @@
-/* The table of non-blocking requests. The program holds handles of MPICH's
- * shape (0xac000000 | index); what a request needs to complete lives here. */
+/* Non-blocking requests: what a request needs to complete lives in its
+ * object (handle.h); the proxy knows it by `token`. A request holds a
+ * reference to its communicator, so that MPI_Comm_free with requests
+ * pending frees the communicator only once they are done (MPI 4.0 6.4.3). */
 #include "lib.h"
 
-#include <stdlib.h>
-
-#define REQUEST_PREFIX 0xac000000u
-#define INDEX_MASK     0x03ffffffu
-
-static struct mpcr_request *table;
-static uint32_t *free_list;
-static uint32_t capacity, nfree;
-
-struct mpcr_request *mpcr_request_new(MPI_Request *handle)
+struct mpcr_request *mpcr_request_new(struct mpcr_comm *c, MPI_Request *handle)
 {
-    if (!nfree) {
-        uint32_t cap = capacity ? 2 * capacity : 64;
-        struct mpcr_request *t = realloc(table, cap * sizeof *t);
-        uint32_t *f = realloc(free_list, cap * sizeof *f);
-        if (!t || !f) mpcr_fatal("out of memory for requests");
-        table = t, free_list = f;
-        for (uint32_t i = cap; i > capacity; i--)
-            free_list[nfree++] = i - 1;
-        capacity = cap;
-    }
-    uint32_t i = free_list[--nfree];
-    table[i] = (struct mpcr_request){0};
-    *handle = (MPI_Request)(REQUEST_PREFIX | i);
-    return &table[i];
+    struct mpcr_request *q = mpcr_obj_new(MPCR_KIND_REQUEST, sizeof *q, NULL);
+    if (!q) return NULL;
+    q->comm = c;
+    mpcr_comm_ref(c);
+    *handle = (MPI_Request)mpcr_obj_handle(q);
+    return q;
 }
 
 struct mpcr_request *mpcr_request_get(MPI_Request handle)
 {
-    uint32_t u = (uint32_t)handle, i = u & INDEX_MASK;
-    if ((u & ~INDEX_MASK) != REQUEST_PREFIX || i >= capacity || !table[i].kind) return NULL;
-    return &table[i];
+    return mpcr_obj_get(MPCR_KIND_REQUEST, (uint32_t)handle);
 }
 
-void mpcr_request_free(MPI_Request *handle)
+void mpcr_request_free(MPI_Request *handle, struct mpcr_request *q)
 {
-    uint32_t i = (uint32_t)*handle & INDEX_MASK;
-    table[i].kind = 0;
-    free_list[nfree++] = i;
+    struct mpcr_comm *c = q->comm;
+    mpcr_obj_drop_handle(q);
+    mpcr_comm_unref(c); /* may free a communicator the program freed already */
     *handle = MPI_REQUEST_NULL;
+}
+
+/* Withdraws a pending request nobody will wait for (a receive posted by a
+ * call that failed half-way): the proxy cancels it, or lets it finish if
+ * it cannot, and forgets it; the request is freed. */
+void mpcr_request_cancel(MPI_Request *handle)
+{
+    struct mpcr_request *q = mpcr_request_get(*handle);
+    if (!q) return;
+    if (q->token) {
+        mpcr_call_begin(MPCR_OP_CANCEL)->token = q->token;
+        mpcr_call_finish();
+    }
+    if (q->has_staging) mpcr_staging_free(q->offset);
+    mpcr_request_free(handle, q);
 }

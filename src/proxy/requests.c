@@ -130,6 +130,8 @@ int req_progress(const uint32_t *tokens, uint32_t ntokens)
     return rc == MPI_ERR_IN_STATUS ? MPI_SUCCESS : rc;
 }
 
+static int cancel_active(struct req *q);
+
 void req_settle_for_image(void)
 {
     for (;;) { /* sends: every message has been received, so each completes */
@@ -142,19 +144,31 @@ void req_settle_for_image(void)
     }
     for (uint32_t i = 0; i < nreqs; i++) {
         struct req *q = &reqs[i];
-        if (q->state != REQ_ACTIVE) continue;
-        MPI_Status st;
-        int cancelled = 0;
-        MPI_Cancel(&q->real);
-        MPI_Wait(&q->real, &st);
-        MPI_Test_cancelled(&st, &cancelled);
-        if (cancelled) {
+        if (q->state == REQ_ACTIVE && cancel_active(q)) {
             q->state = REQ_REPOST;
             q->real = MPI_REQUEST_NULL;
-        } else {
-            finished(q, MPI_SUCCESS, &st);
         }
     }
+}
+
+/* Cancels the real request of an active entry. Returns 1 when it was
+ * cancelled; otherwise it completed (a receive matched meanwhile) and the
+ * entry is REQ_DONE with the real call's result, as any completion. */
+static int cancel_active(struct req *q)
+{
+    MPI_Status st;
+    int cancelled = 0;
+    MPI_Cancel(&q->real);
+    int rc = MPI_Wait(&q->real, &st);
+    if (rc == MPI_SUCCESS) MPI_Test_cancelled(&st, &cancelled);
+    if (!cancelled) finished(q, rc, &st);
+    return cancelled;
+}
+
+void req_withdraw(struct req *q)
+{
+    if (q->state == REQ_ACTIVE) cancel_active(q);
+    req_release(q);
 }
 
 /* Receives go back in the order they were first posted: two that match the

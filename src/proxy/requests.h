@@ -53,6 +53,9 @@ int req_progress(const uint32_t *tokens, uint32_t ntokens);
 /* For a checkpoint: waits until every send has completed, cancels every
  * pending receive (REQ_REPOST). */
 void req_settle_for_image(void);
+/* Cancels a request nobody will wait for (or lets it complete, if it
+ * cannot be cancelled any more) and frees its entry. */
+void req_withdraw(struct req *q);
 /* After a checkpoint (or in a new proxy): posts the cancelled receives again. */
 void req_repost_all(void);
 /* Completion of a real receive or send into neutral terms. */

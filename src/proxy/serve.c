@@ -351,6 +351,16 @@ static void op_comm_free(const struct mpcr_call *c, struct mpcr_reply *r)
     r->rc = error_class(comm_free(c->comm));
 }
 
+static void op_cancel(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    struct req *q = req_get(c->token);
+    if (!q) {
+        r->rc = MPI_ERR_REQUEST;
+        return;
+    }
+    req_withdraw(q);
+}
+
 static void op_grow(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     r->rc = c->bytes > proxy.staging_size ? grow_staging(c->bytes) : MPI_SUCCESS;

@@ -1,0 +1,357 @@
+#!/usr/bin/env python3
+"""Generates the passive library's MPI entry points from mpi.api.
+
+    gen_api.py mpi.api OUTDIR
+
+writes into OUTDIR:
+  api_gen.h    the prototypes of the hand-written mpcr_impl_NAME functions
+  api_gen.c    every PMPI_ entry point of an `impl` line (and its _c twin)
+               with the common prologue and epilogue, the stubs of `stub`
+               lines, and the weak MPI_ alias of both (a `custom` function's
+               alias must be beside its definition: MPCR_ALIAS in lib.h)
+  api_names.txt every exported MPI function name, one a line (tests/exports.sh)
+  mpi-functions.md  the table of functions and their state (docs/)
+
+The format of mpi.api and the meaning of each kind are described at the top
+of that file; docs/api-generator.md says how the pieces fit together."""
+
+import shlex
+import sys
+
+# ---- the description ----
+
+
+class Param:
+    def __init__(self, name, kind):
+        self.name = name
+        # KIND? : significant only in some calls (a root's receive type):
+        # looked up, but checked by the implementation where it matters.
+        self.optional = kind.endswith('?')
+        kind = kind.rstrip('?')
+        if '|' in kind:
+            self.kind, self.large = (t.strip() for t in kind.split('|'))
+        else:
+            self.kind, self.large = kind, None
+
+    @property
+    def known(self):
+        return self.kind in KINDS
+
+
+class Function:
+    def __init__(self, status, name, params, ret, flags, lineno):
+        self.status, self.name, self.params, self.ret = status, name, params, ret
+        self.flags, self.lineno = flags, lineno
+        self.large = name.endswith('+c')
+        self.name = name[:-2] if self.large else name
+
+    def names(self):
+        return [self.name] + ([self.name + '_c'] if self.large else [])
+
+    @property
+    def short(self):  # MPI_Send -> Send, MPIX_Foo -> X_Foo... kept unique
+        return self.name.split('_', 1)[1] if self.name.startswith('MPI_') else self.name
+
+
+def parse(path):
+    funcs = []
+    for lineno, line in enumerate(open(path), 1):
+        line = line.split('#', 1)[0].strip()
+        if not line:
+            continue
+        ret = 'int'
+        if '->' in line:
+            line, ret = (s.strip() for s in line.split('->'))
+        words = shlex.split(line)
+        status, name, rest = words[0], words[1], words[2:]
+        if status not in ('impl', 'custom', 'stub'):
+            sys.exit(f'{path}:{lineno}: unknown status {status!r}')
+        flags = [w for w in rest if ':' not in w and w != '...']
+        params = [Param(*w.split(':', 1)) if w != '...' else Param('...', '...')
+                  for w in rest if ':' in w or w == '...']
+        funcs.append(Function(status, name, params, ret, flags, lineno))
+    return funcs
+
+
+# ---- kinds: C types of both forms and what the implementation receives ----
+
+# kind: (C type, C type of the _c form, type the implementation receives)
+KINDS = {
+    'COMM': ('MPI_Comm', None, 'struct mpcr_comm *'),
+    'COMM_OUT': ('MPI_Comm *', None, None),
+    'COMM_INOUT': ('MPI_Comm *', None, None),
+    'TYPE': ('MPI_Datatype', None, 'const struct mpcr_type *'),
+    'RTYPE': ('MPI_Datatype', None, 'const struct mpcr_type *'),
+    'OP': ('MPI_Op', None, None),
+    'COUNT': ('int', 'MPI_Count', 'MPI_Count'),
+    'COUNT_OUT': ('int *', 'MPI_Count *', 'MPI_Count *'),
+    'COUNTS': ('const int []', 'const MPI_Count []', 'struct mpcr_counts'),
+    'DISPLS': ('const int []', 'const MPI_Aint []', 'struct mpcr_counts'),
+    'BUF': ('const void *', None, None),
+    'BUF_OUT': ('void *', None, None),
+    'RANK': ('int', None, None),
+    'SOURCE': ('int', None, None),
+    'ROOT': ('int', None, None),
+    'TAG': ('int', None, None),
+    'RECV_TAG': ('int', None, None),
+    'STATUS_OUT': ('MPI_Status *', None, None),
+    'STATUS_IN': ('const MPI_Status *', None, None),
+    'STATUSES': ('MPI_Status []', None, None),
+    'REQUEST_OUT': ('MPI_Request *', None, None),
+    'REQUEST_INOUT': ('MPI_Request *', None, None),
+    'REQUESTS': ('MPI_Request []', None, None),
+    'ERRHANDLER': ('MPI_Errhandler', None, None),
+    # Kinds whose objects come with later issues: C types only for now.
+    'GROUP': ('MPI_Group', None, None),
+    'GROUP_OUT': ('MPI_Group *', None, None),
+    'GROUP_INOUT': ('MPI_Group *', None, None),
+    'TYPE_OUT': ('MPI_Datatype *', None, None),
+    'TYPE_INOUT': ('MPI_Datatype *', None, None),
+    'INFO': ('MPI_Info', None, None),
+    'WIN': ('MPI_Win', None, None),
+    'FILE': ('MPI_File', None, None),
+    'SESSION': ('MPI_Session', None, None),
+}
+# Kinds an `impl` line may use today.
+IMPL_KINDS = {'COMM', 'COMM_OUT', 'COMM_INOUT', 'TYPE', 'RTYPE', 'OP', 'COUNT', 'COUNT_OUT', 'COUNTS',
+              'DISPLS', 'BUF', 'BUF_OUT', 'RANK', 'SOURCE', 'ROOT', 'TAG', 'RECV_TAG',
+              'STATUS_OUT', 'STATUS_IN', 'STATUSES', 'REQUEST_OUT', 'REQUEST_INOUT', 'REQUESTS',
+              'ERRHANDLER'}
+
+
+def c_type(p, large):
+    """The parameter's C type in the int form or the _c form."""
+    if p.known:
+        t, tl, _ = KINDS[p.kind]
+        return tl if large and tl else t
+    return p.large if large and p.large else p.kind
+
+
+def declare(ctype, name):
+    """A C declaration: arrays put the name before their brackets."""
+    if '[' in ctype:
+        base, dims = ctype.split('[', 1)
+        return f'{base.strip()} {name}[{dims}'
+    sep = '' if ctype.endswith('*') else ' '
+    return f'{ctype}{sep}{name}'
+
+
+def signature(f, name, large, prefix):
+    if not f.params:
+        args = 'void'
+    else:
+        args = ', '.join('...' if p.name == '...' else declare(c_type(p, large), p.name)
+                         for p in f.params)
+    ret = f.ret + ('' if f.ret.endswith('*') else ' ')
+    return f'{ret}{prefix}{name}({args})'
+
+
+def impl_params(f):
+    """The implementation's parameters: (C declaration, argument expression)."""
+    out = []
+    for p in f.params:
+        k = p.kind
+        if k in ('COMM', 'TYPE'):
+            out.append((declare(KINDS[k][2], p.name + '_o'), p.name + '_o'))
+        elif k == 'RTYPE':
+            out.append((declare('MPI_Datatype', p.name), p.name))
+            out.append((declare(KINDS[k][2], p.name + '_o'), p.name + '_o'))
+        elif k == 'COMM_INOUT':
+            out.append((declare('MPI_Comm *', p.name), p.name))
+            out.append((declare('struct mpcr_comm *', p.name + '_o'), p.name + '_o'))
+        elif k in ('COUNT', 'COUNT_OUT'):
+            out.append((declare(KINDS[k][2], p.name), p.name + ('_v' if k == 'COUNT_OUT' else '')))
+        elif k in ('COUNTS', 'DISPLS'):
+            out.append((declare('struct mpcr_counts', p.name), p.name + '_a'))
+        else:
+            out.append((declare(c_type(p, False), p.name), p.name))
+    return out
+
+
+def impl_name(f):
+    return 'mpcr_impl_' + f.short
+
+
+# ---- the generated entry point of an `impl` function ----
+
+
+def error_object(f):
+    for p in f.params:
+        if p.kind in ('COMM', 'COMM_INOUT'):
+            return p
+    return None
+
+
+def prologue(f, large):
+    """Lines of C: look-ups and checks, in parameter order (error object first)."""
+    fn = f'"{f.name}{"_c" if large else ""}"'
+    lines = [f'static const char fn[] = {fn};']
+    if 'noinit' not in f.flags:
+        lines.append('MPCR_REQUIRE_INIT(fn);')
+    obj = error_object(f)
+    eh = 'NULL'
+    if obj:
+        eh = obj.name + '_o'
+        handle = ('*' + obj.name) if obj.kind == 'COMM_INOUT' else obj.name
+        if obj.kind == 'COMM_INOUT':
+            lines.append(f'if (!{obj.name}) return mpcr_error(NULL, MPI_ERR_ARG, fn);')
+        lines.append(f'struct mpcr_comm *{eh} = mpcr_comm_get({handle});')
+        lines.append(f'if (!{eh}) return mpcr_error(NULL, MPI_ERR_COMM, fn);')
+
+    def fail(cond, err):
+        lines.append(f'if (__builtin_expect({cond}, 0)) return mpcr_error({eh}, {err}, fn);')
+
+    ps = f.params
+    for i, p in enumerate(ps):
+        k, n = p.kind, p.name
+        if k == 'COUNT':
+            if not p.optional:
+                fail(f'{n} < 0', 'MPI_ERR_COUNT')
+        elif k in ('TYPE', 'RTYPE'):
+            lines.append(f'const struct mpcr_type *{n}_o = mpcr_type_get({n});')
+            if not p.optional:
+                fail(f'!{n}_o', 'MPI_ERR_TYPE')
+        elif k == 'OP':
+            fail(f'!mpcr_op_valid({n})', 'MPI_ERR_OP')
+        elif k in ('RANK', 'SOURCE'):
+            extra = ' && ' + f'{n} != MPI_ANY_SOURCE' if k == 'SOURCE' else ''
+            fail(f'({n} < 0 || {n} >= {eh}->size) && {n} != MPI_PROC_NULL{extra}', 'MPI_ERR_RANK')
+        elif k == 'ROOT':
+            fail(f'{n} < 0 || {n} >= {eh}->size', 'MPI_ERR_ROOT')
+        elif k in ('TAG', 'RECV_TAG'):
+            extra = f' && {n} != MPI_ANY_TAG' if k == 'RECV_TAG' else ''
+            fail(f'({n} < 0 || {n} > mpcr.tag_ub){extra}', 'MPI_ERR_TAG')
+        elif k in ('REQUEST_OUT', 'COMM_OUT', 'COUNT_OUT'):
+            fail(f'!{n}', 'MPI_ERR_ARG')
+        elif k == 'ERRHANDLER':
+            fail(f'!mpcr_errhandler_valid({n})', 'MPI_ERR_ARG')
+        elif k in ('COUNTS', 'DISPLS'):
+            lines.append(f'struct mpcr_counts {n}_a = {{{n}, {int(large)}}};')
+        elif k in ('STATUS_OUT', 'STATUS_IN', 'STATUSES', 'REQUEST_INOUT', 'REQUESTS', 'BUF',
+                   'BUF_OUT', 'COMM_INOUT', 'COMM'):
+            pass
+        elif p.known:
+            sys.exit(f'mpi.api:{f.lineno}: {f.name}: kind {k} is not implemented yet')
+    # Buffers are checked once their count and type are known.
+    for i, p in enumerate(ps):
+        if p.kind in ('BUF', 'BUF_OUT') and i + 2 < len(ps) and ps[i + 1].kind == 'COUNT' \
+                and ps[i + 2].kind in ('TYPE', 'RTYPE') and not ps[i + 1].optional \
+                and not ps[i + 2].optional:
+            c, t = ps[i + 1].name, ps[i + 2].name
+            fail(f'!{p.name} && {c} > 0 && mpcr_type_is_predefined({t})', 'MPI_ERR_BUFFER')
+    return lines, eh
+
+
+def entry(f, large):
+    name = f.name + ('_c' if large else '')
+    lines, eh = prologue(f, large)
+    call_args = ', '.join(a for _, a in impl_params(f))
+    outs = [p for p in f.params if p.kind == 'COUNT_OUT']
+    for p in outs:
+        lines.append(f'MPI_Count {p.name}_v_ = 0, *{p.name}_v = &{p.name}_v_;')
+    lines.append(f'int err = {impl_name(f)}({call_args});')
+    for p in outs:  # the int form reports a count that does not fit as MPI_UNDEFINED
+        v = f'{p.name}_v_'
+        if large:
+            lines.append(f'if (!err) *{p.name} = {v};')
+        else:
+            lines.append(f'if (!err) *{p.name} = {v} > INT32_MAX ? MPI_UNDEFINED : (int){v};')
+    if 'ownerrors' in f.flags:
+        lines.append('return err;')
+    else:
+        lines.append(f'return err ? mpcr_error({eh}, err, fn) : MPI_SUCCESS;')
+    body = '\n'.join('    ' + l for l in lines)
+    return f'{signature(f, name, large, "P")}\n{{\n{body}\n}}\n'
+
+
+def alias(name):
+    return (f'extern __typeof__(PMPI_{name[4:]}) {name} '
+            f'__attribute__((weak, alias("PMPI_{name[4:]}")));\n') if name.startswith('MPI_') else \
+        f'extern __typeof__(P{name}) {name} __attribute__((weak, alias("P{name}")));\n'
+
+
+def stub(f, name, large):
+    sig = signature(f, name, large, 'P')
+    return f'{sig}\n{{\n    mpcr_unsupported("{name}");\n}}\n'
+
+
+# ---- outputs ----
+
+HEAD = '/* Generated by src/lib/gen_api.py from src/lib/mpi.api: do not edit. */\n'
+
+
+def gen_header(funcs):
+    out = [HEAD, '#ifndef MPCR_API_GEN_H\n#define MPCR_API_GEN_H\n\n#include "lib.h"\n\n']
+    for f in funcs:
+        if f.status != 'impl':
+            continue
+        for p in f.params:
+            if p.known and p.kind not in IMPL_KINDS:
+                sys.exit(f'mpi.api:{f.lineno}: {f.name}: kind {p.kind} is not implemented yet')
+            if p.large and f.large:
+                sys.exit(f'mpi.api:{f.lineno}: {f.name}: "{p.kind} | {p.large}" needs a kind')
+        args = ', '.join(d for d, _ in impl_params(f)) or 'void'
+        out.append(f'int {impl_name(f)}({args});\n')
+    out.append('\n#endif\n')
+    return ''.join(out)
+
+
+def gen_source(funcs):
+    out = [HEAD, '#include "api_gen.h"\n\n#include <stdint.h>\n\n',
+           '/* A stub never looks at its arguments. */\n',
+           '#pragma GCC diagnostic ignored "-Wunused-parameter"\n\n',
+           '_Noreturn void mpcr_unsupported(const char *name);\n\n']
+    for f in funcs:
+        for large, name in enumerate(f.names()):
+            if f.status == 'impl':
+                out.append(entry(f, bool(large)))
+            elif f.status == 'stub':
+                out.append(stub(f, name, bool(large)))
+            if f.status != 'custom':  # a custom function's file defines its alias (MPCR_ALIAS)
+                out.append(alias(name))
+            out.append('\n')
+    return ''.join(out)
+
+
+def gen_docs(funcs):
+    total = sum(len(f.names()) for f in funcs)
+    done = sum(len(f.names()) for f in funcs if f.status != 'stub')
+    out = ['# MPI functions in mpcr\n\n',
+           '<!-- Generated by src/lib/gen_api.py from src/lib/mpi.api: do not edit. -->\n\n',
+           f'mpcr\'s passive library exports all {total} functions of MPICH 4.0.2\'s '
+           f'`libmpich.so.12`; {done} of them are implemented. Calling any other ends the job '
+           'with `mpcr: MPI_Xxx is not supported`.\n\n',
+           '| function | large-count `_c` form | state |\n|---|---|---|\n']
+    for f in funcs:
+        state = {'impl': 'supported', 'custom': 'supported', 'stub': 'not supported'}[f.status]
+        out.append(f'| `{f.name}` | {"yes" if f.large else ""} | {state} |\n')
+    return ''.join(out)
+
+
+def main():
+    src, outdir = sys.argv[1], sys.argv[2]
+    funcs = parse(src)
+    seen = set()
+    for f in funcs:
+        for n in f.names():
+            if n in seen:
+                sys.exit(f'{src}:{f.lineno}: {n} is described twice')
+            seen.add(n)
+    files = {
+        'api_gen.h': gen_header(funcs),
+        'api_gen.c': gen_source(funcs),
+        'api_names.txt': ''.join(n + '\n' for f in funcs for n in f.names()),
+        'mpi-functions.md': gen_docs(funcs),
+    }
+    for name, text in files.items():
+        path = f'{outdir}/{name}'
+        try:
+            if open(path).read() == text:
+                continue  # unchanged: keep the time stamp, nothing rebuilds
+        except FileNotFoundError:
+            pass
+        with open(path, 'w') as out:
+            out.write(text)
+
+
+main()
