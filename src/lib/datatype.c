@@ -6,7 +6,7 @@
  * MPICH's ABI encodes a predefined type's size in bits 8-15 of the handle
  * and its index in bits 0-7; the pair types used by MINLOC/MAXLOC are
  * "direct" handles with holes in their layout. */
-#include "lib.h"
+#include "api_gen.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -115,7 +115,7 @@ const struct mpcr_type *mpcr_type_get(MPI_Datatype h)
     return NULL;
 }
 
-void mpcr_pack(void *dst, const void *src, int count, const struct mpcr_type *t)
+void mpcr_pack(void *dst, const void *src, MPI_Count count, const struct mpcr_type *t)
 {
     mpcr_type_pack(dst, src, count, t, 0, INT64_MAX);
 }
@@ -129,26 +129,20 @@ void mpcr_unpack(void *dst, const void *src, uint64_t bytes, const struct mpcr_t
     mpcr_type_unpack(dst, src, (int64_t)count, t, 0, (int64_t)bytes);
 }
 
-int PMPI_Type_size(MPI_Datatype type, int *size)
+int mpcr_impl_Type_size(const struct mpcr_type *t, MPI_Count *size)
 {
-    const struct mpcr_type *t = mpcr_type_get(type);
-    if (!t) return mpcr_error_world(MPI_ERR_TYPE, "MPI_Type_size");
-    *size = (int)t->size;
+    *size = (MPI_Count)t->size;
     return MPI_SUCCESS;
 }
-MPCR_ALIAS(Type_size);
 
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
+int mpcr_impl_Get_count(const MPI_Status *status, const struct mpcr_type *t, MPI_Count *count)
 {
-    const struct mpcr_type *t = mpcr_type_get(type);
-    if (!t) return mpcr_error_world(MPI_ERR_TYPE, "MPI_Get_count");
     uint64_t bytes = mpcr_status_bytes(status);
     if (t->size == 0)
         *count = bytes ? MPI_UNDEFINED : 0;
-    else if (bytes % t->size || bytes / t->size > INT32_MAX)
+    else if (bytes % t->size)
         *count = MPI_UNDEFINED;
     else
-        *count = (int)(bytes / t->size);
+        *count = (MPI_Count)(bytes / t->size);
     return MPI_SUCCESS;
 }
-MPCR_ALIAS(Get_count);

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "channel.h"
+#include "handle.h"
 
 struct mpcr_lib {
     int initialized, finalized;
@@ -22,6 +23,7 @@ struct mpcr_lib {
     pid_t proxy_pid;
     struct mpcr_chan *chan; /* its mapping */
     uint64_t staging_size;  /* bytes of staging area mapped after the control page */
+    uint64_t staging_growing; /* size asked by a GROW not yet followed by the mremap, or 0 (staging.c) */
     uint32_t seq;           /* last call published */
     char processor_name[MPI_MAX_PROCESSOR_NAME];
     char proxy_version[256];
@@ -65,16 +67,39 @@ static inline void *mpcr_staging_ptr(uint64_t offset)
 #include "typemap.h"
 /* NULL when the handle is not a valid datatype. */
 const struct mpcr_type *mpcr_type_get(MPI_Datatype type);
-void mpcr_pack(void *dst, const void *src, int count, const struct mpcr_type *t);
+void mpcr_pack(void *dst, const void *src, MPI_Count count, const struct mpcr_type *t);
 void mpcr_unpack(void *dst, const void *src, uint64_t bytes, const struct mpcr_type *t);
+
+/* Whether a datatype handle is one of MPI's predefined types (a NULL buffer
+ * with one of them is an error; with a derived type it is MPI_BOTTOM). */
+static inline int mpcr_type_is_predefined(MPI_Datatype type)
+{
+    uint32_t u = (uint32_t)type;
+    return (u >> 30) == 1 || (u >= 0x8c000000u && u <= 0x8c000004u); /* the MINLOC pairs */
+}
+
+/* An array of counts or displacements of an MPI function whose int form
+ * takes int[] and whose _c form takes MPI_Count[] or MPI_Aint[] (both 64-bit). */
+struct mpcr_counts {
+    const void *p;
+    int large;
+};
+static inline MPI_Count mpcr_count_at(struct mpcr_counts c, MPI_Count i)
+{
+    return c.large ? ((const MPI_Count *)c.p)[i] : ((const int *)c.p)[i];
+}
 
 /* ---- communicators (comm.c) ---- */
 struct mpcr_comm {
-    uint32_t vid; /* the proxy's id of it */
+    struct mpcr_object h; /* user communicators; unused for WORLD and SELF */
+    uint32_t vid;         /* the proxy's id of it */
     int rank, size;
     MPI_Errhandler errhandler;
 };
 struct mpcr_comm *mpcr_comm_get(MPI_Comm comm); /* NULL when invalid */
+/* A request on the communicator keeps it alive after MPI_Comm_free. */
+void mpcr_comm_ref(struct mpcr_comm *c);
+void mpcr_comm_unref(struct mpcr_comm *c);
 
 /* A point-to-point call on communicator id `vid` (with MPCR_COLL_CONTEXT for
  * the library's own collective traffic); arguments are not checked. */
@@ -89,6 +114,7 @@ int mpcr_finish_recv(const struct mpcr_reply *r, void *buf, uint64_t capacity, u
 /* ---- requests (request.c) ---- */
 enum mpcr_req_kind { MPCR_REQ_SEND = 1, MPCR_REQ_RECV };
 struct mpcr_request {
+    struct mpcr_object h;
     enum mpcr_req_kind kind;
     uint32_t token;  /* the proxy's slot; 0 when nothing is pending there */
     uint64_t offset; /* staging area used */
@@ -96,18 +122,27 @@ struct mpcr_request {
     void *buf; /* receive: where to unpack */
     uint64_t capacity;
     const struct mpcr_type *type;
-    struct mpcr_comm *comm;
-    MPI_Status status; /* for requests completed locally (PROC_NULL) */
+    struct mpcr_comm *comm; /* referenced while the request lives */
+    MPI_Status status;      /* for requests completed locally (PROC_NULL) */
 };
-struct mpcr_request *mpcr_request_new(MPI_Request *handle);
+/* A new request on communicator c (referenced until the request is freed);
+ * *handle is set. NULL when out of memory. */
+struct mpcr_request *mpcr_request_new(struct mpcr_comm *c, MPI_Request *handle);
 struct mpcr_request *mpcr_request_get(MPI_Request handle);
-void mpcr_request_free(MPI_Request *handle);
+void mpcr_request_free(MPI_Request *handle, struct mpcr_request *q);
+/* Waits for a request; returns its error class, applies no error handler. */
+int mpcr_request_wait(MPI_Request *handle, MPI_Status *status);
+/* Cancels and frees a request whose result nobody will ask for. */
+void mpcr_request_cancel(MPI_Request *handle);
 
 /* ---- errors (errors.c) ---- */
 /* Applies comm's error handler to error class `err` raised by function `fn`:
  * returns err (MPI_ERRORS_RETURN) or ends the job (MPI_ERRORS_ARE_FATAL).
  * comm NULL (the call had no valid communicator): MPI_COMM_WORLD's handler. */
 int mpcr_error(struct mpcr_comm *comm, int err, const char *fn);
+/* The same with the error handler itself (the object it came from may be gone). */
+int mpcr_error_eh(MPI_Errhandler eh, int err, const char *fn);
+MPI_Errhandler mpcr_world_errhandler(void);
 /* Errors where no communicator is involved use MPI_COMM_WORLD's handler. */
 int mpcr_error_world(int err, const char *fn);
 _Noreturn void mpcr_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -122,6 +157,10 @@ static inline uint64_t mpcr_status_bytes(const MPI_Status *st)
     return (uint32_t)st->count_lo | ((uint64_t)((uint32_t)st->count_hi_and_cancelled >> 1) << 32);
 }
 
+/* Argument checks of the generated entry points (api_gen.c). */
+int mpcr_op_valid(MPI_Op op);
+int mpcr_errhandler_valid(MPI_Errhandler e);
+
 /* Every MPI function except a few must be called between Init and Finalize. */
 #define MPCR_REQUIRE_INIT(fn)                                                                      \
     do {                                                                                           \
@@ -131,7 +170,8 @@ static inline uint64_t mpcr_status_bytes(const MPI_Status *st)
     } while (0)
 
 /* Defines MPI_name as a weak alias of PMPI_name, as MPICH does, so that
- * profiling tools can interpose MPI_ and still reach PMPI_. */
+ * profiling tools can interpose MPI_ and still reach PMPI_. The generated
+ * entry points have theirs; `custom` functions (mpi.api) use this. */
 #define MPCR_ALIAS(name)                                                                           \
     extern __typeof__(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)))
 
