@@ -149,10 +149,11 @@ static int accept_channel(int sock)
     }
 }
 
-/* Extends the memfd and this side's mapping of it, in place (GROW). */
+/* Extends the memfd and this side's mapping of it, in place (GROW). The
+ * size comes from the program: compared so that no sum wraps around. */
 int grow_staging(uint64_t size)
 {
-    if (size + MPCR_CHAN_CONTROL > STAGING_RESERVE ||
+    if (size > STAGING_RESERVE - MPCR_CHAN_CONTROL ||
         ftruncate(proxy.memfd, (off_t)(MPCR_CHAN_CONTROL + size)) < 0 ||
         mmap(reserve, MPCR_CHAN_CONTROL + size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
              proxy.memfd, 0) == MAP_FAILED)
@@ -191,10 +192,13 @@ static _Noreturn void serve(void)
             continue;
         }
         struct mpcr_chan *ch = proxy.chan;
-        const struct mpcr_call *c = &ch->call;
-        uint32_t seq = atomic_load_explicit(&c->seq, memory_order_acquire);
+        uint32_t seq = atomic_load_explicit(&ch->call.seq, memory_order_acquire);
+        /* A copy: what serve_call checks is what it uses, whatever the
+         * program writes meanwhile (it is not trusted). */
+        struct mpcr_call c;
+        memcpy(&c, &ch->call, sizeof c);
         struct mpcr_reply *r = &ch->reply;
-        serve_call(c, r);
+        serve_call(&c, r);
         if (call_abandoned) continue; /* served again once the checkpoint is over */
         proxy.last_seq = seq;
         atomic_store(&r->seq, seq); /* seq_cst: ordered before the load below */

@@ -7,18 +7,19 @@
 
 #include <stdlib.h>
 
-/* mpcr ABI values of the wildcards (MPICH's). */
-enum { ABI_ANY_SOURCE = -2, ABI_PROC_NULL = -1, ABI_ANY_TAG = -1 };
-
 /* Real communicators by mpcr id: each with its collective context, a
- * duplicate that the library's collectives use (MPCR_COLL_CONTEXT). */
+ * duplicate that the library's collectives use (MPCR_COLL_CONTEXT), and its
+ * size, against which the channel's peers are checked. */
 static struct {
     MPI_Comm comm, coll;
+    int size;
 } * comms;
 static uint32_t ncomms;
+static uint32_t next_id; /* one past the highest id ever added */
 
 int map_comm_add(uint32_t vid, MPI_Comm comm)
 {
+    if (vid & MPCR_COLL_CONTEXT) return MPI_ERR_COMM; /* the table would double past 2^32 */
     if (vid >= ncomms) {
         uint32_t n = ncomms ? ncomms : 16;
         while (n <= vid)
@@ -31,6 +32,8 @@ int map_comm_add(uint32_t vid, MPI_Comm comm)
         ncomms = n;
     }
     comms[vid].comm = comm;
+    MPI_Comm_size(comm, &comms[vid].size);
+    if (vid >= next_id) next_id = vid + 1;
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     int rc = MPI_Comm_dup(comm, &comms[vid].coll);
     if (rc == MPI_SUCCESS) MPI_Comm_set_errhandler(comms[vid].coll, MPI_ERRORS_RETURN);
@@ -49,10 +52,24 @@ uint32_t map_comm_slots(void)
     return ncomms;
 }
 
+int map_comm_size(uint32_t vid)
+{
+    return real_comm(vid) == MPI_COMM_NULL ? 0 : comms[vid & ~MPCR_COLL_CONTEXT].size;
+}
+
+int map_comm_id_free(uint32_t vid)
+{
+    return vid >= 2 && vid <= next_id && !(vid & MPCR_COLL_CONTEXT) &&
+           real_comm(vid) == MPI_COMM_NULL;
+}
+
 void map_init(void)
 {
     map_comm_add(0, MPI_COMM_WORLD);
     map_comm_add(1, MPI_COMM_SELF);
+    int flag = 0, *ub = NULL;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+    proxy.tag_ub = flag ? *ub : 32767; /* the least MPI allows */
 }
 
 MPI_Comm real_comm(uint32_t vid)

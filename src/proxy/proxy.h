@@ -24,6 +24,7 @@ struct proxy {
     struct mpcr_chan *chan; /* at a fixed address inside `reserve` */
     uint64_t staging_size;
     uint32_t last_seq;
+    int tag_ub; /* this MPI's MPI_TAG_UB (map_init) */
 };
 extern struct proxy proxy;
 
@@ -69,7 +70,16 @@ int map_comm_add(uint32_t vid, MPI_Comm comm); /* takes it over, adds its collec
 int map_comm_free(uint32_t vid);
 MPI_Comm real_comm(uint32_t vid);
 uint32_t map_comm_slots(void); /* ids below this may be in use */
+/* The number of ranks of the communicator (or collective context) that vid
+ * names; 0 when it names none that is live. */
+int map_comm_size(uint32_t vid);
+/* Whether vid may name a new communicator (COMM_DUP, COMM_SPLIT): not in
+ * use, not a collective context, and at most one past the highest id ever
+ * used (the library numbers communicators in order, never reusing one). */
+int map_comm_id_free(uint32_t vid);
 int error_class(int real_code);
+/* mpcr's ABI values (MPICH's) of the constants the channel carries. */
+enum { ABI_ANY_SOURCE = -2, ABI_PROC_NULL = -1, ABI_ANY_TAG = -1, ABI_UNDEFINED = -32766 };
 int real_source(int peer); /* MPI_ANY_SOURCE in mpcr's ABI -> this MPI's */
 int real_tag(int tag);
 int neutral_source(int source);

@@ -93,11 +93,10 @@ static void copy_cut(char *dst, size_t cap, const char *src)
 
 static void op_init(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    int tag_ub_flag = 0, *tag_ub = NULL, len;
-    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &tag_ub_flag);
+    int len;
     r->value = proxy.rank;
     r->source = proxy.size;
-    r->tag = tag_ub_flag ? *tag_ub : 32767;
+    r->tag = proxy.tag_ub;
     r->bytes = mpcr_spin_ns();
     char *out = staging(c->offset), name[MPI_MAX_PROCESSOR_NAME],
          version[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -150,7 +149,7 @@ static struct req *new_request(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     struct req *q = req_new(&r->token);
     if (!q) {
-        r->rc = MPI_ERR_NO_MEM;
+        r->rc = error_class(MPI_ERR_NO_MEM);
         return NULL;
     }
     q->comm = c->comm, q->peer = c->peer, q->tag = c->tag;
@@ -248,14 +247,11 @@ static void op_iprobe(const struct mpcr_call *c, struct mpcr_reply *r)
         r->rc = error_class(rc);
 }
 
-/* WAIT and TEST: the request's status once it is REQ_DONE, which frees it. */
+/* WAIT and TEST: the request's status once it is REQ_DONE, which frees it.
+ * The token names a live request (ARG_TOKEN). */
 static void wait_or_test(int waiting, const struct mpcr_call *c, struct mpcr_reply *r)
 {
     struct req *q = req_get(c->token);
-    if (!q) {
-        r->rc = MPI_ERR_REQUEST;
-        return;
-    }
     for (;;) {
         req_test(q);
         if (q->state == REQ_DONE) {
@@ -281,7 +277,8 @@ static void op_test(const struct mpcr_call *c, struct mpcr_reply *r)
     wait_or_test(0, c, r);
 }
 
-/* Several requests at once (channel.h: struct mpcr_completion). Every
+/* Several requests at once (channel.h: struct mpcr_completion); the count,
+ * mode, arrays and tokens are checked (ARG_COMPLETE). Every
  * active request of the call is tested; those that completed keep their status in the
  * table until reported, so a Waitany may leave others completed but not
  * yet reported, as the program cannot tell. */
@@ -351,41 +348,139 @@ static void op_comm_free(const struct mpcr_call *c, struct mpcr_reply *r)
     r->rc = error_class(comm_free(c->comm));
 }
 
-static void op_cancel(const struct mpcr_call *c, struct mpcr_reply *r)
-{
-    struct req *q = req_get(c->token);
-    if (!q) {
-        r->rc = MPI_ERR_REQUEST;
-        return;
-    }
-    req_withdraw(q);
-}
-
 static void op_grow(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    r->rc = c->bytes > proxy.staging_size ? grow_staging(c->bytes) : MPI_SUCCESS;
+    r->rc = c->bytes > proxy.staging_size ? error_class(grow_staging(c->bytes)) : MPI_SUCCESS;
     if (r->rc)
         mpcr_report("rank %d: cannot extend the staging area to %llu bytes", proxy.rank,
                     (unsigned long long)c->bytes);
 }
 
+/* ---- validation: the program is not trusted ----
+ *
+ * A buggy program can scribble over its channel, so every field a handler
+ * uses is checked before the handler runs, and a bad one is answered with
+ * the error class MPI prescribes for that argument: the proxy never reads
+ * or writes outside the staging area, and never names a communicator or a
+ * request that is not live. What each operation's fields mean is said once,
+ * in args_<name> below; one checker serves every operation
+ * (docs/channel.md, "Validation"). */
+
+enum arg {
+    ARG_COMM = 1u << 0,         /* comm: a live communicator or its collective context */
+    ARG_PROGRAM_COMM = 1u << 1, /* comm: a live communicator, not a collective context */
+    ARG_DEST = 1u << 2,         /* peer: a rank of comm */
+    ARG_SOURCE = 1u << 3,       /* peer: a rank of comm or MPI_ANY_SOURCE */
+    ARG_COLOR = 1u << 4,        /* peer: a split's color, >= 0 or MPI_UNDEFINED */
+    ARG_TAG = 1u << 5,          /* tag: 0..MPI_TAG_UB */
+    ARG_ANY_TAG = 1u << 6,      /* tag: 0..MPI_TAG_UB or MPI_ANY_TAG */
+    ARG_DATA = 1u << 7,         /* [offset, offset + bytes) in the staging area */
+    ARG_INIT_OUT = 1u << 8,     /* [offset, offset + INIT's two strings) in the staging area */
+    ARG_TOKEN = 1u << 9,        /* token: a live request */
+    ARG_NEW_COMM = 1u << 10,    /* token: a free id for a new communicator */
+    ARG_COMPLETE = 1u << 11,    /* tag: mode, peer: count, offset: tokens and results */
+};
+
+/* MPI_PROC_NULL never travels: the library completes such calls itself, and
+ * a PROC_NULL send or receive here would upset the drain's message count. */
+enum {
+    P2P_SEND = ARG_COMM | ARG_DEST | ARG_TAG | ARG_DATA,
+    P2P_RECV = ARG_COMM | ARG_SOURCE | ARG_ANY_TAG | ARG_DATA,
+    args_init = ARG_INIT_OUT,
+    args_finalize = 0,
+    args_abort = 0, /* tag: any error code */
+    args_send = P2P_SEND,
+    args_ssend = P2P_SEND,
+    args_isend = P2P_SEND,
+    args_recv = P2P_RECV,
+    args_irecv = P2P_RECV,
+    args_probe = ARG_COMM | ARG_SOURCE | ARG_ANY_TAG,
+    args_iprobe = ARG_COMM | ARG_SOURCE | ARG_ANY_TAG,
+    args_wait = ARG_TOKEN,
+    args_test = ARG_TOKEN,
+    args_grow = 0, /* bytes: any; a size the proxy cannot map is MPI_ERR_NO_MEM */
+    args_complete = ARG_COMPLETE,
+    args_comm_dup = ARG_PROGRAM_COMM | ARG_NEW_COMM,
+    args_comm_split = ARG_PROGRAM_COMM | ARG_COLOR | ARG_NEW_COMM, /* tag: key, any */
+    args_comm_free = ARG_PROGRAM_COMM,
+};
+
+/* Whether [offset, offset + bytes) lies inside the staging area; written so
+ * that no sum can wrap around 2^64. */
+static int in_staging(uint64_t offset, uint64_t bytes)
+{
+    return offset <= proxy.staging_size && bytes <= proxy.staging_size - offset;
+}
+
+/* COMPLETE: the count first (as MPI checks it), then the mode, then the
+ * arrays, then each token (0: none, else a live request). A count whose
+ * arrays are larger than the whole staging area is MPI_ERR_COUNT; arrays
+ * that merely lie outside it are MPI_ERR_ARG. */
+static int check_complete(const struct mpcr_call *c)
+{
+    if (c->peer < 0) return MPI_ERR_COUNT;
+    if (c->tag < MPCR_WAITANY || c->tag > MPCR_TESTALL) return MPI_ERR_ARG;
+    uint32_t n = (uint32_t)c->peer;
+    uint64_t bytes = mpcr_completion_offset(0, n) + (uint64_t)n * sizeof(struct mpcr_completion);
+    if (bytes > proxy.staging_size) return MPI_ERR_COUNT;
+    if (!in_staging(c->offset, bytes)) return MPI_ERR_ARG;
+    const uint32_t *tokens = staging(c->offset);
+    for (uint32_t i = 0; i < n; i++)
+        if (tokens[i] && !req_get(tokens[i])) return MPI_ERR_REQUEST;
+    return MPI_SUCCESS;
+}
+
+/* The first bad field of call c, whose fields mean `args`, as the (real)
+ * MPI error class for it; MPI_SUCCESS when all are good. Communicator
+ * first, then request, buffer, rank and tag, in the order MPI
+ * implementations check a call's arguments. */
+static int check_call(const struct mpcr_call *c, unsigned args)
+{
+    int size = 0, any_source = (args & ARG_SOURCE) != 0, any_tag = (args & ARG_ANY_TAG) != 0;
+    if (args & (ARG_COMM | ARG_PROGRAM_COMM)) {
+        if ((args & ARG_PROGRAM_COMM) && (c->comm & MPCR_COLL_CONTEXT)) return MPI_ERR_COMM;
+        if (!(size = map_comm_size(c->comm))) return MPI_ERR_COMM;
+    }
+    if ((args & ARG_NEW_COMM) && !map_comm_id_free(c->token)) return MPI_ERR_COMM;
+    if ((args & ARG_TOKEN) && !req_get(c->token)) return MPI_ERR_REQUEST;
+    if ((args & ARG_DATA) && !in_staging(c->offset, c->bytes)) return MPI_ERR_BUFFER;
+    if ((args & ARG_INIT_OUT) &&
+        !in_staging(c->offset, MPCR_INIT_NAME_MAX + MPCR_INIT_VERSION_MAX))
+        return MPI_ERR_BUFFER;
+    if ((args & (ARG_DEST | ARG_SOURCE)) && !(c->peer >= 0 && c->peer < size) &&
+        !(any_source && c->peer == ABI_ANY_SOURCE))
+        return MPI_ERR_RANK;
+    if ((args & ARG_COLOR) && c->peer < 0 && c->peer != ABI_UNDEFINED) return MPI_ERR_ARG;
+    if ((args & (ARG_TAG | ARG_ANY_TAG)) && !(c->tag >= 0 && c->tag <= proxy.tag_ub) &&
+        !(any_tag && c->tag == ABI_ANY_TAG))
+        return MPI_ERR_TAG;
+    if (args & ARG_COMPLETE) return check_complete(c);
+    return MPI_SUCCESS;
+}
+
 /* ---- dispatch ---- */
 
 typedef void handler(const struct mpcr_call *, struct mpcr_reply *);
-static handler *const handlers[MPCR_OP_COUNT] = {
-#define MPCR_OP_HANDLER(name, fn) [MPCR_OP_##name] = op_##fn,
-    MPCR_OPS(MPCR_OP_HANDLER)
-#undef MPCR_OP_HANDLER
+static const struct {
+    handler *serve;
+    unsigned args; /* enum arg */
+} ops[MPCR_OP_COUNT] = {
+#define MPCR_OP_ENTRY(name, fn) [MPCR_OP_##name] = {op_##fn, args_##fn},
+    MPCR_OPS(MPCR_OP_ENTRY)
+#undef MPCR_OP_ENTRY
 };
 
 void serve_call(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     r->rc = MPI_SUCCESS;
     r->flag = 0;
+    r->token = 0;
     call_abandoned = 0;
-    if (c->op >= MPCR_OP_COUNT) {
-        mpcr_report("rank %d: unknown operation %u on the channel", proxy.rank, c->op);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    handlers[c->op](c, r);
+    /* An unknown operation (garbage, or a library of another version that
+     * the hello did not catch) is the caller's error, not the job's end. */
+    int bad = c->op < MPCR_OP_COUNT ? check_call(c, ops[c->op].args) : MPI_ERR_OTHER;
+    if (bad)
+        r->rc = error_class(bad);
+    else
+        ops[c->op].serve(c, r);
 }
