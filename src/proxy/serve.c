@@ -348,6 +348,16 @@ static void op_comm_free(const struct mpcr_call *c, struct mpcr_reply *r)
     r->rc = error_class(comm_free(c->comm));
 }
 
+static void op_cancel(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    struct req *q = req_get(c->token);
+    if (!q) {
+        r->rc = MPI_ERR_REQUEST;
+        return;
+    }
+    req_withdraw(q);
+}
+
 static void op_grow(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     r->rc = c->bytes > proxy.staging_size ? error_class(grow_staging(c->bytes)) : MPI_SUCCESS;
@@ -403,6 +413,7 @@ enum {
     args_comm_dup = ARG_PROGRAM_COMM | ARG_NEW_COMM,
     args_comm_split = ARG_PROGRAM_COMM | ARG_COLOR | ARG_NEW_COMM, /* tag: key, any */
     args_comm_free = ARG_PROGRAM_COMM,
+    args_cancel = ARG_TOKEN,
 };
 
 /* Whether [offset, offset + bytes) lies inside the staging area; written so
