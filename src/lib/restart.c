@@ -36,16 +36,23 @@ static void write_all(int fd, const char *p, size_t n)
     }
 }
 
+/* The new channel is as large as the image's, or as the staging area being
+ * grown when the checkpoint came (between the proxy's reply to GROW and the
+ * mremap: staging.c), so that the mremap the program resumes into finds the
+ * memfd large enough and the new proxy maps all of it. Only what the image
+ * had mapped is mapped here; the mremap does the rest. */
 static void on_restarted(void *arg)
 {
     (void)arg;
-    size_t total = MPCR_CHAN_CONTROL + mpcr.staging_size;
+    size_t mapped = MPCR_CHAN_CONTROL + mpcr.staging_size;
+    uint64_t staging = mpcr.staging_growing > mpcr.staging_size ? mpcr.staging_growing : mpcr.staging_size;
     int fd = memfd_create("mpcr-channel", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, (off_t)total) < 0) restart_failed("cannot create a channel");
-    write_all(fd, (const char *)mpcr.chan, total);
-    if (mmap(mpcr.chan, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+    if (fd < 0 || ftruncate(fd, (off_t)(MPCR_CHAN_CONTROL + staging)) < 0) restart_failed("cannot create a channel");
+    write_all(fd, (const char *)mpcr.chan, mapped);
+    if (mmap(mpcr.chan, mapped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
         restart_failed("cannot map the new channel");
-    struct mpcr_hello hello = {MPCR_CHAN_MAGIC, MPCR_CHAN_VERSION, mpcr.staging_size};
+    __atomic_store_n(&mpcr.staging_growing, 0, __ATOMIC_RELEASE); /* the new channel has room for it */
+    struct mpcr_hello hello = {MPCR_CHAN_MAGIC, MPCR_CHAN_VERSION, staging};
     if (mpcr_send_fd(MPCR_RESTART_FD, fd, &hello, sizeof hello))
         restart_failed("the set-up socket is missing (was it started by mpcr restart?)");
     /* The proxy answers with where failure reports, checkpoint reports and

@@ -8,9 +8,13 @@
 #include "lib.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ALIGN 64u
@@ -21,21 +25,63 @@ struct extent {
 static struct extent *live; /* sorted by offset */
 static size_t nlive, caplive;
 
+/* Fault injection for tests (MPCR_FAULT=grow-gap, read at the first GROW):
+ * the first GROW stops between the proxy's reply and the mremap, and
+ * waits there until a checkpoint of that instant has been restarted (the
+ * restarted hook sets the new proxy's pid), so that a test can land a
+ * checkpoint in that gap. */
+static void grow_gap_fault(void)
+{
+    static int armed = -1;
+    if (armed < 0) {
+        const char *f = getenv("MPCR_FAULT");
+        armed = f && !strcmp(f, "grow-gap");
+    }
+    if (!armed) return;
+    armed = 0; /* once: the image remembers it, so a restarted process does not stop again */
+    char msg[160];
+    int n = snprintf(msg, sizeof msg, "mpcr: fault grow-gap: process %d waits between GROW and mremap until restarted\n",
+                     (int)getpid());
+    if (write(2, msg, (size_t)n) < 0) { /* the test waits for it in vain and says so */
+    }
+    pid_t proxy = mpcr.proxy_pid;
+    while (__atomic_load_n(&mpcr.proxy_pid, __ATOMIC_ACQUIRE) == proxy)
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+}
+
+/* The proxy extends the memfd, then this side its mapping. A checkpoint may
+ * land between the two: staging_growing tells the restarted hook how large
+ * the new channel must be for the mremap that follows (restart.c). The
+ * mremap and the bookkeeping after it are one step for a checkpoint
+ * (SIGRTMAX, the engine's signal, blocked): an image never has the mapping
+ * moved or grown but mpcr.chan and staging_size not yet saying so. */
 static int grow(uint64_t need)
 {
     uint64_t size = mpcr.staging_size ? mpcr.staging_size : 1u << 20;
     while (size < need)
         size *= 2;
     size_t old_total = MPCR_CHAN_CONTROL + mpcr.staging_size, total = MPCR_CHAN_CONTROL + size;
+    __atomic_store_n(&mpcr.staging_growing, size, __ATOMIC_RELEASE);
     struct mpcr_call *call = mpcr_call_begin(MPCR_OP_GROW);
     call->bytes = size;
     int err = mpcr_call_finish()->rc;
-    if (err) return err;
+    if (err) {
+        __atomic_store_n(&mpcr.staging_growing, 0, __ATOMIC_RELEASE);
+        return err;
+    }
+    grow_gap_fault();
+    sigset_t ckpt, old;
+    sigemptyset(&ckpt);
+    sigaddset(&ckpt, SIGRTMAX);
+    pthread_sigmask(SIG_BLOCK, &ckpt, &old);
     void *p = mremap(mpcr.chan, old_total, total, MREMAP_MAYMOVE);
-    if (p == MAP_FAILED) return MPI_ERR_NO_MEM;
-    mpcr.chan = p;
-    mpcr.staging_size = size;
-    return MPI_SUCCESS;
+    if (p != MAP_FAILED) {
+        mpcr.chan = p;
+        mpcr.staging_size = size;
+    }
+    __atomic_store_n(&mpcr.staging_growing, 0, __ATOMIC_RELEASE);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return p == MAP_FAILED ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 
 int mpcr_staging_alloc(uint64_t bytes, uint64_t *offset)
