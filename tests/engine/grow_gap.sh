@@ -10,20 +10,9 @@ set -u
 mpcr=$1 prog=$2 n=$3
 shift 3
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/mpi_job.sh"
 test_init grow_gap
-cp "$prog" "$T/prog" || fail "cannot copy $prog" # pgrep -f "$T" finds this test's processes only
-D=$T/ck
-
-leftovers() {
-    local left
-    for _ in $(seq 40); do
-        left=$(pgrep -f -- "$T") || return 0
-        sleep 0.25
-    done
-    # shellcheck disable=SC2086
-    ps -o pid,cmd -p "${left//$'\n'/,}" && kill -KILL $left
-    fail "$1: processes were left behind (killed now)"
-}
+job_init "$prog"
 
 timeout -k 10 300 mpiexec.mpich -n "$n" "$T/prog" "$@" </dev/null >"$T/ref.out" 2>"$T/ref.err"
 ref_rc=$?
@@ -38,15 +27,7 @@ for _ in $(seq 1200); do
     sleep 0.05
 done
 [ "$(grep -c 'fault grow-gap' "$T/err0")" -ge "$n" ] || fail "the ranks did not all reach the gap within 60 s"
-for try in $(seq 120); do
-    timeout -k 10 150 "$mpcr" checkpoint --exit "$D" >"$T/out-ck" 2>"$T/err-ck" && break
-    kill -0 $job 2>/dev/null || fail "the job ended before its checkpoint"
-    grep -qE "try again" "$T/err-ck" || fail "checkpoint --exit failed: $(cat "$T/err-ck")"
-    [ "$try" = 120 ] && fail "checkpoint --exit refused 120 times: $(cat "$T/err-ck")"
-    sleep 0.25
-done
-wait $job || fail "the job exited with status $? after checkpoint --exit"
-leftovers "the checkpointed job"
+checkpoint_exit "$mpcr" $job
 echo "checkpoint --exit with $n ranks between GROW and mremap: $(tail -1 "$T/err-ck")"
 
 timeout -k 10 300 "$mpcr" restart "$D" </dev/null >"$T/out1" 2>"$T/err1"

@@ -12,36 +12,14 @@ set -u
 mpcr=$1 prog=$2 patch=$3
 shift 3
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/mpi_job.sh"
 test_init state_refuse
-# A copy of the program in $T: pgrep -f "$T" then finds this test's processes only.
-cp "$prog" "$T/prog" || fail "cannot copy $prog"
-D=$T/ck
-
-# leftovers WHAT: no process of this test is left, 10 s on.
-leftovers() {
-    for _ in $(seq 40); do
-        pgrep -f -- "$T" >/dev/null || return 0
-        sleep 0.25
-    done
-    local left
-    left=$(pgrep -f -- "$T")
-    # shellcheck disable=SC2086
-    ps -o pid,cmd -p "${left//$'\n'/,}" && kill -KILL $left
-    fail "$1: processes were left behind (killed now)"
-}
+job_init "$prog"
 
 MPCR_EXPECT_MPI=1 timeout -k 10 120 "$mpcr" run -n 2 --ckpt-dir "$D" "$T/prog" "$@" </dev/null >"$T/out0" 2>"$T/err0" &
 job=$!
 sleep 0.5
-for try in $(seq 120); do
-    timeout -k 10 150 "$mpcr" checkpoint --exit "$D" >"$T/out-ck" 2>"$T/err-ck" && break
-    kill -0 $job 2>/dev/null || fail "the job ended before its checkpoint"
-    grep -qE "try again|nothing is running" "$T/err-ck" || fail "checkpoint --exit failed: $(cat "$T/err-ck")"
-    [ "$try" = 120 ] && fail "checkpoint --exit refused 120 times: $(cat "$T/err-ck")"
-    sleep 0.25
-done
-wait $job || fail "the job exited with status $? after checkpoint --exit"
-leftovers "the checkpointed job"
+checkpoint_exit "$mpcr" $job
 state=$(ls "$D"/gen-*/rank-0.state 2>/dev/null | tail -1)
 [ -s "$state" ] || fail "no rank-0.state in the checkpoint"
 gen=$(basename "$(dirname "$state")")
