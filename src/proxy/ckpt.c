@@ -7,6 +7,7 @@
 #include "report.h"
 #include "requests.h"
 #include "state.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -156,6 +157,7 @@ static void drain_step(void)
             MPI_Mrecv(data, (int)bytes, MPI_BYTE, &msg, &st);
 #endif
             proxy.received++;
+            stats_count(STAT_DRAINED);
         }
     }
     if (proxy.received != reported_received) {

@@ -3,6 +3,7 @@
 #include "report.h"
 #include "requests.h"
 #include "cache.h"
+#include "stats.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -193,6 +194,7 @@ void req_repost_all(void)
         struct req *q = &reqs[order[k]];
         uint64_t keep = q->posted;
         int rc = req_post_recv(q);
+        stats_count(STAT_REPOSTED);
         q->posted = keep;
         if (rc != MPI_SUCCESS) {
             MPI_Status st = {0};

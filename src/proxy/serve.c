@@ -7,6 +7,7 @@
 #include "cache.h"
 #include "record.h"
 #include "requests.h"
+#include "stats.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -79,6 +80,7 @@ int call_abandoned;
 static void abandon(void)
 {
     call_abandoned = 1;
+    stats_count(STAT_ABANDONED);
 }
 
 /* ---- handlers ---- */
