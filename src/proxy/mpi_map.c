@@ -15,7 +15,6 @@ static struct {
     int size;
 } * comms;
 static uint32_t ncomms;
-static uint32_t next_id; /* one past the highest id ever added */
 
 int map_comm_add(uint32_t vid, MPI_Comm comm)
 {
@@ -33,7 +32,6 @@ int map_comm_add(uint32_t vid, MPI_Comm comm)
     }
     comms[vid].comm = comm;
     MPI_Comm_size(comm, &comms[vid].size);
-    if (vid >= next_id) next_id = vid + 1;
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     int rc = MPI_Comm_dup(comm, &comms[vid].coll);
     if (rc == MPI_SUCCESS) MPI_Comm_set_errhandler(comms[vid].coll, MPI_ERRORS_RETURN);
@@ -59,8 +57,7 @@ int map_comm_size(uint32_t vid)
 
 int map_comm_id_free(uint32_t vid)
 {
-    return vid >= 2 && vid <= next_id && !(vid & MPCR_COLL_CONTEXT) &&
-           real_comm(vid) == MPI_COMM_NULL;
+    return vid >= 2 && vid < MAP_COMM_ID_END && real_comm(vid) == MPI_COMM_NULL;
 }
 
 void map_init(void)

@@ -74,9 +74,12 @@ uint32_t map_comm_slots(void); /* ids below this may be in use */
  * names; 0 when it names none that is live. */
 int map_comm_size(uint32_t vid);
 /* Whether vid may name a new communicator (COMM_DUP, COMM_SPLIT): not in
- * use, not a collective context, and at most one past the highest id ever
- * used (the library numbers communicators in order, never reusing one). */
+ * use, not MPI_COMM_WORLD's or MPI_COMM_SELF's, and below MAP_COMM_ID_END. */
 int map_comm_id_free(uint32_t vid);
+/* The library's communicator ids are 2 + the slot index of its handles,
+ * which has 20 bits (src/lib/handle.h): no id it makes reaches this, and a
+ * made-up one cannot make the proxy's table huge. */
+#define MAP_COMM_ID_END (2u + (1u << 20))
 int error_class(int real_code);
 /* mpcr's ABI values (MPICH's) of the constants the channel carries. */
 enum { ABI_ANY_SOURCE = -2, ABI_PROC_NULL = -1, ABI_ANY_TAG = -1, ABI_UNDEFINED = -32766 };

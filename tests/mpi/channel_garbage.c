@@ -94,8 +94,9 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     int tag_ub = flag ? *ub : 32767;
-    /* A communicator that existed once: id 2 (mpcr's library numbers new
-     * ones from 2 and never reuses an id). */
+    /* A communicator that existed once: id 2 (mpcr's library numbers its
+     * communicators from 2, and frees this one at the proxy at once, as no
+     * request keeps it alive). */
     MPI_Comm gone;
     MPI_Comm_dup(MPI_COMM_WORLD, &gone);
     MPI_Comm_free(&gone);
