@@ -8,7 +8,10 @@
  *   -> image (each proxy saves its state and signals its program; each
  *      program's engine reports "image K ok BYTES")
  *   -> manifest, then resume (or exit).
- * Any failure or a timeout resumes every rank and removes the generation. */
+ * Any failure or a timeout resumes every rank and removes the generation.
+ * Each image report is the report of one rank, known by the credential its
+ * engine opens with (its proxy's token, conns.h): the manifest is written
+ * once every rank's own report is in, never by counting reports. */
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -23,7 +26,9 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "conns.h"
 #include "coord.h"
+#include "fault.h"
 
 /* RESUME: the generation is complete; waiting for every rank to say it goes on. */
 enum phase { IDLE, QUIESCE, DRAIN, IMAGE, RESUME };
@@ -35,21 +40,28 @@ struct rank {
     size_t len;
     int quiet, finalizing, resumed;
     unsigned long long sent, received;
+    char token[32]; /* from its proxy's hello: what its engine's reports must carry */
+    /* this rank in the checkpoint in progress */
+    int engine; /* its engine's report connection, waiting for the answer; -1 */
+    int imaged,
+        went_on; /* its image is in / its program goes on (forked copy, or written in place) */
+    unsigned long long bytes;
+    int writer_end, writer_pid; /* its forked writer on this host: a pidfd; -1 */
 };
 
 struct job {
     struct mpcr_coord *c;
+    pid_t launcher;          /* mpiexec; 0 for a standalone coordinator */
+    struct mpcr_conns conns; /* new connections, until they say what they want */
     int nranks, connected, ever_connected;
     struct rank *ranks;
     /* the checkpoint in progress */
     enum phase phase;
     unsigned long gen;
     int client, exit_after;
-    int *engines, nimages; /* engine connections waiting for the answer */
+    int nimages, nwent_on; /* ranks whose image is in / whose program goes on */
     int may_fork;          /* ranks may have forked copies write their images */
-    int snapshots, in_place; /* ranks that went on (forked copy) / that wrote in place */
     int resumed_early;     /* the proxies went on before the images were complete */
-    int *writer_end, *writer_pid, nwriters; /* forked writers on this host: pidfds */
     unsigned long long bytes, total_sent;
     double started, t_quiet, t_drained, t_images, t_snapshots;
     char done[4400]; /* the client's answer, sent once every rank has resumed */
@@ -70,22 +82,27 @@ static void to_all(struct job *j, const char *word)
 
 static void answer_engines(struct job *j, const char *answer)
 {
-    for (int i = 0; i < j->nimages; i++) {
-        mpcr_coord_send_line(j->engines[i], "%s\n", answer);
-        close(j->engines[i]);
-    }
-    j->nimages = 0;
+    for (int r = 0; r < j->nranks; r++)
+        if (j->ranks[r].engine >= 0) {
+            mpcr_coord_send_line(j->ranks[r].engine, "%s\n", answer);
+            close(j->ranks[r].engine);
+            j->ranks[r].engine = -1;
+        }
 }
 
 static void end_checkpoint(struct job *j)
 {
-    for (int i = 0; i < j->nwriters; i++) close(j->writer_end[i]);
-    j->nwriters = 0;
     if (j->client >= 0) close(j->client);
     j->client = -1;
     j->phase = IDLE;
-    for (int r = 0; r < j->nranks; r++)
-        j->ranks[r].quiet = j->ranks[r].resumed = 0;
+    for (int r = 0; r < j->nranks; r++) {
+        struct rank *k = &j->ranks[r];
+        if (k->writer_end >= 0) close(k->writer_end);
+        k->writer_end = -1;
+        k->quiet = k->resumed = k->imaged = k->went_on = 0;
+        k->bytes = 0;
+    }
+    j->nimages = j->nwent_on = 0;
 }
 
 /* Gives up on the checkpoint: every rank goes on, the generation goes away. */
@@ -136,11 +153,12 @@ static void start(struct job *j, int client, int exit_after)
     j->client = client, j->exit_after = exit_after;
     const char *fork_ok = getenv("MPCR_CKPT_FORK");
     j->may_fork = !exit_after && !(fork_ok && !strcmp(fork_ok, "0"));
-    j->snapshots = j->in_place = j->resumed_early = 0;
+    j->resumed_early = 0;
     j->phase = QUIESCE;
-    j->bytes = 0, j->nimages = 0;
+    j->bytes = 0;
     j->started = now();
     to_all(j, "quiesce");
+    mpcr_fault_point(MPCR_FAULT_QUIESCE);
 }
 
 static void check_drained(struct job *j)
@@ -153,8 +171,11 @@ static void check_drained(struct job *j)
     j->phase = IMAGE;
     j->t_drained = now();
     if (j->may_fork) /* "image K fork": see on_snapshot() */
-        for (int r = 0; r < j->nranks; r++) mpcr_coord_send_line(j->ranks[r].fd, "image %lu fork\n", j->gen);
-    else to_all(j, "image");
+        for (int r = 0; r < j->nranks; r++)
+            mpcr_coord_send_line(j->ranks[r].fd, "image %lu fork\n", j->gen);
+    else
+        to_all(j, "image");
+    mpcr_fault_point(MPCR_FAULT_IMAGE);
 }
 
 /* Every rank's program goes on, from a forked copy's snapshot or after its
@@ -162,32 +183,51 @@ static void check_drained(struct job *j)
  * copies write (the manifest still waits for every image). */
 static void maybe_resume_early(struct job *j)
 {
-    if (!j->may_fork || j->phase != IMAGE || j->resumed_early || j->snapshots + j->in_place < j->nranks) return;
+    if (!j->may_fork || j->phase != IMAGE || j->resumed_early || j->nwent_on < j->nranks) return;
     j->resumed_early = 1;
     j->t_snapshots = now();
     to_all(j, "resume");
 }
 
-/* "snapshot K PID": a rank's program goes on; its forked copy PID writes
- * the image. A copy waits for the coordinator's answer after its report,
- * so one that ends while images are still missing died: a local one (the
- * pid means something only on this host) is watched for that. */
-static void on_snapshot(struct job *j, const char *line, int local)
+/* The rank whose engine sent this request (its credential carries the
+ * token its proxy gave it), or -1. */
+static int engine_rank(const struct job *j, const struct mpcr_request *rq)
+{
+    if (rq->rank < 0 || rq->rank >= j->nranks) return -1;
+    const struct rank *k = &j->ranks[rq->rank];
+    return k->token[0] && !strcmp(rq->token, k->token) ? rq->rank : -1;
+}
+
+/* "snapshot K PID" from rank r's program: it goes on; its forked copy PID
+ * writes the image. A copy waits for the coordinator's answer after its
+ * report, so one that ends while images are still missing died: a local
+ * one (the pid means something only on this host) is watched for that. */
+static void on_snapshot(struct job *j, int r, const char *line, int local)
 {
     unsigned long gen;
     int pid = 0;
-    if (sscanf(line, "snapshot %lu %d", &gen, &pid) < 1 || j->phase != IMAGE || gen != j->gen) return;
-    int fd = local && pid > 0 && j->nwriters < j->nranks ? mpcr_process_end_fd(pid) : -1;
-    if (fd >= 0) j->writer_pid[j->nwriters] = pid, j->writer_end[j->nwriters++] = fd;
-    j->snapshots++;
+    if (sscanf(line, "snapshot %lu %d", &gen, &pid) < 1 || j->phase != IMAGE || gen != j->gen)
+        return;
+    if (r < 0 || j->ranks[r].went_on) {
+        fprintf(stderr, "mpcr: coordinator: ignored \"%s\" from %s\n", line,
+                r < 0 ? "a connection that is no rank's engine" : "a rank that went on already");
+        return;
+    }
+    struct rank *k = &j->ranks[r];
+    k->writer_end = local && pid > 0 ? mpcr_process_end_fd(pid) : -1;
+    k->writer_pid = pid;
+    k->went_on = 1, j->nwent_on++;
+    mpcr_fault_point(MPCR_FAULT_SNAPSHOT);
     maybe_resume_early(j);
 }
 
-static void check_writers(struct job *j, const struct pollfd *p, int n)
+static void check_writers(struct job *j, const struct pollfd *p)
 {
-    for (int i = 0; i < n && j->phase == IMAGE; i++)
-        if (p[i].revents)
-            fail(j, "an image writer (pid %d) ended before its image was complete (killed?)", j->writer_pid[i]);
+    for (int r = 0; r < j->nranks && j->phase == IMAGE; r++)
+        if (p[r].fd >= 0 && p[r].fd == j->ranks[r].writer_end && p[r].revents &&
+            !j->ranks[r].imaged)
+            fail(j, "rank %d's image writer (pid %d) ended before its image was complete (killed?)",
+                 r, j->ranks[r].writer_pid);
 }
 
 /* Every rank goes on (or the attempt ends): the client hears how long that took. */
@@ -225,9 +265,12 @@ static void on_rank_line(struct job *j, int r, const char *line)
         if (j->phase == RESUME) resumed(j);
     } else if (!strncmp(line, "finalizing ", 11)) {
         k->finalizing = 1;
-        if (j->phase == RESUME) resumed(j);
-        else if (j->phase == IMAGE && j->resumed_early) k->resumed = 1; /* its image is being written */
-        else if (j->phase != IDLE) fail(j, "the job is ending (rank %d has called MPI_Finalize)", r);
+        if (j->phase == RESUME)
+            resumed(j);
+        else if (j->phase == IMAGE && j->resumed_early)
+            k->resumed = 1; /* its image is being written */
+        else if (j->phase != IDLE)
+            fail(j, "the job is ending (rank %d has called MPI_Finalize)", r);
     } else if (sscanf(line, "count %lu %llu", &gen, &a) == 2 && gen == j->gen) {
         k->received = a;
         check_drained(j);
@@ -240,44 +283,101 @@ static void on_rank_line(struct job *j, int r, const char *line)
     }
 }
 
-/* An engine's report: "image K ok BYTES" or "image K error WHY". */
-static void on_image(struct job *j, int fd, const char *line)
+/* Every rank's report is in: the files it names must be there too, for a
+ * manifest promises them. Returns the first rank with one missing, or -1. */
+static int missing_file(const struct job *j, char *which, size_t cap)
 {
-    char *end;
+    for (int r = 0; r < j->nranks; r++)
+        for (int f = 0; f < 2; f++) {
+            snprintf(which, cap, "%s/gen-%lu/rank-%d.%s", j->c->dir, j->gen, r,
+                     f ? "state" : "img");
+            if (access(which, F_OK)) return r;
+        }
+    return -1;
+}
+
+/* Answers a report that does not count, says why on stderr, and closes it;
+ * an engine goes on whatever the answer is, unless it is "exit". */
+static void refuse_report(int fd, const char *line, const char *why)
+{
+    fprintf(stderr, "mpcr: coordinator: refused \"%.80s\": %s\n", line, why);
+    mpcr_coord_send_line(fd, "error %s\n", why);
+    close(fd);
+}
+
+static void complete(struct job *j);
+
+/* Rank r's engine's report (r < 0: from a connection that is no rank's
+ * engine): "image K ok BYTES [forked MS]" or "image K error WHY". */
+static void on_image(struct job *j, int r, int fd, const char *line)
+{
+    char *end, why[160];
     unsigned long gen = strtoul(line + 6, &end, 10);
-    if (j->phase != IMAGE || gen != j->gen) {
-        mpcr_coord_send_line(fd, "continue\n");
-        close(fd);
+    if (r < 0) {
+        refuse_report(
+            fd, line,
+            "an image report must come from a rank's engine (no or wrong rank credential)");
         return;
     }
-    j->engines[j->nimages++] = fd;
+    if (j->phase != IMAGE || gen != j->gen) {
+        snprintf(why, sizeof why, "rank %d: no checkpoint of generation %lu waits for images", r,
+                 gen);
+        refuse_report(fd, line, why);
+        return;
+    }
+    struct rank *k = &j->ranks[r];
+    if (k->imaged || k->engine >= 0) {
+        snprintf(why, sizeof why, "rank %d has reported its image of generation %lu already", r,
+                 gen);
+        refuse_report(fd, line, why);
+        return;
+    }
+    k->engine = fd;
+    mpcr_fault_point(MPCR_FAULT_REPORT);
     if (strncmp(end, " ok ", 4)) {
-        fail(j, "%s", *end ? end + 1 : "an image could not be written");
+        fail(j, "rank %d: %s", r, *end ? end + 1 : "its image could not be written");
         return;
     }
     char *rest;
-    j->bytes += strtoull(end + 4, &rest, 10);
-    if (strncmp(rest, " forked ", 8)) { /* written in place: that program waits for the answer */
-        j->in_place++;
+    k->bytes = strtoull(end + 4, &rest, 10);
+    j->bytes += k->bytes;
+    k->imaged = 1, j->nimages++;
+    if (strncmp(rest, " forked ", 8) &&
+        !k->went_on) { /* written in place: that program waits for the answer */
+        k->went_on = 1, j->nwent_on++;
         maybe_resume_early(j);
     }
     double s = now() - j->started;
     mpcr_coord_send_line(j->client, "progress %d/%d ranks, %.1f MiB, %.0f MB/s\n", j->nimages,
                          j->nranks, (double)j->bytes / 1048576.0,
                          s > 0 ? (double)j->bytes / 1e6 / s : 0.0);
-    if (j->nimages < j->nranks) return;
+    if (j->nimages == j->nranks) complete(j);
+}
+
+/* Every rank's image is in: the manifest, then resume (or exit). */
+static void complete(struct job *j)
+{
     j->t_images = now();
+    char which[4400];
+    int r = missing_file(j, which, sizeof which);
+    if (r >= 0) {
+        fail(j, "rank %d reported its image, but %s is missing", r, which);
+        return;
+    }
     int rc = mpcr_gen_write_manifest(j->c->dir, j->gen, j->nranks, j->c->mpi, j->bytes);
     if (rc) {
         fail(j, "writing the manifest: %s", strerror(-rc));
         return;
     }
     double t0 = j->started;
-    int n = snprintf(j->done, sizeof j->done, "ok %s/gen-%lu %llu %.0f stop %.0f drain %.0f images %.0f",
-                     j->c->dir, j->gen, j->bytes, (j->t_images - t0) * 1e3, (j->t_quiet - t0) * 1e3,
+    int n = snprintf(j->done, sizeof j->done,
+                     "ok %s/gen-%lu %llu %.0f stop %.0f drain %.0f images %.0f", j->c->dir, j->gen,
+                     j->bytes, (j->t_images - t0) * 1e3, (j->t_quiet - t0) * 1e3,
                      (j->t_drained - j->t_quiet) * 1e3, (j->t_images - j->t_drained) * 1e3);
-    if (j->resumed_early && n > 0 && (size_t)n < sizeof j->done) /* before "resume", which resumed() adds */
-        snprintf(j->done + n, sizeof j->done - (size_t)n, " snapshots %.0f", (j->t_snapshots - j->t_drained) * 1e3);
+    if (j->resumed_early && n > 0 &&
+        (size_t)n < sizeof j->done) /* before "resume", which resumed() adds */
+        snprintf(j->done + n, sizeof j->done - (size_t)n, " snapshots %.0f",
+                 (j->t_snapshots - j->t_drained) * 1e3);
     mpcr_gen_prune(j->c->dir, j->c->keep);
     if (j->exit_after) {
         to_all(j, "exit");
@@ -288,39 +388,61 @@ static void on_image(struct job *j, int fd, const char *line)
     }
     answer_engines(j, "continue");
     j->phase = RESUME;
-    if (j->resumed_early) resumed(j); /* the proxies may all have gone on already */
-    else to_all(j, "resume");
+    if (j->resumed_early)
+        resumed(j); /* the proxies may all have gone on already */
+    else
+        to_all(j, "resume");
 }
 
-static void on_client(struct job *j, int fd, const char *line, pid_t launcher, int local)
+static void take_rank_lines(struct job *j, int r);
+
+/* "proxy PROTOCOL RANK SIZE PID TOKEN": a rank's proxy comes, and stays
+ * connected; TOKEN is what its engine's reports will carry. */
+static void on_hello(struct job *j, const struct mpcr_request *rq)
 {
-    int version, hello_rank, hello_size, pid;
-    if (sscanf(line, "proxy %d %d %d %d", &version, &hello_rank, &hello_size, &pid) == 4) {
-        if (version != MPCR_COORD_PROTOCOL) {
-            mpcr_coord_send_line(fd, "error this coordinator speaks protocol %d, not %d\n",
-                                 MPCR_COORD_PROTOCOL, version);
-            close(fd);
-            return;
-        }
-        if (hello_rank < 0 || hello_rank >= j->nranks || hello_size != j->nranks ||
-            j->ranks[hello_rank].fd >= 0) {
-            mpcr_coord_send_line(fd, "error rank %d of %d does not belong to this job of %d\n",
-                                 hello_rank, hello_size, j->nranks);
-            close(fd);
-            return;
-        }
-        j->ranks[hello_rank].fd = fd;
-        j->connected++;
-        j->ever_connected++;
+    int version = 0, r = -1, size = 0, pid = 0, fd = rq->fd;
+    char token[32] = "";
+    sscanf(rq->line, "proxy %d %d %d %d %31s", &version, &r, &size, &pid, token);
+    if (version != MPCR_COORD_PROTOCOL) {
+        mpcr_coord_send_line(fd, "error this coordinator speaks protocol %d, not %d\n",
+                             MPCR_COORD_PROTOCOL, version);
+        close(fd);
+        return;
+    }
+    if (r < 0 || r >= j->nranks || size != j->nranks || j->ranks[r].fd >= 0 || !token[0]) {
+        mpcr_coord_send_line(fd, "error rank %d of %d does not belong to this job of %d\n", r, size,
+                             j->nranks);
+        close(fd);
+        return;
+    }
+    struct rank *k = &j->ranks[r];
+    k->fd = fd;
+    snprintf(k->token, sizeof k->token, "%s", token);
+    j->connected++;
+    j->ever_connected++;
+    /* What it sent after its hello is its first lines. */
+    k->len = rq->rest_len < sizeof k->buf - 1 ? rq->rest_len : 0;
+    memcpy(k->buf, rq->rest, k->len);
+    take_rank_lines(j, r);
+}
+
+/* A new connection's request (conns.c has read it without blocking). */
+static void on_request(void *arg, const struct mpcr_request *rq)
+{
+    struct job *j = arg;
+    int fd = rq->fd;
+    const char *line = rq->line;
+    if (!strncmp(line, "proxy ", 6)) {
+        on_hello(j, rq);
         return;
     }
     if (!strncmp(line, "snapshot ", 9)) {
-        on_snapshot(j, line, local);
+        on_snapshot(j, engine_rank(j, rq), line, rq->local);
         close(fd);
         return;
     }
     if (!strncmp(line, "image ", 6)) {
-        on_image(j, fd, line);
+        on_image(j, engine_rank(j, rq), fd, line);
         return;
     }
     if (!strcmp(line, "checkpoint") || !strcmp(line, "checkpoint exit")) {
@@ -343,14 +465,15 @@ static void on_client(struct job *j, int fd, const char *line, pid_t launcher, i
             if (st && len + 32 < sizeof odd)
                 snprintf(odd + len, sizeof odd - len, " %d:%s", r, state_name[st]);
         }
-        mpcr_coord_send_line(
-            fd,
-            "running pid %d ranks %d connected %d newest-complete gen-%lu%s%s; ranks running %d, quiet "
-            "%d, finalizing %d, absent %d%s%s%s\n",
-            (int)(launcher ? launcher : getpid()), j->nranks, j->connected, newest,
-            j->phase != IDLE ? " checkpoint-in-progress " : "",
-            j->phase != IDLE ? phase_name[j->phase] : "", count[0], count[1], count[2], count[3],
-            odd[0] ? " (" : "", odd[0] ? odd + 1 : "", odd[0] ? ")" : "");
+        mpcr_coord_send_line(fd,
+                             "running pid %d ranks %d connected %d newest-complete gen-%lu%s%s; "
+                             "ranks running %d, quiet "
+                             "%d, finalizing %d, absent %d%s%s%s\n",
+                             (int)(j->launcher ? j->launcher : getpid()), j->nranks, j->connected,
+                             newest, j->phase != IDLE ? " checkpoint-in-progress " : "",
+                             j->phase != IDLE ? phase_name[j->phase] : "", count[0], count[1],
+                             count[2], count[3], odd[0] ? " (" : "", odd[0] ? odd + 1 : "",
+                             odd[0] ? ")" : "");
     } else if (!strcmp(line, "ping")) {
         mpcr_coord_send_line(fd, "pong\n");
     } else {
@@ -359,32 +482,10 @@ static void on_client(struct job *j, int fd, const char *line, pid_t launcher, i
     close(fd);
 }
 
-static int read_first_line(int fd, char *buf, size_t cap)
-{
-    size_t len = 0;
-    while (len + 1 < cap) {
-        ssize_t n = read(fd, buf + len, 1);
-        if (n <= 0 || buf[len] == '\n') break;
-        len++;
-    }
-    buf[len] = 0;
-    return (int)len;
-}
-
-/* Reads what a proxy sent; handles its complete lines. */
-static void on_rank_readable(struct job *j, int r)
+/* Handles the complete lines in rank r's buffer. */
+static void take_rank_lines(struct job *j, int r)
 {
     struct rank *k = &j->ranks[r];
-    ssize_t n = read(k->fd, k->buf + k->len, sizeof k->buf - 1 - k->len);
-    if (n <= 0) { /* the proxy ended (the job is ending) */
-        close(k->fd);
-        k->fd = -1;
-        j->connected--;
-        if (j->phase == RESUME) resumed(j);
-        else if (j->phase != IDLE) fail(j, "rank %d ended during the checkpoint", r);
-        return;
-    }
-    k->len += (size_t)n;
     char *nl;
     while ((nl = memchr(k->buf, '\n', k->len))) {
         *nl = 0;
@@ -392,21 +493,81 @@ static void on_rank_readable(struct job *j, int r)
         k->len -= (size_t)(nl + 1 - k->buf);
         memmove(k->buf, nl + 1, k->len);
     }
-    if (k->len == sizeof k->buf - 1) k->len = 0;
+    if (k->len == sizeof k->buf - 1) k->len = 0; /* a line too long: no line of ours */
+}
+
+/* Reads what a proxy sent (its socket does not block); handles its complete lines. */
+static void on_rank_readable(struct job *j, int r)
+{
+    struct rank *k = &j->ranks[r];
+    ssize_t n = read(k->fd, k->buf + k->len, sizeof k->buf - 1 - k->len);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    if (n <= 0) { /* the proxy ended (the job is ending) */
+        close(k->fd);
+        k->fd = -1;
+        j->connected--;
+        if (j->phase == RESUME)
+            resumed(j);
+        else if (j->phase != IDLE)
+            fail(j, "rank %d ended during the checkpoint", r);
+        return;
+    }
+    k->len += (size_t)n;
+    take_rank_lines(j, r);
+}
+
+/* Fills the poll set: listening sockets, extra_fd, proxies, the launcher,
+ * forked writers (one slot per rank), new connections. Returns its size;
+ * *at says where each group starts. */
+struct slots {
+    int listen, tcp, extra, launcher, ranks, writers, conns;
+};
+static int fill(const struct job *j, int extra_fd, int launcher_end, struct pollfd *p,
+                struct slots *at)
+{
+    int n = 0;
+    at->listen = n, p[n++] = (struct pollfd){j->c->listen_fd, POLLIN, 0};
+    at->tcp = n, p[n++] = (struct pollfd){j->c->tcp_fd, POLLIN, 0};
+    at->extra = n, p[n++] = (struct pollfd){extra_fd, POLLIN, 0};
+    at->launcher = n,
+    p[n++] = (struct pollfd){launcher_end, POLLIN, 0}; /* the job ended: notice now */
+    at->ranks = n;
+    for (int r = 0; r < j->nranks; r++)
+        p[n++] = (struct pollfd){j->ranks[r].fd, POLLIN, 0};
+    at->writers = n;
+    for (int r = 0; r < j->nranks; r++)
+        p[n++] = (struct pollfd){j->phase == IMAGE ? j->ranks[r].writer_end : -1, POLLIN, 0};
+    at->conns = n;
+    return n + mpcr_conns_pollfds(&j->conns, p + n);
+}
+
+/* The checkpoint in progress has lasted too long: it ends, and the job goes on. */
+static void check_timeouts(struct job *j, double timeout)
+{
+    if (j->phase == RESUME && now() - j->t_images > timeout) { /* complete all the same */
+        for (int r = 0; r < j->nranks; r++)
+            j->ranks[r].resumed = 1;
+        resumed(j);
+    }
+    if (j->phase != IDLE && j->phase != RESUME && now() - j->started > timeout) {
+        char late[256] = "";
+        for (int r = 0, n = 0; r < j->nranks && n < 8; r++)
+            if (j->phase == QUIESCE && !j->ranks[r].quiet)
+                n += snprintf(late + strlen(late), sizeof late - strlen(late), " %d", r) > 0;
+        fail(j, "timed out after %.0f s in the %s stage%s%s", timeout, phase_name[j->phase],
+             late[0] ? "; ranks not at a safe point:" : "", late);
+    }
 }
 
 int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_fd,
                    void (*on_extra)(void))
 {
-    struct job j = {.c = c, .nranks = nranks, .client = -1};
+    struct job j = {.c = c, .nranks = nranks, .client = -1, .launcher = launcher};
     j.ranks = calloc((size_t)nranks, sizeof *j.ranks);
-    j.engines = calloc((size_t)nranks, sizeof *j.engines);
-    j.writer_end = calloc((size_t)nranks, sizeof *j.writer_end);
-    j.writer_pid = calloc((size_t)nranks, sizeof *j.writer_pid);
-    struct pollfd *p = calloc(2 * (size_t)nranks + 4, sizeof *p);
-    if (!j.ranks || !j.engines || !j.writer_end || !j.writer_pid || !p) return -ENOMEM;
+    struct pollfd *p = calloc(2 * (size_t)nranks + 4 + MPCR_CONN_MAX, sizeof *p);
+    if (!j.ranks || !p) return -ENOMEM;
     for (int r = 0; r < nranks; r++)
-        j.ranks[r].fd = -1;
+        j.ranks[r].fd = j.ranks[r].engine = j.ranks[r].writer_end = -1;
     signal(SIGPIPE, SIG_IGN);
     const char *t = getenv("MPCR_CKPT_TIMEOUT");
     double timeout = t ? atof(t) : 120.0;
@@ -422,58 +583,24 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
             if (j.phase == IDLE && j.connected == nranks && !ending) start(&j, -1, 0);
             next_auto = now() + c->interval;
         }
-        if (j.phase == RESUME && now() - j.t_images > timeout) { /* complete all the same */
-            for (int r = 0; r < nranks; r++)
-                j.ranks[r].resumed = 1;
-            resumed(&j);
-        }
-        if (j.phase != IDLE && j.phase != RESUME && now() - j.started > timeout) {
-            char late[256] = "";
-            for (int r = 0, n = 0; r < nranks && n < 8; r++)
-                if (j.phase == QUIESCE && !j.ranks[r].quiet)
-                    n += snprintf(late + strlen(late), sizeof late - strlen(late), " %d", r) > 0;
-            fail(&j, "timed out after %.0f s in the %s stage%s%s", timeout, phase_name[j.phase],
-                 late[0] ? "; ranks not at a safe point:" : "", late);
-        }
-        int n = 0;
-        p[n++] = (struct pollfd){c->listen_fd, POLLIN, 0};
-        p[n++] = (struct pollfd){extra_fd, POLLIN, 0};
+        check_timeouts(&j, timeout);
+        struct slots at;
+        int n = fill(&j, extra_fd, launcher_end, p, &at);
+        int ready = poll(p, (nfds_t)n, 50);
+        /* Silent connections time out even when nothing else happens. */
+        mpcr_conns_serve(&j.conns, p + at.conns, ready > 0 ? n - at.conns : 0, c->secret, now(),
+                         on_request, &j);
+        if (ready <= 0) continue;
         for (int r = 0; r < nranks; r++)
-            p[n++] = (struct pollfd){j.ranks[r].fd, POLLIN, 0};
-        p[n++] = (struct pollfd){c->tcp_fd, POLLIN, 0};
-        p[n++] = (struct pollfd){launcher_end, POLLIN, 0}; /* the job ended: notice now */
-        int writers_at = n, nwriters = j.nwriters;
-        for (int i = 0; i < nwriters; i++)
-            p[n++] = (struct pollfd){j.writer_end[i], POLLIN, 0};
-        if (poll(p, (nfds_t)n, 50) <= 0) continue;
-        for (int r = 0; r < nranks; r++)
-            if (j.ranks[r].fd >= 0 && p[2 + r].revents) on_rank_readable(&j, r);
-        if (extra_fd >= 0 && p[1].revents && on_extra) on_extra();
-        for (int l = 0; l < 2; l++) {
-            int lfd = l ? c->tcp_fd : c->listen_fd;
-            if (lfd < 0 || !(p[l ? 2 + nranks : 0].revents & POLLIN)) continue;
-            int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-            if (fd < 0) continue;
-            struct timeval tv = {10, 0};
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-            char line[1024];
-            read_first_line(fd, line, sizeof line);
-            /* Over TCP, anyone may connect: only the job's secret opens the door. */
-            if (!strncmp(line, "secret ", 7)) {
-                if (strcmp(line + 7, c->secret))
-                    line[0] = 0;
-                else
-                    read_first_line(fd, line, sizeof line);
-            } else if (l) {
-                line[0] = 0;
-            }
-            if (!line[0]) {
-                close(fd);
-                continue;
-            }
-            on_client(&j, fd, line, launcher, l == 0);
-        }
-        if (j.nwriters >= nwriters) check_writers(&j, p + writers_at, nwriters);
+            if (j.ranks[r].fd >= 0 && p[at.ranks + r].fd == j.ranks[r].fd &&
+                p[at.ranks + r].revents)
+                on_rank_readable(&j, r);
+        if (extra_fd >= 0 && p[at.extra].revents && on_extra) on_extra();
+        if (c->listen_fd >= 0 && p[at.listen].revents & POLLIN)
+            mpcr_conns_accept(&j.conns, c->listen_fd, 1, now());
+        if (c->tcp_fd >= 0 && p[at.tcp].revents & POLLIN)
+            mpcr_conns_accept(&j.conns, c->tcp_fd, 0, now());
+        check_writers(&j, p + at.writers);
         if (!launcher && j.ever_connected >= nranks && j.connected == 0) break;
     }
     if (j.phase == RESUME) {
@@ -485,8 +612,8 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
     for (int r = 0; r < nranks; r++)
         if (j.ranks[r].fd >= 0) close(j.ranks[r].fd);
     if (launcher_end >= 0) close(launcher_end);
-    for (int i = 0; i < j.nwriters; i++) close(j.writer_end[i]);
-    free(j.ranks), free(j.engines), free(j.writer_end), free(j.writer_pid), free(p);
+    mpcr_conns_close_all(&j.conns);
+    free(j.ranks), free(p);
     mpcr_coord_close(c);
     return status;
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -29,11 +30,15 @@ static uint64_t reported_received;
 static int image_asked;
 static int image_fork; /* "image K fork": the program may have a forked copy write its image */
 
-/* Lines read by the thread, waiting for the MPI thread. */
+/* Lines read by the thread, waiting for the MPI thread. q_count counts
+ * events: the queued lines, plus one for the end of the connection, which
+ * the thread adds after its last line (coord_lost says which it is). */
 #define QUEUE 16
 static char queue[QUEUE][128];
 static unsigned q_head, q_tail;
 static _Atomic unsigned q_count;
+static _Atomic int coord_lost;
+static int coord_said; /* the coordinator's refusal was reported: the loss needs no word more */
 static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
 
 enum ckpt_stage ckpt_stage(void)
@@ -51,8 +56,9 @@ static void say(const char *fmt, ...)
     va_end(ap);
     if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
     line[n++] = '\n';
-    if (coord_fd >= 0 && send(coord_fd, line, (size_t)n, MSG_NOSIGNAL) != n)
-        mpcr_report("rank %d: lost the connection to the coordinator", proxy.rank);
+    /* A coordinator that is gone: the reader sees the end of the connection
+     * too, and the MPI thread then goes on without one (coordinator_lost). */
+    if (coord_fd >= 0 && send(coord_fd, line, (size_t)n, MSG_NOSIGNAL) != n) shutdown(coord_fd, SHUT_RDWR);
 }
 
 static void ring_doorbell(void)
@@ -71,7 +77,12 @@ static void *reader(void *arg)
         ssize_t n = read(coord_fd, buf + len, sizeof buf - 1 - len);
         if (n <= 0) {
             if (n < 0 && errno == EINTR) continue;
-            return NULL; /* the coordinator is gone: the job goes on without checkpoints */
+            /* The coordinator is gone: the MPI thread must hear it even in
+             * a checkpoint, where it waits for the coordinator's word. */
+            atomic_store(&coord_lost, 1);
+            atomic_fetch_add(&q_count, 1);
+            ring_doorbell();
+            return NULL;
         }
         len += (size_t)n;
         char *nl;
@@ -106,7 +117,23 @@ void ckpt_connect(void)
     }
     coord_fd = fd;
     if (secret && *secret) say("secret %s", secret);
-    say("proxy %d %d %d %d", MPCR_COORD_PROTOCOL, proxy.rank, proxy.size, (int)getpid());
+    /* The program's engine reports its image on connections of its own;
+     * the coordinator knows them for this rank's by a credential, "[S] rank
+     * R TOKEN", that only this proxy and its program hold: the program
+     * (and, after a restart, the restored one: main.c) gets it as its
+     * MPCR_COORD_SECRET. The engine keeps 63 characters of it. */
+    unsigned char raw[6];
+    char token[2 * sizeof raw + 1], cred[64];
+    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) memset(raw, 0, sizeof raw), raw[0] = 1;
+    for (size_t i = 0; i < sizeof raw; i++) snprintf(token + 2 * i, 3, "%02x", raw[i]);
+    int n = snprintf(cred, sizeof cred, "%s%srank %d %s", secret ? secret : "", secret && *secret ? " " : "",
+                     proxy.rank, token);
+    if (n < 0 || n >= (int)sizeof cred)
+        mpcr_report("rank %d: the coordinator's secret is too long for a rank credential; this rank's "
+                    "images will be refused", proxy.rank);
+    else
+        setenv("MPCR_COORD_SECRET", cred, 1);
+    say("proxy %d %d %d %d %s", MPCR_COORD_PROTOCOL, proxy.rank, proxy.size, (int)getpid(), token);
     /* The thread must not take MPI's or the program's signals. */
     sigset_t all, old;
     sigfillset(&all);
@@ -166,10 +193,35 @@ static void drain_step(void)
     }
 }
 
+/* The coordinator's connection ended (it died, or refused this rank): a
+ * checkpoint in progress is abandoned as if the coordinator had said
+ * "resume K", whatever its stage; the job goes on without checkpoints
+ * (docs/mpi-checkpoint.md, "When the coordinator dies"). A program writing
+ * its image in place, or a forked writer, finds no coordinator to report
+ * to and goes on (src/engine/engine.c, report()); no manifest is written. */
+static void coordinator_lost(void)
+{
+    enum ckpt_stage was = stage;
+    if (stage == CKPT_IMAGING) req_repost_all();
+    stage = CKPT_RUNNING, image_asked = 0;
+    close(coord_fd);
+    coord_fd = -1; /* say() says nothing from now on */
+    /* Every rank sees the same end; one line per job is enough. */
+    if (proxy.rank == 0 && !coord_said)
+        mpcr_report("rank 0: the coordinator has gone (its connection closed)%s; the job goes on "
+                    "without checkpoints (a new job needs a new coordinator for them)",
+                    was != CKPT_RUNNING ? ", the checkpoint in progress is abandoned" : "");
+}
+
 static void on_line(const char *line)
 {
     unsigned long k = 0;
     char word[16] = "";
+    if (!strncmp(line, "error ", 6)) { /* a refusal of this rank's hello; the connection ends next */
+        mpcr_report("rank %d: the coordinator refused this rank: %s; no checkpoints", proxy.rank, line + 6);
+        coord_said = 1;
+        return;
+    }
     if (sscanf(line, "%15s %lu", word, &k) != 2) return;
     if (!strcmp(word, "quiesce") && stage == CKPT_RUNNING) {
         if (!proxy.app_connected || proxy.finalized) {
@@ -198,11 +250,12 @@ int ckpt_poll(void)
     while (atomic_load_explicit(&q_count, memory_order_acquire)) {
         char line[128];
         pthread_mutex_lock(&q_lock);
-        snprintf(line, sizeof line, "%s", queue[q_tail % QUEUE]);
-        q_tail++;
+        int is_line = q_tail != q_head; /* else the event is the end of the connection */
+        if (is_line) snprintf(line, sizeof line, "%s", queue[q_tail % QUEUE]), q_tail++;
         atomic_fetch_sub(&q_count, 1);
         pthread_mutex_unlock(&q_lock);
-        on_line(line);
+        if (is_line) on_line(line);
+        else if (atomic_load(&coord_lost)) coordinator_lost();
     }
     if (stage == CKPT_QUIESCED) drain_step();
     return stage != CKPT_RUNNING;
