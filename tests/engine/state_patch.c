@@ -11,7 +11,7 @@
 #include "crc32c.h"
 
 enum { HEADER = 32, COMM_OP = 20, SAVED_REQ = 72, REQ_DONE = 2 };
-enum { NRECORD = 20, NREQS = 24 }; /* offsets of the header's counts */
+enum { VERSION = 8, RECORD = 20, NREQS = 24 }; /* offsets in the header */
 
 int main(int argc, char **argv)
 {
@@ -23,12 +23,16 @@ int main(int argc, char **argv)
     fclose(in);
     if (len < HEADER + 4 || memcmp(buf, "MPCRPST1", 8)) return 1;
     len -= 4; /* the old CRC */
-    uint32_t nrecord, nreqs;
-    memcpy(&nrecord, buf + NRECORD, 4);
+    uint32_t version, record, nreqs;
+    memcpy(&version, buf + VERSION, 4);
+    memcpy(&record, buf + RECORD, 4);
     memcpy(&nreqs, buf + NREQS, 4);
+    /* The communicator record: version 1 counts its 20-byte entries, version 2 its bytes. */
+    size_t record_bytes = version == 1 ? (size_t)record * COMM_OP : version == 2 ? record : SIZE_MAX;
+    if (record_bytes == SIZE_MAX) return 1;
     uint32_t value = (uint32_t)strtoul(argv[4], NULL, 0);
     if (!strcmp(argv[3], "token")) {
-        size_t at = HEADER + (size_t)nrecord * COMM_OP + (size_t)nreqs * SAVED_REQ; /* after the last request */
+        size_t at = HEADER + record_bytes + (size_t)nreqs * SAVED_REQ; /* after the last request */
         if (at > len) return 1;
         memmove(buf + at + SAVED_REQ, buf + at, len - at);
         memset(buf + at, 0, SAVED_REQ);
