@@ -1,6 +1,6 @@
 /* See state.h. Layout (little-endian, natural alignment of each record):
- *   header { magic "MPCRPST1", u32 version, rank, size, nrecord, nreqs, ncache }  32 bytes
- *   nrecord x struct comm_op                                                     20 bytes each
+ *   header { magic "MPCRPST1", u32 version, rank, size, record_bytes, nreqs, ncache }  32 bytes
+ *   record_bytes of the communicator record (record.c has its layout)
  *   nreqs   x struct saved_req (slots that are not free, with their token)       72 bytes each
  *   ncache  x { struct saved_msg, then its bytes }                               24 bytes + bytes
  *   u32 CRC32C of everything before it
@@ -24,11 +24,11 @@
 #include "crc32c.h"
 
 #define STATE_MAGIC   "MPCRPST1"
-#define STATE_VERSION 1
+#define STATE_VERSION 2
 
 struct header {
     char magic[8];
-    uint32_t version, rank, size, nrecord, nreqs, ncache;
+    uint32_t version, rank, size, record_bytes, nreqs, ncache;
 };
 struct saved_req {
     uint32_t token;
@@ -43,7 +43,7 @@ struct saved_msg {
     int32_t source, tag, pad;
     uint64_t bytes;
 };
-_Static_assert(sizeof(struct header) == 32 && sizeof(struct comm_op) == 20 && sizeof(struct saved_req) == 72 &&
+_Static_assert(sizeof(struct header) == 32 && sizeof(struct saved_req) == 72 &&
                    sizeof(struct saved_msg) == 24,
                "the state file's layout changed: bump STATE_VERSION and the comment above");
 
@@ -85,16 +85,27 @@ int state_save(unsigned long gen, char *err, size_t cap)
         if (reqs[i].state != REQ_FREE)
             return snprintf(err, cap, "request %u is pending, beyond the %u pending requests a checkpoint can hold",
                             i + 1, MAX_TOKEN), -1;
+    size_t record_bytes;
+    void *rec = record_save(&record_bytes);
+    if (!rec || record_bytes > UINT32_MAX) {
+        free(rec);
+        return snprintf(err, cap, "out of memory for the record of %u communicators",
+                        record_count()), -1;
+    }
     struct out o = {open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), 0, 0};
-    if (o.fd < 0) return snprintf(err, cap, "cannot create %s: %s", tmp, strerror(errno)), -1;
+    if (o.fd < 0) {
+        free(rec);
+        return snprintf(err, cap, "cannot create %s: %s", tmp, strerror(errno)), -1;
+    }
     uint32_t used = 0;
     for (uint32_t i = 0; i < nreqs; i++)
         used += reqs[i].state != REQ_FREE;
     struct header h = {
-        STATE_MAGIC, STATE_VERSION, (uint32_t)proxy.rank, (uint32_t)proxy.size, nrecord,
-        used,        ncache};
+        STATE_MAGIC, STATE_VERSION, (uint32_t)proxy.rank, (uint32_t)proxy.size,
+        (uint32_t)record_bytes, used, ncache};
     put(&o, &h, sizeof h);
-    put(&o, record, nrecord * sizeof *record);
+    put(&o, rec, record_bytes);
+    free(rec);
     for (uint32_t i = 0; i < nreqs; i++) {
         const struct req *q = &reqs[i];
         if (q->state == REQ_FREE) continue;
@@ -191,24 +202,18 @@ int state_load(const char *gen_dir, char *err, size_t cap)
                  h.version, h.rank, h.size, proxy.rank, proxy.size);
         goto out;
     }
-    if (!fits(&in, h.nrecord, sizeof(struct comm_op)) || !fits(&in, h.nreqs, sizeof(struct saved_req)) ||
+    if (!fits(&in, h.record_bytes, 1) || !fits(&in, h.nreqs, sizeof(struct saved_req)) ||
         !fits(&in, h.ncache, sizeof(struct saved_msg)) || h.nreqs > MAX_TOKEN) {
-        snprintf(err, cap, "%s is damaged: it counts %u communicator operations, %u requests and %u cached "
-                 "messages, more than its %zu bytes hold", path, h.nrecord, h.nreqs, h.ncache, len);
+        snprintf(err, cap, "%s is damaged: it counts %u bytes of communicators, %u requests and %u cached "
+                 "messages, more than its %zu bytes hold", path, h.record_bytes, h.nreqs, h.ncache, len);
         goto out;
     }
-    struct comm_op *ops = malloc(((size_t)h.nrecord + 1) * sizeof *ops);
-    if (!ops || get(&in, ops, (size_t)h.nrecord * sizeof *ops)) {
-        free(ops);
-        snprintf(err, cap, "%s is truncated", path);
+    char why[200];
+    if (record_rebuild(in.p, h.record_bytes, why, sizeof why)) {
+        snprintf(err, cap, "%s: %s", path, why);
         goto out;
     }
-    int mpi_rc = record_replay(ops, h.nrecord);
-    free(ops);
-    if (mpi_rc != MPI_SUCCESS) {
-        snprintf(err, cap, "re-creating the communicators failed (MPI error %d)", mpi_rc);
-        goto out;
-    }
+    in.p += h.record_bytes;
     for (uint32_t i = 0; i < h.nreqs; i++) {
         struct saved_req s;
         if (get(&in, &s, sizeof s) || s.token == 0 || s.token > MAX_TOKEN) {
