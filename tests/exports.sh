@@ -2,9 +2,11 @@
 # mpcr's libmpich.so.12 must export every MPI_/PMPI_/MPIX_ function and
 # data symbol that MPICH's own libmpich.so.12 exports, so that any program
 # built against MPICH loads without an undefined symbol.
-#   exports.sh OUR_LIB
+# And the description of the API (src/lib/mpi.api) must name exactly the
+# functions MPICH exports, each once: no function missing, none invented.
+#   exports.sh OUR_LIB [API_NAMES]   (API_NAMES: the generator's api_names.txt)
 set -u
-ours=$1
+ours=$1 names=${2:-}
 theirs=$(ldconfig -p | awk '/libmpich\.so\.12 .*x86-64/ {print $NF; exit}')
 [ -n "$theirs" ] || { echo "MPICH's libmpich.so.12 not found (install libmpich-dev)"; exit 1; }
 symbols() { nm -D --defined-only "$1" | awk '{print $3}' | grep -E '^P?MPIX?_|^MPIR_(C|F08)_' | sort -u; }
@@ -18,4 +20,16 @@ undefined=$(nm -D --undefined-only "$ours" | grep -v '@GLIBC' | grep -v ' w ' ||
 if [ -n "$undefined" ]; then
     echo "$ours needs symbols other than glibc's:"; echo "$undefined"; exit 1
 fi
-echo "all $(symbols "$theirs" | wc -l) MPI symbols of $theirs are exported by $ours"
+if [ -n "$names" ]; then
+    functions() { nm -D --defined-only "$1" | awk '$2 == "T" || $2 == "W" {print $3}' | grep -E '^MPIX?_' | sort -u; }
+    described=$(sort "$names")
+    [ "$(sort -u "$names" | wc -l)" = "$(wc -l <"$names")" ] || { echo "mpi.api names a function twice"; exit 1; }
+    diff_out=$(diff <(functions "$theirs") <(echo "$described"))
+    if [ -n "$diff_out" ]; then
+        echo "src/lib/mpi.api and MPICH's exported functions differ (< MPICH only, > mpi.api only):"
+        echo "$diff_out" | head -20
+        exit 1
+    fi
+fi
+echo "all $(symbols "$theirs" | wc -l) MPI symbols of $theirs are exported by $ours;" \
+    "mpi.api describes its $(wc -l <"${names:-/dev/null}") functions"
