@@ -6,17 +6,17 @@
 # MODE:
 #   exit-restart C  C cycles of: `mpcr run` (first) or `mpcr restart` (then)
 #                   in the background, `mpcr checkpoint --exit` at a random
-#                   instant after its start (0.2 s to 70% of the native
-#                   run's time W; for C > 2, to W/C), the job ends (status
-#                   0); then `mpcr restart` runs to the end. The outputs of
-#                   all pieces, concatenated, must equal the reference
-#                   (sorted lines), the last piece's exit status the
-#                   reference's. A job that ends before its checkpoint
-#                   comes ends the cycling.
+#                   instant after its start (0.2 s to 0.7 W/C, W the native
+#                   run's time: the C delays fit in 70% of it), the job
+#                   ends (status 0); then `mpcr restart` runs to the end.
+#                   Every one of the C checkpoints must be taken: a job
+#                   that ends before one fails the test. The outputs of all
+#                   pieces, concatenated, must equal the reference (sorted
+#                   lines), the last piece's exit status the reference's.
 #   continue C      one `mpcr run` with C `mpcr checkpoint` (the job goes
-#                   on), each 0.2 s to 0.7 W/C after the previous one:
-#                   output and status must equal the reference's. Then
-#                   `mpcr restart` from the last generation.
+#                   on), each 0.2 s to 0.7 W/C after the previous one; all
+#                   C must be taken. Output and status must equal the
+#                   reference's. Then `mpcr restart` from the last generation.
 #   interval        `mpcr run --interval 1 --keep 2`: output and status
 #                   equal the reference's; exactly 2 complete generations
 #                   (manifest present) are left, and no incomplete one.
@@ -40,8 +40,15 @@
 # complete (interval: its output's length is sampled every 50 ms).
 # After every job: no process of it is left (pgrep: the program's path or
 # name, the scratch directory).
-# Environment: MPCR (the mpcr binary), CKPT_RESTART_ARGS (more options of
-# `mpcr restart`, e.g. "--mpi openmpi"), CKPT_SEED (the seed of the random
+# The proxies count what they did for the checkpoints (MPCR_PROXY_STATS,
+# docs/mpi-checkpoint.md): messages drained into a cache, blocking calls
+# abandoned for re-issue, receives reposted. Their sums over every job of
+# the test are printed; each name in CKPT_REQUIRE (e.g. "drained
+# reposted") must be above zero: the path the test exists to exercise was
+# taken.
+# Environment: MPCR (the mpcr binary), CKPT_REQUIRE (above),
+# CKPT_RESTART_ARGS (more options of `mpcr restart`, e.g. "--mpi
+# openmpi"), CKPT_SEED (the seed of the random
 # delays; printed, so that a failing sequence can be repeated), KEEP (keep
 # the scratch directory), MPCR_CKPT_TIMEOUT (the coordinator's limit on a
 # checkpoint's stages; 30 s here unless set: an attempt that meets a rank
@@ -66,6 +73,9 @@ name=$(basename "$prog")
 
 T=$(mktemp -d "/tmp/mpcr-ckpt-$name.XXXXXX")
 D=$T/ck # the checkpoint directory
+mkdir "$T/stats"
+export CKPT_SCRATCH=$T # marks the processes of this test's jobs (job_pids)
+export MPCR_PROXY_STATS=$T/stats/proxy # every proxy of every job: proxy.rank-R.pid-P
 job=    # the background job (its `timeout` wrapper), if any
 poller= # interval: the loop that follows the job's output
 trap cleanup EXIT
@@ -104,23 +114,29 @@ cleanup() {
     if [ -n "${KEEP:-}" ]; then echo "scratch directory kept: $T"; else rm -rf "$T"; fi
 }
 
-# Processes of this test's jobs: the program (by path or name) and anything
-# naming the scratch directory (mpcr restart, its proxies and restorers);
-# not this script, its subshells and its ancestors (ctest, a timeout), nor
-# zombies.
-regex() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|]/\\&/g'; }
+# Processes of this test's jobs: those whose environment holds
+# CKPT_SCRATCH=$T (exported at the start, so every process this script
+# starts has it, and a restored program shows its first run's environment); not this
+# script, its subshells and its ancestors (ctest, a timeout), nor zombies.
+# Not by the program's name: other tests (of other build trees) run the
+# same programs on the same machine, and their processes are not ours to
+# kill.
 ancestors=" $(p=$$; while [ "${p:-1}" -gt 1 ]; do
     printf '%s ' "$p"
     p=$(awk '/^PPid:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
 done)"
 job_pids() {
-    { pgrep -f -- "$(regex "$prog")"; pgrep -f -- "$(regex "$T")"; pgrep -x -- "${name:0:15}"; } 2>/dev/null |
-        sort -u | while read -r p; do
-            case $ancestors in *" $p "*) continue ;; esac
-            cmp -s "/proc/$p/cmdline" "/proc/$$/cmdline" && continue # this script's subshells
-            case $(ps -o stat= -p "$p" 2>/dev/null) in Z* | "") continue ;; esac
-            echo "$p"
-        done
+    local p found
+    # grep without the mark, and all of them found before ps runs: the
+    # helpers this function starts are not the job's.
+    found=$(env -u CKPT_SCRATCH grep -lzxF -- "CKPT_SCRATCH=$T" /proc/[0-9]*/environ 2>/dev/null)
+    for p in $found; do
+        p=${p#/proc/} p=${p%/environ}
+        case $ancestors in *" $p "*) continue ;; esac
+        cmp -s "/proc/$p/cmdline" "/proc/$$/cmdline" && continue # this script's subshells
+        case $(ps -o stat= -p "$p" 2>/dev/null) in Z* | "") continue ;; esac
+        echo "$p"
+    done
 }
 
 # leftovers WHAT: fails if processes of the job are still there 10 s on.
@@ -212,6 +228,35 @@ checkpoint() {
     return 0
 }
 
+# check_counts: prints the proxies' counts summed over the test's jobs;
+# fails if a count named in CKPT_REQUIRE is zero.
+check_counts() {
+    local sums w v
+    sums=$(cat "$T"/stats/proxy.* 2>/dev/null | awk '
+        { for (i = 3; i < NF; i += 2) sum[$i] += $(i + 1) }
+        END { printf "drained %d abandoned %d reposted %d", sum["drained"], sum["abandoned"], sum["reposted"] }')
+    echo "proxy counts, summed over $(find "$T/stats" -type f | wc -l) proxies that counted: $sums"
+    for w in ${CKPT_REQUIRE:-}; do
+        v=$(echo "$sums" | awk -v w="$w" '{ for (i = 1; i < NF; i += 2) if ($i == w) print $(i + 1) }')
+        [ -n "$v" ] || fail "CKPT_REQUIRE names '$w', which is not a count (drained, abandoned, reposted)"
+        [ "$v" -gt 0 ] && continue
+        case $w in
+        drained) fail "no proxy drained a message into its cache: no checkpoint met a message in flight, the path this test exists for ($sums)" ;;
+        abandoned) fail "no proxy abandoned a blocking call: no checkpoint met a rank waiting in MPI, the path this test exists for ($sums)" ;;
+        reposted) fail "no proxy reposted a receive: no checkpoint met a pending receive, the path this test exists for ($sums)" ;;
+        esac
+    done
+}
+
+# not_taken WHAT DELAY: the job ended (status $rc) before checkpoint WHAT,
+# DELAY ms after the previous step: the test fails, a checkpoint not taken
+# proves nothing.
+not_taken() {
+    local said=
+    [ -s "$T/checkpoint.err" ] && said="; mpcr checkpoint said: $(head -1 "$T/checkpoint.err")"
+    fail "$1 was not taken: the job ended first (status $rc; asked $(secs "$2") s in; the native run took $(secs "$ref_ms") s$said)"
+}
+
 # compare WHAT OUTPUT RC: status and sorted lines equal the reference's.
 compare() {
     [ "$3" = "$ref_rc" ] || fail "$1: exit status $3, native $ref_rc"
@@ -250,7 +295,12 @@ ref_ms=$(($(now_ms) - start_ms))
 case $ref_rc in 124 | 137) fail "the native run (mpiexec.mpich) did not end within 300 s" ;; esac
 [ -s "$T/ref.out" ] || fail "the native run printed nothing: nothing to compare"
 grep -qE "$result_re" "$T/ref.out" || fail "the native run printed no result line ('NAME rank R: ...')"
-job_timeout=$((60 + 10 * (ref_ms / 1000 + 1)))
+# A job's time limit, from the native run's W: under mpcr a rank is two
+# processes (program and proxy) that hand every call over, so on a node
+# with more runnable processes than cores each hand-over waits for a core.
+# Measured for ckpt_big on 2 cores at load 12-22: 8 to 10 times W, steadily
+# progressing; 30 W leaves room for a load that grows after the native run.
+job_timeout=$((60 + 30 * (ref_ms / 1000 + 1)))
 echo "native run: exit status $ref_rc, $(wc -l <"$T/ref.out") lines, $(secs "$ref_ms") s"
 leftovers "the native run"
 
@@ -264,15 +314,17 @@ restart_suffix() {
     case $rc in 124 | 137) fail "the restart from gen-$1 did not end within $job_timeout s" ;; esac
     leftovers "the restart from gen-$1"
     compare_suffix "the restart from gen-$1" "$T/restart.out" "$rc" "$2" "$3"
+    check_counts
     echo "ckpt.sh: PASS"
 }
 
 case $mode in
 exit-restart)
-    # Delays: up to 70% of the native run's time W for 1 or 2 cycles; with
-    # more, up to W/C, so that C cycles usually fit in one run.
-    dmax=$(max $((cycles <= 2 ? ref_ms * 7 / 10 : ref_ms / cycles)) 300)
-    piece=0 done=0 delays=''
+    # Delays: up to 0.7 W/C each, so that all C fit in one run even when a
+    # piece under mpcr runs faster than the native run did (a load that
+    # eased); mpcr is slower than native otherwise.
+    dmax=$(max $((ref_ms * 7 / (10 * cycles))) 300)
+    piece=0 delays=''
     MPCR_EXPECT_MPI=1 start piece0 "$MPCR" run -n "$n" --ckpt-dir "$D" "$prog" "$@"
     for c in $(seq "$cycles"); do
         delay=$(rand_ms 200 "$dmax")
@@ -287,16 +339,15 @@ exit-restart)
             start "piece$piece" "$MPCR" restart ${CKPT_RESTART_ARGS:-} "$D"
         else
             finish "cycle $c"
-            echo "cycle $c: the job ended (status $rc) before its checkpoint (after $(secs "$delay") s)"
-            done=1
-            break
+            not_taken "checkpoint --exit $c of $cycles" "$delay"
         fi
     done
-    [ $done = 1 ] || finish "the last restart"
+    finish "the last restart"
     leftovers "the last piece"
     for p in $(seq 0 "$piece"); do cat "$T/piece$p.out"; done >"$T/all.out"
     compare "$piece checkpoint/exit/restart cycles" "$T/all.out" "$rc"
-    echo "ckpt.sh: PASS ($piece of $cycles cycles checkpointed, delays$delays s; output and status equal the native run's)"
+    check_counts
+    echo "ckpt.sh: PASS ($cycles of $cycles cycles checkpointed, delays$delays s; output and status equal the native run's)"
     ;;
 
 continue)
@@ -314,14 +365,13 @@ continue)
                 fail "checkpoint $c: the ranks waited for their images (no forked copies): $(cat "$T/checkpoint.err")"
             echo "checkpoint $c after $(secs "$delay") s: gen-$gen (cut after $lo to $hi lines)$ck_note"
         else
-            echo "checkpoint $c: the job ended first"
-            break
+            finish "the checkpointed run"
+            not_taken "checkpoint $c of $cycles" "$delay"
         fi
     done
     finish "the checkpointed run"
     leftovers "the checkpointed run"
     compare "the run with $taken checkpoints" "$T/run.out" "$rc"
-    [ $taken -gt 0 ] || fail "no checkpoint was taken: the job ended before the first one"
     echo "the run with $taken checkpoints (delays$delays s): output and status equal the native run's"
     restart_suffix "$gen" "$lo" "$hi"
     ;;
@@ -406,6 +456,7 @@ refuse)
     leftovers "the restart of the intact directory"
     cat "$T/piece0.out" "$T/piece1.out" >"$T/all.out"
     compare "checkpoint --exit and restart -n $n" "$T/all.out" "$rc"
+    check_counts
     echo "ckpt.sh: PASS (3 restarts refused; the intact checkpoint restarts and ends as the native run)"
     ;;
 esac
