@@ -89,8 +89,16 @@ struct mpcr_hello {
  * Testsome/Testall do. The staging area holds `peer` tokens (0: no request),
  * then, 8-byte aligned, one result per token, written by the proxy. The
  * reply's value is the index completed (ANY; -1: none) or the number
- * completed (SOME, ALL). */
-enum mpcr_complete_mode { MPCR_WAITANY, MPCR_TESTANY, MPCR_WAITSOME, MPCR_TESTSOME, MPCR_TESTALL };
+ * completed (SOME, ALL). WAITALL answers once every request has completed:
+ * MPI_Waitall costs one round trip, not one per request. */
+enum mpcr_complete_mode {
+    MPCR_WAITANY,
+    MPCR_TESTANY,
+    MPCR_WAITSOME,
+    MPCR_TESTSOME,
+    MPCR_TESTALL,
+    MPCR_WAITALL, /* the last: the proxy checks modes against it */
+};
 struct mpcr_completion {
     int32_t done; /* 1: this request completed */
     int32_t rc, source, tag;

@@ -80,22 +80,6 @@ int mpcr_impl_Test(MPI_Request *request, int *flag, MPI_Status *status)
 /* MPI_Waitall: where one request fails, MPI returns MPI_ERR_IN_STATUS and
  * each status says how its request ended (MPI 4.0 section 3.7.5); without
  * statuses, the first error. */
-int mpcr_impl_Waitall(MPI_Count count, MPI_Request requests[], MPI_Status statuses[])
-{
-    int first = MPI_SUCCESS;
-    MPI_Errhandler first_eh = mpcr_world_errhandler();
-    for (MPI_Count i = 0; i < count; i++) {
-        MPI_Status ignored, *st = statuses == MPI_STATUSES_IGNORE ? &ignored : &statuses[i];
-        MPI_Errhandler eh = first_eh;
-        int flag, err = complete_one(MPCR_OP_WAIT, &requests[i], &flag, st, &eh);
-        st->MPI_ERROR = err;
-        if (err && !first) first = err, first_eh = eh;
-    }
-    if (!first) return MPI_SUCCESS;
-    return mpcr_error_eh(first_eh, statuses == MPI_STATUSES_IGNORE ? first : MPI_ERR_IN_STATUS,
-                         "MPI_Waitall");
-}
-
 /* ---- several requests through the proxy's COMPLETE (channel.h) ---- */
 
 /* Finishes request i of a COMPLETE call from its result. */
@@ -112,14 +96,17 @@ static MPI_Status *status_at(MPI_Status statuses[], int i, MPI_Status *ignored)
     return statuses == MPI_STATUSES_IGNORE ? ignored : &statuses[i];
 }
 
-/* Waitany/Testany/Waitsome/Testsome/Testall. Out: *result (the index for
- * ANY, the count for SOME; MPI_UNDEFINED when no request is active), *flag
- * (TEST modes), indices[] (SOME), statuses. Returns an error class: for
- * SOME and ALL, MPI_ERR_IN_STATUS when a request failed. */
+/* Waitany/Testany/Waitsome/Testsome/Testall/Waitall, each one round trip
+ * to the proxy. Out: *result (the index for ANY, the count for SOME;
+ * MPI_UNDEFINED when no request is active), *flag (TEST modes), indices[]
+ * (SOME), statuses. Returns an error class: for SOME and ALL,
+ * MPI_ERR_IN_STATUS when a request failed (ALL without statuses: the first
+ * failure's class). */
 static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], int *result,
                    int *flag, int indices[], MPI_Status statuses[], MPI_Errhandler *c)
 {
     int any = mode == MPCR_WAITANY || mode == MPCR_TESTANY, active = 0, local = -1;
+    int all = mode == MPCR_TESTALL || mode == MPCR_WAITALL;
     MPI_Status ignored;
     for (int i = 0; i < count; i++) {
         if (reqs[i] == MPI_REQUEST_NULL) continue;
@@ -132,11 +119,11 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
     if (!active) { /* MPI 4.0 3.7.5: nothing to wait for */
         *result = MPI_UNDEFINED;
         if (any) empty_status(statuses == MPI_STATUSES_IGNORE ? &ignored : statuses);
-        for (int i = 0; mode == MPCR_TESTALL && i < count; i++)
+        for (int i = 0; all && i < count; i++)
             empty_status(status_at(statuses, i, &ignored));
         return MPI_SUCCESS;
     }
-    if (local >= 0 && mode != MPCR_TESTALL) { /* a completed request: report it at once */
+    if (local >= 0 && !all) { /* a completed request: report it at once */
         struct mpcr_request *q = mpcr_request_get(reqs[local]);
         MPI_Status *st = any ? (statuses == MPI_STATUSES_IGNORE ? &ignored : statuses)
                              : status_at(statuses, 0, &ignored);
@@ -169,8 +156,8 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
         if (value >= 0)
             err = finish_result(&reqs[value], &res[value],
                                 statuses == MPI_STATUSES_IGNORE ? &ignored : statuses, c);
-    } else if (!err && mode == MPCR_TESTALL) {
-        *flag = all_done;
+    } else if (!err && all) {
+        if (flag) *flag = all_done;
         for (int i = 0; all_done && i < count; i++) {
             MPI_Status *st = status_at(statuses, i, &ignored);
             MPI_Errhandler ci = *c;
@@ -178,7 +165,7 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
                     : res[i].done               ? finish_result(&reqs[i], &res[i], st, &ci)
                                   : finish(&reqs[i], mpcr_request_get(reqs[i]), NULL, st, &ci);
             st->MPI_ERROR = e;
-            if (e && !err) err = MPI_ERR_IN_STATUS, *c = ci;
+            if (e && !err) err = statuses == MPI_STATUSES_IGNORE ? e : MPI_ERR_IN_STATUS, *c = ci;
         }
     } else if (!err) { /* SOME */
         int n = 0;
@@ -227,6 +214,12 @@ int mpcr_impl_Testsome(MPI_Count incount, MPI_Request requests[], int *outcount,
 {
     int flag;
     SEVERAL("MPI_Testsome", MPCR_TESTSOME, incount, requests, outcount, &flag, indices, statuses);
+}
+
+int mpcr_impl_Waitall(MPI_Count count, MPI_Request requests[], MPI_Status statuses[])
+{
+    int result;
+    SEVERAL("MPI_Waitall", MPCR_WAITALL, count, requests, &result, NULL, NULL, statuses);
 }
 
 int mpcr_impl_Testall(MPI_Count count, MPI_Request requests[], int *flag, MPI_Status statuses[])

@@ -290,7 +290,7 @@ static void op_complete(const struct mpcr_call *c, struct mpcr_reply *r)
     const uint32_t *tokens = staging(c->offset);
     struct mpcr_completion *res = staging(mpcr_completion_offset(c->offset, n));
     int mode = c->tag, any = mode == MPCR_WAITANY || mode == MPCR_TESTANY;
-    int waiting = mode == MPCR_WAITANY || mode == MPCR_WAITSOME;
+    int waiting = mode == MPCR_WAITANY || mode == MPCR_WAITSOME || mode == MPCR_WAITALL;
     for (uint32_t i = 0; i < n; i++)
         res[i].done = 0;
     for (;;) {
@@ -306,8 +306,8 @@ static void op_complete(const struct mpcr_call *c, struct mpcr_reply *r)
             active++;
             done += q->state == REQ_DONE;
         }
-        int all = mode == MPCR_TESTALL;
-        if (all || done > 0 || !waiting || !active) {
+        int all = mode == MPCR_TESTALL || mode == MPCR_WAITALL;
+        if (!waiting || !active || (all ? done == active : done > 0)) {
             int got = 0, first = -1;
             for (uint32_t i = 0; i < n && (!all || done == active); i++) {
                 struct req *q = req_get(tokens[i]);
@@ -432,7 +432,7 @@ static int in_staging(uint64_t offset, uint64_t bytes)
 static int check_complete(const struct mpcr_call *c)
 {
     if (c->peer < 0) return MPI_ERR_COUNT;
-    if (c->tag < MPCR_WAITANY || c->tag > MPCR_TESTALL) return MPI_ERR_ARG;
+    if (c->tag < MPCR_WAITANY || c->tag > MPCR_WAITALL) return MPI_ERR_ARG;
     uint32_t n = (uint32_t)c->peer;
     uint64_t bytes = mpcr_completion_offset(0, n) + (uint64_t)n * sizeof(struct mpcr_completion);
     if (bytes > proxy.staging_size) return MPI_ERR_COUNT;
