@@ -24,14 +24,16 @@ int cache_find(uint32_t comm, int32_t peer, int32_t tag)
 
 void cache_peek(int i, struct req_status *s)
 {
-    *s = (struct req_status){0, cache[i].source, cache[i].tag, cache[i].bytes};
+    *s = (struct req_status){cache[i].rc, cache[i].source, cache[i].tag, cache[i].bytes};
 }
 
 void cache_take(int i, void *buf, uint64_t cap, struct req_status *s)
 {
     struct cached_msg *m = &cache[i];
     cache_peek(i, s);
-    if (m->bytes > cap) {
+    if (m->rc) {
+        s->bytes = 0; /* the data is not known to be right */
+    } else if (m->bytes > cap) {
         s->rc = ABI_ERR_TRUNCATE, s->bytes = 0;
     } else if (m->bytes) {
         memcpy(buf, m->data, m->bytes);
@@ -41,7 +43,7 @@ void cache_take(int i, void *buf, uint64_t cap, struct req_status *s)
     ncache--;
 }
 
-int cache_add(uint32_t comm, int32_t source, int32_t tag, uint64_t bytes, void *data)
+int cache_add(uint32_t comm, int32_t source, int32_t tag, int32_t rc, uint64_t bytes, void *data)
 {
     if (ncache == capacity) {
         uint32_t n = capacity ? 2 * capacity : 64;
@@ -49,7 +51,7 @@ int cache_add(uint32_t comm, int32_t source, int32_t tag, uint64_t bytes, void *
         if (!c) return -1;
         cache = c, capacity = n;
     }
-    cache[ncache++] = (struct cached_msg){comm, source, tag, bytes, data};
+    cache[ncache++] = (struct cached_msg){comm, source, tag, rc, bytes, data};
     return 0;
 }
 

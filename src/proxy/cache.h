@@ -13,6 +13,7 @@
 struct cached_msg {
     uint32_t comm;       /* mpcr communicator id, MPCR_COLL_CONTEXT included */
     int32_t source, tag; /* neutral values */
+    int32_t rc;          /* how the drain's receive ended (an error class in mpcr's ABI) */
     uint64_t bytes;
     void *data; /* malloc'd */
 };
@@ -26,10 +27,12 @@ int cache_find(uint32_t comm, int32_t peer, int32_t tag);
 /* Its status, as a probe reports it. */
 void cache_peek(int i, struct req_status *s);
 /* Delivers it into buf (capacity cap: a longer message is MPI_ERR_TRUNCATE,
- * nothing delivered) and removes it. */
+ * nothing delivered; a message whose drain receive failed delivers that
+ * error) and removes it. */
 void cache_take(int i, void *buf, uint64_t cap, struct req_status *s);
-/* Appends a message; data becomes the cache's. 0, or -1 when out of memory. */
-int cache_add(uint32_t comm, int32_t source, int32_t tag, uint64_t bytes, void *data);
+/* Appends a message that the drain received with error class rc; data
+ * becomes the cache's. 0, or -1 when out of memory. */
+int cache_add(uint32_t comm, int32_t source, int32_t tag, int32_t rc, uint64_t bytes, void *data);
 uint64_t cache_bytes(void);
 
 #endif

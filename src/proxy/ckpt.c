@@ -172,17 +172,23 @@ static void drain_step(void)
                 break;
             uint64_t bytes = status_bytes(&st);
             void *data = malloc(bytes ? bytes : 1);
-            if (!data || cache_add(vid, neutral_source(st.MPI_SOURCE), neutral_tag(st.MPI_TAG),
-                                   bytes, data)) {
+            if (!data) {
                 mpcr_report("rank %d: out of memory for a drained message of %llu bytes",
                             proxy.rank, (unsigned long long)bytes);
                 MPI_Abort(MPI_COMM_WORLD, 1);
             }
+            int source = neutral_source(st.MPI_SOURCE), tag = neutral_tag(st.MPI_TAG);
 #if MPI_VERSION >= 4
-            MPI_Mrecv_c(data, (MPI_Count)bytes, MPI_BYTE, &msg, &st);
+            int rc = MPI_Mrecv_c(data, (MPI_Count)bytes, MPI_BYTE, &msg, &st);
 #else
-            MPI_Mrecv(data, (int)bytes, MPI_BYTE, &msg, &st);
+            int rc = MPI_Mrecv(data, (int)bytes, MPI_BYTE, &msg, &st);
 #endif
+            /* A failed receive still took the message: the program's
+             * receive of it reports the failure. */
+            if (cache_add(vid, source, tag, error_class(rc), bytes, data)) {
+                mpcr_report("rank %d: out of memory for the drain cache", proxy.rank);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
             proxy.received++;
             stats_count(STAT_DRAINED);
         }

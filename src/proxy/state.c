@@ -40,7 +40,7 @@ struct saved_req {
 };
 struct saved_msg {
     uint32_t comm;
-    int32_t source, tag, pad;
+    int32_t source, tag, rc; /* rc: how the drain received it (error class) */
     uint64_t bytes;
 };
 _Static_assert(sizeof(struct header) == 32 && sizeof(struct saved_req) == 72 &&
@@ -115,7 +115,7 @@ int state_save(unsigned long gen, char *err, size_t cap)
     }
     for (uint32_t i = 0; i < ncache; i++) {
         const struct cached_msg *m = &cache[i];
-        struct saved_msg s = {m->comm, m->source, m->tag, 0, m->bytes};
+        struct saved_msg s = {m->comm, m->source, m->tag, m->rc, m->bytes};
         put(&o, &s, sizeof s);
         put(&o, m->data, m->bytes);
     }
@@ -236,7 +236,7 @@ int state_load(const char *gen_dir, char *err, size_t cap)
         struct saved_msg m;
         void *data = NULL;
         if (get(&in, &m, sizeof m) || !fits(&in, m.bytes, 1) || !(data = malloc(m.bytes ? m.bytes : 1)) ||
-            get(&in, data, m.bytes) || cache_add(m.comm, m.source, m.tag, m.bytes, data)) {
+            get(&in, data, m.bytes) || cache_add(m.comm, m.source, m.tag, m.rc, m.bytes, data)) {
             free(data);
             snprintf(err, cap, "%s: bad drain cache", path);
             goto out;
