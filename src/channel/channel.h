@@ -84,7 +84,8 @@ struct mpcr_hello {
                                  value: rank, source: size */                                 \
     X(COMM_FREE, comm_free)   /* comm */                                                      \
     X(CANCEL, cancel)         /* token: a pending request is cancelled (or, if it cannot \
-                                 be, completed) and forgotten */
+                                 be, completed) and forgotten (for MPI_Cancel) */                             \
+    X(BATCH, batch)           /* offset: peer x struct mpcr_batch_op -> their results */
 /* COMPLETE: several requests at once, as MPI_Waitany/Testany/Waitsome/
  * Testsome/Testall do. The staging area holds `peer` tokens (0: no request),
  * then, 8-byte aligned, one result per token, written by the proxy. The
@@ -104,6 +105,26 @@ struct mpcr_completion {
     int32_t rc, source, tag;
     uint64_t bytes;
 };
+/* BATCH: several sends and receives in one round trip (MPI_Sendrecv, a
+ * round of a collective). The proxy posts every receive, then every send,
+ * and answers once all have completed, each with its own result. A
+ * checkpoint may interrupt it: what completed is marked `done` in the
+ * staging area (so in the program's image), and when the call is served
+ * again (after the checkpoint, or by a new proxy) only the rest is done. */
+struct mpcr_batch_op {
+    uint32_t op;   /* MPCR_OP_SEND, MPCR_OP_SSEND or MPCR_OP_RECV */
+    uint32_t comm; /* as in the call line */
+    int32_t peer, tag;
+    uint64_t offset, bytes; /* data, or the receive's capacity */
+    /* Written by the proxy: */
+    uint32_t done; /* 1 once it completed */
+    int32_t rc, source, rtag;
+    uint64_t rbytes;
+    uint64_t pad;
+};
+_Static_assert(sizeof(struct mpcr_batch_op) == 64, "a batch operation is one cache line");
+#define MPCR_BATCH_MAX 64u
+
 static inline uint64_t mpcr_completion_offset(uint64_t tokens_offset, uint32_t n)
 {
     return tokens_offset + ((uint64_t)n * 4 + 7) / 8 * 8;

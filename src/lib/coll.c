@@ -52,16 +52,12 @@ static int coll_recv(uint32_t ctx, int peer, int tag, void *buf, MPI_Count count
 static int barrier(struct mpcr_comm *c)
 {
     uint32_t ctx = c->vid | MPCR_COLL_CONTEXT;
-    for (int k = 1; k < c->size; k <<= 1) {
+    const struct mpcr_type *none = mpcr_type_get(MPI_BYTE);
+    for (int k = 1; k < c->size; k <<= 1) { /* one round trip a round */
         int to = (c->rank + k) % c->size, from = (c->rank - k + c->size) % c->size;
-        const struct mpcr_reply *r = mpcr_p2p_call(MPCR_OP_ISEND, ctx, to, TAG_BARRIER, 0, 0);
-        if (r->rc) return r->rc;
-        uint32_t token = r->token;
-        int err = mpcr_p2p_call(MPCR_OP_RECV, ctx, from, TAG_BARRIER, 0, 0)->rc;
-        struct mpcr_call *call = mpcr_call_begin(MPCR_OP_WAIT); /* always: frees the token */
-        call->token = token;
-        r = mpcr_call_finish();
-        if (err || r->rc) return err ? err : r->rc;
+        int err = mpcr_exchange(ctx, to, TAG_BARRIER, NULL, 0, none, from, TAG_BARRIER, NULL, 0,
+                                none, MPI_STATUS_IGNORE);
+        if (err) return err;
     }
     return MPI_SUCCESS;
 }
@@ -276,23 +272,8 @@ int mpcr_impl_Alltoall(const void *sendbuf, MPI_Count sendcount, const struct mp
             err = copy_typed(out, sendcount, st, in, recvcount, rt);
             continue;
         }
-        uint64_t bytes, off;
-        if ((err = span(sendcount, st->size, &bytes))) break;
-        if ((err = mpcr_staging_alloc(bytes, &off))) break;
-        mpcr_pack(mpcr_staging_ptr(off), out, sendcount, st);
-        const struct mpcr_reply *r =
-            mpcr_p2p_call(MPCR_OP_ISEND, ctx, to, TAG_ALLTOALL, off, bytes);
-        uint32_t token = r->token;
-        if ((err = r->rc)) {
-            mpcr_staging_free(off);
-            break;
-        }
-        err = coll_recv(ctx, from, TAG_ALLTOALL, in, recvcount, rt);
-        struct mpcr_call *call = mpcr_call_begin(MPCR_OP_WAIT); /* always: frees the token */
-        call->token = token;
-        int werr = mpcr_call_finish()->rc;
-        mpcr_staging_free(off);
-        if (!err) err = werr;
+        err = mpcr_exchange(ctx, to, TAG_ALLTOALL, out, sendcount, st, from, TAG_ALLTOALL, in,
+                            recvcount, rt, MPI_STATUS_IGNORE);
     }
     return err;
 }

@@ -56,13 +56,6 @@ static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_St
     return finish(request, q, r, status, eh);
 }
 
-int mpcr_request_wait(MPI_Request *request, MPI_Status *status)
-{
-    MPI_Errhandler eh;
-    int flag;
-    return complete_one(MPCR_OP_WAIT, request, &flag, status, &eh);
-}
-
 int mpcr_impl_Wait(MPI_Request *request, MPI_Status *status)
 {
     MPI_Errhandler eh = mpcr_world_errhandler();

@@ -106,6 +106,15 @@ void mpcr_comm_unref(struct mpcr_comm *c);
 const struct mpcr_reply *mpcr_p2p_call(enum mpcr_op op, uint32_t vid, int peer, int tag,
                                        uint64_t offset, uint64_t bytes);
 
+/* Several sends and receives in one round trip (channel.h: BATCH): fills
+ * each op's result; returns the call's error class. */
+int mpcr_batch(struct mpcr_batch_op *ops, unsigned n);
+/* A send to dest and a receive from source (either MPI_PROC_NULL) on
+ * communicator id vid, in one round trip; the first error class. */
+int mpcr_exchange(uint32_t vid, int dest, int sendtag, const void *sendbuf, MPI_Count sendcount,
+                  const struct mpcr_type *st, int source, int recvtag, void *recvbuf,
+                  MPI_Count recvcount, const struct mpcr_type *rt, MPI_Status *status);
+
 /* Completes a receive: unpacks what the proxy's reply r says arrived in the
  * staging area at offset into buf, fills status; returns r's error class. */
 int mpcr_finish_recv(const struct mpcr_reply *r, void *buf, uint64_t capacity, uint64_t offset,
@@ -130,10 +139,6 @@ struct mpcr_request {
 struct mpcr_request *mpcr_request_new(struct mpcr_comm *c, MPI_Request *handle);
 struct mpcr_request *mpcr_request_get(MPI_Request handle);
 void mpcr_request_free(MPI_Request *handle, struct mpcr_request *q);
-/* Waits for a request; returns its error class, applies no error handler. */
-int mpcr_request_wait(MPI_Request *handle, MPI_Status *status);
-/* Cancels and frees a request whose result nobody will ask for. */
-void mpcr_request_cancel(MPI_Request *handle);
 
 /* ---- errors (errors.c) ---- */
 /* Applies comm's error handler to error class `err` raised by function `fn`:

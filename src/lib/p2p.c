@@ -190,21 +190,77 @@ int mpcr_impl_Irecv(void *buf, MPI_Count count, const struct mpcr_type *t, int s
     return MPI_SUCCESS;
 }
 
-/* A receive posted before the send, so that two ranks exchanging with each
- * other cannot deadlock (MPI 4.0 section 3.10). When the send fails, the
- * receive is cancelled: left posted, it would take a later message. */
+/* ---- several operations in one round trip (channel.h: BATCH) ---- */
+
+int mpcr_batch(struct mpcr_batch_op *ops, unsigned n)
+{
+    uint64_t off;
+    int err = mpcr_staging_alloc((uint64_t)n * sizeof *ops, &off);
+    if (err) return err;
+    struct mpcr_batch_op *shared = mpcr_staging_ptr(off);
+    for (unsigned i = 0; i < n; i++)
+        shared[i] = ops[i], shared[i].done = 0;
+    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_BATCH);
+    call->offset = off;
+    call->peer = (int32_t)n;
+    err = mpcr_call_finish()->rc;
+    shared = mpcr_staging_ptr(off);
+    for (unsigned i = 0; i < n; i++)
+        ops[i] = shared[i];
+    mpcr_staging_free(off);
+    return err;
+}
+
+int mpcr_exchange(uint32_t vid, int dest, int sendtag, const void *sendbuf, MPI_Count sendcount,
+                  const struct mpcr_type *st, int source, int recvtag, void *recvbuf,
+                  MPI_Count recvcount, const struct mpcr_type *rt, MPI_Status *status)
+{
+    struct mpcr_batch_op ops[2];
+    unsigned n = 0, recv = 2, send = 2;
+    uint64_t sbytes = 0, rbytes = 0, soff = 0, roff = 0;
+    int err = bytes_of(sendcount, st, &sbytes);
+    if (!err) err = bytes_of(recvcount, rt, &rbytes);
+    if (err) return err;
+    if (source != MPI_PROC_NULL) {
+        if ((err = mpcr_staging_alloc(rbytes, &roff))) return err;
+        recv = n;
+        ops[n++] = (struct mpcr_batch_op){.op = MPCR_OP_RECV, .comm = vid, .peer = source,
+                                          .tag = recvtag, .offset = roff, .bytes = rbytes};
+    }
+    if (dest != MPI_PROC_NULL) {
+        if ((err = mpcr_staging_alloc(sbytes, &soff))) {
+            if (recv < 2) mpcr_staging_free(roff);
+            return err;
+        }
+        mpcr_pack(mpcr_staging_ptr(soff), sendbuf, sendcount, st);
+        send = n;
+        ops[n++] = (struct mpcr_batch_op){.op = MPCR_OP_SEND, .comm = vid, .peer = dest,
+                                          .tag = sendtag, .offset = soff, .bytes = sbytes};
+    }
+    err = n ? mpcr_batch(ops, n) : MPI_SUCCESS;
+    if (recv == 2) {
+        mpcr_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
+    } else {
+        struct mpcr_reply r = {.rc = ops[recv].rc, .source = ops[recv].source,
+                               .tag = ops[recv].rtag, .bytes = ops[recv].rbytes};
+        int rerr = mpcr_finish_recv(&r, recvbuf, rbytes, roff, rt, status);
+        if (!err) err = rerr;
+        mpcr_staging_free(roff);
+    }
+    if (send < 2) {
+        if (!err) err = ops[send].rc;
+        mpcr_staging_free(soff);
+    }
+    return err;
+}
+
+/* One round trip: the proxy posts the receive before the send, so two
+ * ranks exchanging with each other cannot deadlock (MPI 4.0 section 3.10). */
 int mpcr_impl_Sendrecv(const void *sendbuf, MPI_Count sendcount, const struct mpcr_type *st,
                        int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
                        const struct mpcr_type *rt, int source, int recvtag, struct mpcr_comm *c,
                        MPI_Status *status)
 {
-    MPI_Request rq;
-    int err = mpcr_impl_Irecv(recvbuf, recvcount, rt, source, recvtag, c, &rq);
-    if (err) return err;
-    err = mpcr_impl_Send(sendbuf, sendcount, st, dest, sendtag, c);
-    if (err) {
-        mpcr_request_cancel(&rq);
-        return err;
-    }
-    return mpcr_request_wait(&rq, status);
+    return mpcr_exchange(c->vid, dest, sendtag, sendbuf, sendcount, st, source, recvtag, recvbuf,
+                         recvcount, rt, status);
 }

@@ -26,18 +26,3 @@ void mpcr_request_free(MPI_Request *handle, struct mpcr_request *q)
     mpcr_comm_unref(c); /* may free a communicator the program freed already */
     *handle = MPI_REQUEST_NULL;
 }
-
-/* Withdraws a pending request nobody will wait for (a receive posted by a
- * call that failed half-way): the proxy cancels it, or lets it finish if
- * it cannot, and forgets it; the request is freed. */
-void mpcr_request_cancel(MPI_Request *handle)
-{
-    struct mpcr_request *q = mpcr_request_get(*handle);
-    if (!q) return;
-    if (q->token) {
-        mpcr_call_begin(MPCR_OP_CANCEL)->token = q->token;
-        mpcr_call_finish();
-    }
-    if (q->has_staging) mpcr_staging_free(q->offset);
-    mpcr_request_free(handle, q);
-}

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 /* ---- real point-to-point on neutral arguments (any byte count: MPI 4's
@@ -360,6 +361,110 @@ static void op_cancel(const struct mpcr_call *c, struct mpcr_reply *r)
     req_withdraw(q);
 }
 
+/* ---- BATCH (channel.h: struct mpcr_batch_op) ---- */
+
+static int check_call(const struct mpcr_call *c, unsigned args);
+static unsigned op_args(uint32_t op);
+
+/* The call line a batch operation would have been. */
+static struct mpcr_call batch_call(const struct mpcr_batch_op *b)
+{
+    return (struct mpcr_call){.op = b->op, .comm = b->comm, .peer = b->peer, .tag = b->tag,
+                              .offset = b->offset, .bytes = b->bytes};
+}
+
+/* Operation i completed: its result goes to the program's copy (shared),
+ * and to ours, which is what the proxy goes by. */
+static void batch_done(struct mpcr_batch_op *shared, struct mpcr_batch_op *b,
+                       const struct req_status *s)
+{
+    b->rc = s->rc, b->source = s->source, b->rtag = s->tag, b->rbytes = s->bytes;
+    b->done = 1;
+    memcpy(&shared->done, &b->done, sizeof *b - offsetof(struct mpcr_batch_op, done));
+}
+
+static void op_batch(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    uint32_t n = (uint32_t)c->peer;
+    struct mpcr_batch_op *shared = staging(c->offset), ops[MPCR_BATCH_MAX];
+    /* A copy: what is checked is what is used, whatever the program writes. */
+    memcpy(ops, shared, n * sizeof *ops);
+    MPI_Request real[MPCR_BATCH_MAX];
+    for (uint32_t i = 0; i < n; i++) { /* every operation is checked before any starts */
+        struct mpcr_call sub = batch_call(&ops[i]);
+        int bad = sub.op == MPCR_OP_SEND || sub.op == MPCR_OP_SSEND || sub.op == MPCR_OP_RECV
+                      ? check_call(&sub, op_args(sub.op))
+                      : MPI_ERR_ARG;
+        if (bad) {
+            r->rc = error_class(bad);
+            return;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        real[i] = MPI_REQUEST_NULL;
+    /* Receives first, so that ranks exchanging with each other meet. */
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < n; i++) {
+            struct mpcr_batch_op *b = &ops[i];
+            int recv = b->op == MPCR_OP_RECV;
+            if (b->done || recv != (pass == 0)) continue;
+            int rc, k = recv ? cache_find(b->comm, b->peer, b->tag) : -1;
+            if (k >= 0) {
+                struct req_status s;
+                cache_take(k, staging(b->offset), b->bytes, &s);
+                batch_done(&shared[i], b, &s);
+                continue;
+            }
+            rc = recv ? real_irecv(b->comm, b->peer, b->tag, b->offset, b->bytes, &real[i])
+                      : real_isend(b->op == MPCR_OP_SSEND, b->comm, b->peer, b->tag, b->offset,
+                                   b->bytes, &real[i]);
+            if (rc != MPI_SUCCESS) {
+                MPI_Status st = {0};
+                struct req_status s;
+                req_status_from(&s, rc, &st);
+                batch_done(&shared[i], b, &s);
+            } else if (!recv) {
+                proxy.sent++;
+            }
+        }
+    /* An operation that could not start (its error is its result) ends the
+     * batch: the receives are withdrawn, as MPI_Sendrecv's would be. */
+    int failed = 0, interrupted = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (ops[i].done && ops[i].rc) failed = ops[i].rc;
+    /* Sends first: they are never abandoned (a checkpoint's drain completes
+     * them). Then the receives, each cancelled if a checkpoint has begun
+     * (posted again when the call is served again) or the batch failed. */
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < n; i++) {
+            int recv = ops[i].op == MPCR_OP_RECV;
+            if (real[i] == MPI_REQUEST_NULL || recv != (pass == 1)) continue;
+            MPI_Status st;
+            int rc = recv && failed ? PROXY_ABANDON : progress_wait(&real[i], &st, recv);
+            if (rc == PROXY_ABANDON) {
+                int cancelled = 0;
+                MPI_Cancel(&real[i]);
+                rc = MPI_Wait(&real[i], &st);
+                if (rc == MPI_SUCCESS) MPI_Test_cancelled(&st, &cancelled);
+                if (cancelled && !failed) {
+                    interrupted = 1;
+                    continue;
+                }
+                if (cancelled) {
+                    struct req_status s = {failed, neutral_source(MPI_ANY_SOURCE),
+                                           neutral_tag(MPI_ANY_TAG), 0};
+                    batch_done(&shared[i], &ops[i], &s);
+                    continue;
+                }
+            }
+            if (recv && took_message(rc)) proxy.received++;
+            struct req_status s;
+            req_status_from(&s, rc, &st);
+            batch_done(&shared[i], &ops[i], &s);
+        }
+    if (interrupted) abandon();
+}
+
 static void op_grow(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     r->rc = c->bytes > proxy.staging_size ? error_class(grow_staging(c->bytes)) : MPI_SUCCESS;
@@ -391,6 +496,7 @@ enum arg {
     ARG_TOKEN = 1u << 9,        /* token: a live request */
     ARG_NEW_COMM = 1u << 10,    /* token: a free id for a new communicator */
     ARG_COMPLETE = 1u << 11,    /* tag: mode, peer: count, offset: tokens and results */
+    ARG_BATCH = 1u << 12,       /* peer: count (1..MPCR_BATCH_MAX), offset: the operations */
 };
 
 /* MPI_PROC_NULL never travels: the library completes such calls itself, and
@@ -416,6 +522,7 @@ enum {
     args_comm_split = ARG_PROGRAM_COMM | ARG_COLOR | ARG_NEW_COMM, /* tag: key, any */
     args_comm_free = ARG_PROGRAM_COMM,
     args_cancel = ARG_TOKEN,
+    args_batch = ARG_BATCH,
 };
 
 /* Whether [offset, offset + bytes) lies inside the staging area; written so
@@ -468,6 +575,11 @@ static int check_call(const struct mpcr_call *c, unsigned args)
         !(any_tag && c->tag == ABI_ANY_TAG))
         return MPI_ERR_TAG;
     if (args & ARG_COMPLETE) return check_complete(c);
+    if ((args & ARG_BATCH) && (c->peer < 1 || c->peer > (int32_t)MPCR_BATCH_MAX))
+        return MPI_ERR_COUNT;
+    if ((args & ARG_BATCH) &&
+        !in_staging(c->offset, (uint64_t)c->peer * sizeof(struct mpcr_batch_op)))
+        return MPI_ERR_ARG;
     return MPI_SUCCESS;
 }
 
@@ -482,6 +594,11 @@ static const struct {
     MPCR_OPS(MPCR_OP_ENTRY)
 #undef MPCR_OP_ENTRY
 };
+
+static unsigned op_args(uint32_t op)
+{
+    return ops[op].args;
+}
 
 void serve_call(const struct mpcr_call *c, struct mpcr_reply *r)
 {

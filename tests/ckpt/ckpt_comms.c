@@ -9,6 +9,7 @@
  *     and frees the duplicate; the neighbour computes for UNITS ms first,
  *     so a checkpoint lands while the receive is pending on a freed
  *     communicator; then it sends on its own (still live) handle;
+ *   - a ring MPI_Sendrecv while rank 1 computes for UNITS/4 ms first;
  *   - an Allreduce over each live parity communicator.
  * With CHURN_ROUNDS, only the first CHURN_ROUNDS rounds churn.
  *   ckpt_comms [REPS [UNITS [CHURN [CHURN_ROUNDS]]]]   (default 6 300 200 REPS) */
@@ -52,6 +53,15 @@ int main(int argc, char **argv)
         check(in == compute(mix2((uint64_t)rep, (uint64_t)left), left == 0 ? units : 1),
               "round %ld: wrong value from rank %d", rep, left);
         sum = mix2(sum, in);
+
+        /* A ring MPI_Sendrecv (one BATCH at the proxy) while rank 1 computes
+         * first: the others sit in it with their send done and their
+         * receive pending when a checkpoint lands. */
+        uint64_t mine2 = compute(mix2(sum, (uint64_t)rank), rank == 1 ? units / 4 : 1), got2 = 0;
+        MPI_Sendrecv(&mine2, 1, MPI_UINT64_T, right, 6, &got2, 1, MPI_UINT64_T, left, 6,
+                     MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        sum = mix2(sum, got2);
 
         for (int k = 0; k < LIVE; k++) {
             uint64_t v = mix2(sum, (uint64_t)k), r = 0;
