@@ -1,19 +1,11 @@
-/* See record.h. Saved form, little-endian:
- *   u64 clock; u32 count, u32 0;
- *   count x { u32 id, u32 nmembers, u64 key, nmembers x i32 world rank,
- *             padded to 8 bytes } */
+/* See record.h. The saved form is record_form.c's. */
 #include "record.h"
+#include "record_form.h"
 #include "proxy.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct outcome {
-    uint32_t id, nmembers;
-    uint64_t key;
-    int32_t *members; /* world ranks, in the order of their ranks in the communicator */
-};
 
 static struct outcome *live;
 static uint32_t nlive, caplive;
@@ -117,85 +109,11 @@ int comm_free(uint32_t id)
     return MPI_SUCCESS;
 }
 
-/* ---- the saved form ---- */
-
-struct saved_head {
-    uint64_t clock;
-    uint32_t count, zero;
-};
-struct saved_comm {
-    uint32_t id, nmembers;
-    uint64_t key;
-};
-
-static size_t padded(uint32_t nmembers)
-{
-    return ((size_t)nmembers * 4 + 7) / 8 * 8;
-}
+/* ---- the saved form (record_form.c) ---- */
 
 void *record_save(size_t *len)
 {
-    size_t n = sizeof(struct saved_head);
-    for (uint32_t i = 0; i < nlive; i++)
-        n += sizeof(struct saved_comm) + padded(live[i].nmembers);
-    char *buf = calloc(1, n), *p = buf;
-    if (!buf) return NULL;
-    struct saved_head h = {clock, nlive, 0};
-    memcpy(p, &h, sizeof h), p += sizeof h;
-    for (uint32_t i = 0; i < nlive; i++) {
-        struct saved_comm s = {live[i].id, live[i].nmembers, live[i].key};
-        memcpy(p, &s, sizeof s), p += sizeof s;
-        memcpy(p, live[i].members, (size_t)live[i].nmembers * 4), p += padded(live[i].nmembers);
-    }
-    *len = n;
-    return buf;
-}
-
-static int by_key(const void *a, const void *b)
-{
-    const struct outcome *x = a, *y = b;
-    return x->key < y->key ? -1 : x->key > y->key;
-}
-
-/* Reads the saved form into `out` (sorted by key); every count is bounded
- * by the bytes there are, every rank by the job's size. */
-static int parse(const char *p, const char *end, struct outcome **out, uint32_t *n,
-                 uint64_t *clk, char *err, size_t cap)
-{
-    struct saved_head h;
-    if ((size_t)(end - p) < sizeof h) return snprintf(err, cap, "its record is truncated"), -1;
-    memcpy(&h, p, sizeof h), p += sizeof h;
-    if (h.count > (size_t)(end - p) / sizeof(struct saved_comm))
-        return snprintf(err, cap, "its record counts %u communicators, more than it holds", h.count),
-               -1;
-    struct outcome *o = calloc((size_t)h.count + 1, sizeof *o);
-    if (!o) return snprintf(err, cap, "out of memory"), -1;
-    for (uint32_t i = 0; i < h.count; i++) {
-        struct saved_comm s;
-        if ((size_t)(end - p) < sizeof s) goto bad;
-        memcpy(&s, p, sizeof s), p += sizeof s;
-        if (s.nmembers == 0 || s.nmembers > (uint32_t)proxy.size ||
-            padded(s.nmembers) > (size_t)(end - p) || s.id < 2 || (s.id & MPCR_COLL_CONTEXT))
-            goto bad;
-        o[i] = (struct outcome){s.id, s.nmembers, s.key, malloc((size_t)s.nmembers * 4)};
-        if (!o[i].members) goto bad;
-        memcpy(o[i].members, p, (size_t)s.nmembers * 4), p += padded(s.nmembers);
-        int self = 0;
-        for (uint32_t k = 0; k < s.nmembers; k++) {
-            if (o[i].members[k] < 0 || o[i].members[k] >= proxy.size) goto bad;
-            self |= o[i].members[k] == proxy.rank;
-        }
-        if (!self || s.key > h.clock) goto bad;
-    }
-    *n = h.count;
-    qsort(o, h.count, sizeof *o, by_key);
-    *out = o, *clk = h.clock;
-    return 0;
-bad:
-    for (uint32_t i = 0; i < h.count; i++)
-        free(o[i].members);
-    free(o);
-    return snprintf(err, cap, "its record of communicators is damaged"), -1;
+    return record_encode(live, nlive, clock, len);
 }
 
 int record_rebuild(const void *buf, size_t len, char *err, size_t cap)
@@ -203,7 +121,7 @@ int record_rebuild(const void *buf, size_t len, char *err, size_t cap)
     struct outcome *o;
     uint32_t n = 0;
     uint64_t clk;
-    if (parse(buf, (const char *)buf + len, &o, &n, &clk, err, cap)) return -1;
+    if (record_decode(buf, len, proxy.rank, proxy.size, &o, &n, &clk, err, cap)) return -1;
     MPI_Group world;
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     int rc = MPI_SUCCESS;
