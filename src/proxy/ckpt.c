@@ -3,6 +3,7 @@
  * everything else happens on the proxy's one MPI thread, in ckpt_poll. */
 #include "ckpt.h"
 #include "cache.h"
+#include "creation.h"
 #include "proxy.h"
 #include "report.h"
 #include "requests.h"
@@ -193,6 +194,7 @@ static void drain_step(void)
             stats_count(STAT_DRAINED);
         }
     }
+    creation_progress(); /* may make a communicator: every member will */
     if (proxy.received != reported_received) {
         reported_received = proxy.received;
         say("count %lu %llu", gen, (unsigned long long)proxy.received);

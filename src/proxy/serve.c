@@ -5,6 +5,7 @@
 #include "proxy.h"
 #include "report.h"
 #include "cache.h"
+#include "creation.h"
 #include "record.h"
 #include "requests.h"
 #include "stats.h"
@@ -335,15 +336,15 @@ static void op_complete(const struct mpcr_call *c, struct mpcr_reply *r)
 
 /* ---- communicators: the library names each new one (token) ---- */
 
+/* Made so that a checkpoint can land at any instant (creation.h). */
 static void op_comm_dup(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    r->rc = error_class(comm_dup(c->comm, c->token));
+    if (creation_serve(c, r)) abandon();
 }
 
 static void op_comm_split(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    int rc = comm_split(c->comm, c->peer, c->tag, c->token, &r->flag, &r->value, &r->source);
-    r->rc = error_class(rc);
+    if (creation_serve(c, r)) abandon();
 }
 
 static void op_comm_free(const struct mpcr_call *c, struct mpcr_reply *r)
@@ -561,7 +562,8 @@ static int check_call(const struct mpcr_call *c, unsigned args)
         if ((args & ARG_PROGRAM_COMM) && (c->comm & MPCR_COLL_CONTEXT)) return MPI_ERR_COMM;
         if (!(size = map_comm_size(c->comm))) return MPI_ERR_COMM;
     }
-    if ((args & ARG_NEW_COMM) && !map_comm_id_free(c->token)) return MPI_ERR_COMM;
+    if ((args & ARG_NEW_COMM) && !map_comm_id_free(c->token) && !creation_is_done(c->token))
+        return MPI_ERR_COMM;
     if ((args & ARG_TOKEN) && !req_get(c->token)) return MPI_ERR_REQUEST;
     if ((args & ARG_DATA) && !in_staging(c->offset, c->bytes)) return MPI_ERR_BUFFER;
     if ((args & ARG_INIT_OUT) &&

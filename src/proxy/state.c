@@ -1,6 +1,7 @@
 /* See state.h. Layout (little-endian, natural alignment of each record):
  *   header { magic "MPCRPST1", u32 version, rank, size, record_bytes, nreqs, ncache }  32 bytes
- *   record_bytes of the communicator record (record.c has its layout)
+ *   record_bytes of communicators: the creation in progress (creation.c),
+ *     then the live communicators (record_form.c)
  *   nreqs   x struct saved_req (slots that are not free, with their token)       72 bytes each
  *   ncache  x { struct saved_msg, then its bytes }                               24 bytes + bytes
  *   u32 CRC32C of everything before it
@@ -11,6 +12,7 @@
 #include "state.h"
 #include "cache.h"
 #include "proxy.h"
+#include "creation.h"
 #include "record.h"
 #include "requests.h"
 
@@ -85,8 +87,15 @@ int state_save(unsigned long gen, char *err, size_t cap)
         if (reqs[i].state != REQ_FREE)
             return snprintf(err, cap, "request %u is pending, beyond the %u pending requests a checkpoint can hold",
                             i + 1, MAX_TOKEN), -1;
-    size_t record_bytes;
-    void *rec = record_save(&record_bytes);
+    size_t record_bytes, live_bytes, creation_bytes;
+    void *live = record_save(&live_bytes), *creation = creation_save(&creation_bytes);
+    char *rec = live && creation ? malloc(creation_bytes + live_bytes) : NULL;
+    if (rec) {
+        memcpy(rec, creation, creation_bytes);
+        memcpy(rec + creation_bytes, live, live_bytes);
+    }
+    free(live), free(creation);
+    record_bytes = creation_bytes + live_bytes;
     if (!rec || record_bytes > UINT32_MAX) {
         free(rec);
         return snprintf(err, cap, "out of memory for the record of %u communicators",
@@ -209,7 +218,13 @@ int state_load(const char *gen_dir, char *err, size_t cap)
         goto out;
     }
     char why[200];
-    if (record_rebuild(in.p, h.record_bytes, why, sizeof why)) {
+    size_t creation_bytes = creation_saved_size(in.p, h.record_bytes);
+    if (!creation_bytes) {
+        snprintf(err, cap, "%s: its creation record is damaged", path);
+        goto out;
+    }
+    if (record_rebuild(in.p + creation_bytes, h.record_bytes - creation_bytes, why, sizeof why) ||
+        creation_load(in.p, creation_bytes, why, sizeof why)) {
         snprintf(err, cap, "%s: %s", path, why);
         goto out;
     }

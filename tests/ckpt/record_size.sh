@@ -12,8 +12,6 @@ fail() { echo "record_size: $*"; for f in "$T"/*.err; do [ -s "$f" ] && { echo "
 
 # run NAME CHURN: round 0 makes and frees CHURN communicators; checkpoint
 # --exit once it is done (while rank 0 computes in round 1), then restart.
-# (A checkpoint while a rank is inside a real communicator creation waits
-# for it: docs/mpi-checkpoint.md.)
 run() {
     local name=$1 churn=$2 args="3 1500 $2 1"
     mpiexec.mpich -n 2 "$prog" $args >"$T/$name.ref" 2>/dev/null || fail "$name: the native run failed"

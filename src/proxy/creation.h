@@ -1,0 +1,48 @@
+/* Communicator creation (MPI_Comm_dup, MPI_Comm_split) that a checkpoint
+ * may interrupt at any instant (docs/mpi-checkpoint.md, "Creating a
+ * communicator during a checkpoint").
+ *
+ * The real creation is a blocking collective: a member inside it answers
+ * nothing until every member has joined, so if one member were quiesced
+ * before joining, the others would never reach a safe point. So the real
+ * call is made only once every member is known to have entered, and that
+ * knowledge travels as messages the checkpoint's drain counts: each member
+ * first sends an empty "entered" message to every other member of the
+ * parent (on its collective context), then collects one from each. After
+ * a drain, every message sent has been received, so all members agree on
+ * whether all entered: then each makes the real call (even while quiesced,
+ * in the drain), else none has, and the creation is simply redone later.
+ *
+ * One creation at a time per rank (the program's calls are serialised).
+ * Its progress (entered, from whom, or done with the answer) is part of the
+ * proxy's state file, so a restarted rank neither enters twice nor asks for
+ * a creation its partners have finished. */
+#ifndef MPCR_PROXY_CREATION_H
+#define MPCR_PROXY_CREATION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "channel.h"
+
+/* Serves a COMM_DUP or COMM_SPLIT call (its arguments checked). Returns 0
+ * when r holds the answer, 1 when the call must be left for a checkpoint
+ * (it is served again afterwards, by this proxy or a new one). */
+int creation_serve(const struct mpcr_call *c, struct mpcr_reply *r);
+
+/* Whether the creation of communicator `id` has been made but not answered
+ * (its id is then taken, rightly: the call is being served again). */
+int creation_is_done(uint32_t id);
+
+/* In a checkpoint's drain: takes what has arrived and, once every member
+ * has entered, makes the real creation. */
+void creation_progress(void);
+
+/* The state file's part: a malloc'd buffer (NULL: out of memory), and
+ * its reading back. 0, or -1 with a reason in err. */
+void *creation_save(size_t *len);
+/* Bytes of a saved creation at buf (a multiple of 8); 0 when it cannot be one. */
+size_t creation_saved_size(const void *buf, size_t len);
+int creation_load(const void *buf, size_t len, char *err, size_t cap);
+
+#endif
