@@ -8,6 +8,7 @@
  *  - MPI_Sendrecv_c whose send fails leaves no receive behind to steal a
  *    later message.
  * Prints "handles: ok" on rank 0, or names the first failure and exits 1. */
+#include "out.h"
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,13 +23,6 @@
             exit(1);                                                                               \
         }                                                                                          \
     } while (0)
-
-static int cls(int rc)
-{
-    int c;
-    MPI_Error_class(rc, &c);
-    return c;
-}
 
 int main(int argc, char **argv)
 {
@@ -46,11 +40,11 @@ int main(int argc, char **argv)
     MPI_Comm_free(&a);
     CHECK(a == MPI_COMM_NULL, "MPI_Comm_free did not null the handle");
     int s;
-    CHECK(cls(MPI_Comm_size(copy, &s)) == MPI_ERR_COMM, "a freed communicator's handle was accepted");
+    CHECK(error_class_of(MPI_Comm_size(copy, &s)) == MPI_ERR_COMM, "a freed communicator's handle was accepted");
     MPI_Comm_dup(MPI_COMM_WORLD, &b);
     CHECK(b != copy, "a new communicator got the freed one's handle");
     CHECK(((uint32_t)b & 0xfffff) == ((uint32_t)copy & 0xfffff), "the freed slot was not reused");
-    CHECK(cls(MPI_Send(&x, 1, MPI_INT, peer, 0, copy)) == MPI_ERR_COMM, "sent on a freed handle");
+    CHECK(error_class_of(MPI_Send(&x, 1, MPI_INT, peer, 0, copy)) == MPI_ERR_COMM, "sent on a freed handle");
     MPI_Comm_free(&b);
 
     for (int i = 0; i < 2000; i++) {
@@ -71,7 +65,7 @@ int main(int argc, char **argv)
         MPI_Comm c; /* may reuse b's handle slot, not its proxy id while rq is pending */
         MPI_Comm_dup(MPI_COMM_WORLD, &c);
         MPI_Barrier(MPI_COMM_WORLD);
-        CHECK(cls(MPI_Wait(&rq, MPI_STATUS_IGNORE)) == MPI_SUCCESS && got == 42,
+        CHECK(error_class_of(MPI_Wait(&rq, MPI_STATUS_IGNORE)) == MPI_SUCCESS && got == 42,
               "the receive pending on a freed communicator got %d", got);
         MPI_Comm_free(&c);
     } else {
@@ -89,7 +83,7 @@ int main(int argc, char **argv)
     if (rank == 0) {
         int got = -1, rc = MPI_Sendrecv_c(&x, (MPI_Count)1 << 61, MPI_DOUBLE_COMPLEX, peer, 9, &got,
                                           1, MPI_INT, peer, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        CHECK(cls(rc) == MPI_ERR_COUNT, "Sendrecv_c with an overflowing count: class %d", cls(rc));
+        CHECK(error_class_of(rc) == MPI_ERR_COUNT, "Sendrecv_c with an overflowing count: class %d", error_class_of(rc));
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Recv(&got, 1, MPI_INT, peer, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         CHECK(got == 77, "the message after a failed Sendrecv: %d", got);

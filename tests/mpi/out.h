@@ -23,7 +23,15 @@ static FILE *out_file;
         fprintf(out_file, __VA_ARGS__);                                                            \
     } while (0)
 
-static void out_flush(void)
+/* The error class of an MPI error code. */
+static inline int error_class_of(int rc)
+{
+    int c;
+    MPI_Error_class(rc, &c);
+    return c;
+}
+
+static inline void out_flush(void)
 {
     int rank, size, token = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -7,13 +7,6 @@
 #include <stdint.h>
 #include <string.h>
 
-static int cls(int rc)
-{
-    int c;
-    MPI_Error_class(rc, &c);
-    return c;
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -47,28 +40,28 @@ int main(int argc, char **argv)
     int mine = rank + 1, all[64] = {0};
     int rc = MPI_Gather(&mine, 1, MPI_INT, all, rank == 0 ? 1 : -1,
                         rank == 0 ? MPI_INT : MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD);
-    if (rank == 0) out("gather, null type off the root: rc %d, last %d\n", cls(rc), all[size - 1]);
-    else out("rank %d: gather rc %d\n", rank, cls(rc));
+    if (rank == 0) out("gather, null type off the root: rc %d, last %d\n", error_class_of(rc), all[size - 1]);
+    else out("rank %d: gather rc %d\n", rank, error_class_of(rc));
 
     /* Error classes of bad arguments. */
     MPI_Request req = MPI_REQUEST_NULL;
     int x = 0;
     out("rank %d: comm garbage %d, a request as comm %d, bad type %d, bad count %d, "
         "bad rank %d, bad tag %d, bad root %d\n", rank,
-        cls(MPI_Send(&x, 1, MPI_INT, 0, 1, (MPI_Comm)0x12345678)),
-        cls(MPI_Send(&x, 1, MPI_INT, 0, 1, (MPI_Comm)0xac000000)),
-        cls(MPI_Send(&x, 1, (MPI_Datatype)0x12345678, 0, 1, MPI_COMM_WORLD)),
-        cls(MPI_Send(&x, -1, MPI_INT, 0, 1, MPI_COMM_WORLD)),
-        cls(MPI_Send(&x, 1, MPI_INT, size, 1, MPI_COMM_WORLD)),
-        cls(MPI_Send(&x, 1, MPI_INT, 0, -5, MPI_COMM_WORLD)),
-        cls(MPI_Bcast(&x, 1, MPI_INT, size, MPI_COMM_WORLD)));
+        error_class_of(MPI_Send(&x, 1, MPI_INT, 0, 1, (MPI_Comm)0x12345678)),
+        error_class_of(MPI_Send(&x, 1, MPI_INT, 0, 1, (MPI_Comm)0xac000000)),
+        error_class_of(MPI_Send(&x, 1, (MPI_Datatype)0x12345678, 0, 1, MPI_COMM_WORLD)),
+        error_class_of(MPI_Send(&x, -1, MPI_INT, 0, 1, MPI_COMM_WORLD)),
+        error_class_of(MPI_Send(&x, 1, MPI_INT, size, 1, MPI_COMM_WORLD)),
+        error_class_of(MPI_Send(&x, 1, MPI_INT, 0, -5, MPI_COMM_WORLD)),
+        error_class_of(MPI_Bcast(&x, 1, MPI_INT, size, MPI_COMM_WORLD)));
     (void)req;
     /* MPI_REPLACE and MPI_NO_OP are for one-sided accumulates only. */
     int r1 = MPI_Allreduce(&x, &mine, 1, MPI_INT, MPI_REPLACE, MPI_COMM_WORLD);
     int r2 = MPI_Reduce(&x, &mine, 1, MPI_INT, MPI_NO_OP, 0, MPI_COMM_WORLD);
-    out("rank %d: allreduce REPLACE %d, reduce NO_OP %d\n", rank, cls(r1), cls(r2));
+    out("rank %d: allreduce REPLACE %d, reduce NO_OP %d\n", rank, error_class_of(r1), error_class_of(r2));
     /* A null buffer with data of a predefined type. */
-    out("rank %d: null buffer %d\n", rank, cls(MPI_Send(NULL, 1, MPI_INT, 0, 1, MPI_COMM_WORLD)));
+    out("rank %d: null buffer %d\n", rank, error_class_of(MPI_Send(NULL, 1, MPI_INT, 0, 1, MPI_COMM_WORLD)));
     out_flush();
     MPI_Finalize();
     return 0;
