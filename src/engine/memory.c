@@ -285,15 +285,18 @@ static struct {
 } snap[64];
 static int nsnap;
 
+/* The cap counts the pages the shared objects hold, which is what the
+ * copies cost, not the mappings' lengths: a staging area mapped at 256 MiB
+ * that holds 128 MiB of messages is copied. */
 static int snapshot_shared(struct mpcr_scratch *s)
 {
-    size_t total = 0;
+    size_t held = 0;
     nsnap = 0;
     for (uint32_t i = 0; i < s->nregions; i++) {
         const struct mpcr_img_region *r = &s->regions[i];
         if (r->kind != MPCR_R_ANON_SHARED) continue;
         size_t len = r->end - r->start;
-        if (nsnap == 64 || (total += len) > SNAPSHOT_MAX) return 0;
+        if (nsnap == 64) return 0;
         void *copy = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (copy == MAP_FAILED) return 0;
         snap[nsnap].copy = copy, snap[nsnap].start = r->start, snap[nsnap++].len = len;
@@ -303,9 +306,11 @@ static int snapshot_shared(struct mpcr_scratch *s)
             size_t k = len / MPCR_PAGE - base < sizeof s->io ? len / MPCR_PAGE - base : sizeof s->io;
             int readable = (r->prot & PROT_READ) != 0;
             if (!readable || mincore((void *)(r->start + base * MPCR_PAGE), k * MPCR_PAGE, vec)) return 0;
-            for (size_t j = 0; j < k; j++)
-                if (vec[j] & 1)
-                    memcpy((char *)copy + (base + j) * MPCR_PAGE, (const char *)r->start + (base + j) * MPCR_PAGE, MPCR_PAGE);
+            for (size_t j = 0; j < k; j++) {
+                if (!(vec[j] & 1)) continue;
+                if ((held += MPCR_PAGE) > SNAPSHOT_MAX) return 0;
+                memcpy((char *)copy + (base + j) * MPCR_PAGE, (const char *)r->start + (base + j) * MPCR_PAGE, MPCR_PAGE);
+            }
             base += k;
         }
     }
