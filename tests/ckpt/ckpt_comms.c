@@ -11,8 +11,11 @@
  *     communicator; then it sends on its own (still live) handle;
  *   - a ring MPI_Sendrecv while rank 1 computes for UNITS/4 ms first;
  *   - an Allreduce over each live parity communicator.
- * With CHURN_ROUNDS, only the first CHURN_ROUNDS rounds churn.
- *   ckpt_comms [REPS [UNITS [CHURN [CHURN_ROUNDS]]]]   (default 6 300 200 REPS) */
+ * With CHURN_ROUNDS, only the first CHURN_ROUNDS rounds churn. With
+ * CHURN_UNITS, before each split one rank in turn computes that many ms,
+ * while the others wait inside MPI_Comm_split for it.
+ *   ckpt_comms [REPS [UNITS [CHURN [CHURN_ROUNDS [CHURN_UNITS]]]]]
+ *   (default 6 300 200 REPS 0) */
 #include "ckpt.h"
 
 #define LIVE 3
@@ -22,6 +25,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     long reps = arg_long(argc, argv, 1, 6), units = arg_long(argc, argv, 2, 300),
          churn = arg_long(argc, argv, 3, 200), churn_rounds = arg_long(argc, argv, 4, reps);
+    long churn_units = argc > 5 ? arg_long(argc, argv, 5, 1) : 0;
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -33,6 +37,7 @@ int main(int argc, char **argv)
     for (long rep = 0; rep < reps; rep++) {
         for (long i = 0; rep < churn_rounds && i < churn; i++) {
             MPI_Comm c;
+            if (churn_units && i % size == rank) sum = mix2(sum, compute((uint64_t)i, churn_units));
             MPI_Comm_split(MPI_COMM_WORLD, (int)((rank + i) % 3), size - rank, &c);
             MPI_Comm_free(&c);
         }
