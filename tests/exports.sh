@@ -2,7 +2,7 @@
 # mpcr's libmpich.so.12 must export every MPI_/PMPI_/MPIX_ function and
 # data symbol that MPICH's own libmpich.so.12 exports, so that any program
 # built against MPICH loads without an undefined symbol.
-# And the description of the API (src/lib/mpi.api) must name exactly the
+# And the description of the API (src/lib/api/*.api) must name exactly the
 # functions MPICH exports, each once: no function missing, none invented.
 #   exports.sh OUR_LIB [API_NAMES]   (API_NAMES: the generator's api_names.txt)
 set -u
@@ -23,13 +23,13 @@ fi
 if [ -n "$names" ]; then
     functions() { nm -D --defined-only "$1" | awk '$2 == "T" || $2 == "W" {print $3}' | grep -E '^MPIX?_' | sort -u; }
     described=$(sort "$names")
-    [ "$(sort -u "$names" | wc -l)" = "$(wc -l <"$names")" ] || { echo "mpi.api names a function twice"; exit 1; }
+    [ "$(sort -u "$names" | wc -l)" = "$(wc -l <"$names")" ] || { echo "src/lib/api/*.api name a function twice"; exit 1; }
     diff_out=$(diff <(functions "$theirs") <(echo "$described"))
     if [ -n "$diff_out" ]; then
-        echo "src/lib/mpi.api and MPICH's exported functions differ (< MPICH only, > mpi.api only):"
+        echo "src/lib/api/*.api and MPICH's exported functions differ (< MPICH only, > described only):"
         echo "$diff_out" | head -20
         exit 1
     fi
 fi
 echo "all $(symbols "$theirs" | wc -l) MPI symbols of $theirs are exported by $ours;" \
-    "mpi.api describes its $(wc -l <"${names:-/dev/null}") functions"
+    "src/lib/api describes its $(wc -l <"${names:-/dev/null}") functions"

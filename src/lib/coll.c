@@ -171,7 +171,7 @@ static int copy_typed(const void *src, MPI_Count count, const struct mpcr_type *
 }
 
 /* The send and receive arguments that are significant on this rank (their
- * kinds are optional in mpi.api): 0 or an error class. */
+ * kinds are optional in src/lib/api): 0 or an error class. */
 static int check_used(MPI_Count scount, const struct mpcr_type *st, MPI_Count rcount,
                       const struct mpcr_type *rt, int send_used, int recv_used)
 {

@@ -1,7 +1,7 @@
 /* Completion of non-blocking requests: MPI_Wait, MPI_Test and their
  * several-request forms. The helpers apply no error handler; each MPI
  * function applies, once, the handler of the communicator of the request
- * that failed (these are `ownerrors` functions in mpi.api). A request's
+ * that failed (these are `ownerrors` functions in src/lib/api). A request's
  * communicator may go with the request (freed by the program meanwhile),
  * so what is kept is its error handler, not the communicator. */
 #include "api_gen.h"

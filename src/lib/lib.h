@@ -176,7 +176,7 @@ int mpcr_errhandler_valid(MPI_Errhandler e);
 
 /* Defines MPI_name as a weak alias of PMPI_name, as MPICH does, so that
  * profiling tools can interpose MPI_ and still reach PMPI_. The generated
- * entry points have theirs; `custom` functions (mpi.api) use this. */
+ * entry points have theirs; `custom` functions (src/lib/api) use this. */
 #define MPCR_ALIAS(name)                                                                           \
     extern __typeof__(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)))
 
