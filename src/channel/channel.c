@@ -75,7 +75,7 @@ int mpcr_recv_fd(int sock, int *fd, void *msg, unsigned len)
 const char *mpcr_op_name(uint32_t op)
 {
     static const char *const names[] = {
-#define MPCR_OP_NAME(name, fn) #name,
+#define MPCR_OP_NAME(name, fn, args) #name,
         MPCR_OPS(MPCR_OP_NAME)
 #undef MPCR_OP_NAME
     };

@@ -62,30 +62,57 @@ struct mpcr_hello {
  * first; the library restores it once connected. */
 #define MPCR_ENV_SAVED_LIBRARY_PATH "MPCR_SAVED_LD_LIBRARY_PATH"
 
-/* The operations, described once. X(NAME, name) */
-#define MPCR_OPS(X)                                                                                \
-    X(INIT, init) /* -> value: rank, source: size, tag: tag_ub, bytes: spin ns; name+version in    \
-                     staging */                                                                    \
-    X(FINALIZE, finalize) /* real MPI_Finalize */                                                  \
-    X(ABORT, abort)       /* tag: error code; never answered */                                    \
-    X(SEND, send)         /* comm, peer, tag, offset, bytes */                                     \
-    X(SSEND, ssend)       /* same, synchronous */                                                  \
-    X(ISEND, isend)       /* same, -> token */                                                     \
-    X(RECV, recv)         /* comm, peer, tag, offset, bytes(capacity) -> status */                 \
-    X(IRECV, irecv)       /* same -> token */                                                      \
-    X(PROBE, probe)       /* comm, peer, tag -> status */                                          \
-    X(IPROBE, iprobe)     /* comm, peer, tag -> flag, status */                                    \
-    X(WAIT, wait)         /* token -> status */                                                    \
-    X(TEST, test)         /* token -> flag, status */                                              \
-    X(GROW, grow)         /* bytes: new staging size; the proxy extends the memfd */               \
-    X(COMPLETE, complete) /* tag: mode; offset: tokens[peer], then results[peer] -> value */ \
-    X(COMM_DUP, comm_dup)     /* comm -> new comm id `token` (chosen by the library) */       \
-    X(COMM_SPLIT, comm_split) /* comm, peer: color, tag: key, token: new id -> flag: member, \
-                                 value: rank, source: size */                                 \
-    X(COMM_FREE, comm_free)   /* comm */                                                      \
-    X(CANCEL, cancel)         /* token: a pending request is cancelled (or, if it cannot \
-                                 be, completed) and forgotten (for MPI_Cancel) */                             \
-    X(BATCH, batch)           /* offset: peer x struct mpcr_batch_op -> their results */
+/* What the fields of the call line mean for an operation, as data: each
+ * operation below lists the arguments it reads, and the proxy checks
+ * exactly those before it serves the call (docs/channel.md, "Validation").
+ * A field an operation does not list is ignored. */
+enum mpcr_arg {
+    MPCR_ARG_COMM = 1u << 0,         /* comm: a live communicator or its collective context */
+    MPCR_ARG_PROGRAM_COMM = 1u << 1, /* comm: a live communicator, not a collective context */
+    MPCR_ARG_DEST = 1u << 2,         /* peer: a rank of comm (MPI_PROC_NULL never travels) */
+    MPCR_ARG_SOURCE = 1u << 3,       /* peer: a rank of comm or MPI_ANY_SOURCE */
+    MPCR_ARG_COLOR = 1u << 4,        /* peer: a split's color, >= 0 or MPI_UNDEFINED */
+    MPCR_ARG_TAG = 1u << 5,          /* tag: 0..MPI_TAG_UB */
+    MPCR_ARG_ANY_TAG = 1u << 6,      /* tag: 0..MPI_TAG_UB or MPI_ANY_TAG */
+    MPCR_ARG_DATA = 1u << 7,         /* [offset, offset + bytes) in the staging area */
+    MPCR_ARG_INIT_OUT = 1u << 8,     /* [offset, offset + INIT's two strings) in staging */
+    MPCR_ARG_TOKEN = 1u << 9,        /* token: a live request */
+    MPCR_ARG_NEW_COMM = 1u << 10,    /* token: a free id for a new communicator */
+    MPCR_ARG_COMPLETE = 1u << 11,    /* tag: mode, peer: count, offset: tokens and results */
+    MPCR_ARG_BATCH = 1u << 12,       /* peer: count (1..MPCR_BATCH_MAX), offset: operations */
+    MPCR_ARG_ANY_INT = 0,            /* peer or tag: any value (ABORT's code, a split's key) */
+};
+#define MPCR_ARGS_SEND  (MPCR_ARG_COMM | MPCR_ARG_DEST | MPCR_ARG_TAG | MPCR_ARG_DATA)
+#define MPCR_ARGS_RECV  (MPCR_ARG_COMM | MPCR_ARG_SOURCE | MPCR_ARG_ANY_TAG | MPCR_ARG_DATA)
+#define MPCR_ARGS_PROBE (MPCR_ARG_COMM | MPCR_ARG_SOURCE | MPCR_ARG_ANY_TAG)
+
+/* The operations, described once: X(NAME, name, arguments read) with what
+ * the reply carries. */
+#define MPCR_OPS(X)                                                                               \
+    /* -> value: rank, source: size, tag: tag_ub, bytes: spin ns; name, version at offset */     \
+    X(INIT, init, MPCR_ARG_INIT_OUT)                                                              \
+    X(FINALIZE, finalize, 0)                 /* the real MPI_Finalize */                          \
+    X(ABORT, abort, MPCR_ARG_ANY_INT)        /* tag: the error code; never answered */            \
+    X(SEND, send, MPCR_ARGS_SEND)                                                                 \
+    X(SSEND, ssend, MPCR_ARGS_SEND)          /* synchronous */                                    \
+    X(ISEND, isend, MPCR_ARGS_SEND)          /* -> token */                                       \
+    X(RECV, recv, MPCR_ARGS_RECV)            /* bytes: capacity -> status */                      \
+    X(IRECV, irecv, MPCR_ARGS_RECV)          /* -> token */                                       \
+    X(PROBE, probe, MPCR_ARGS_PROBE)         /* -> status */                                      \
+    X(IPROBE, iprobe, MPCR_ARGS_PROBE)       /* -> flag, status */                                \
+    X(WAIT, wait, MPCR_ARG_TOKEN)            /* -> status */                                      \
+    X(TEST, test, MPCR_ARG_TOKEN)            /* -> flag, status */                                \
+    X(GROW, grow, 0)                         /* bytes: the new staging size (any: the proxy     \
+                                                answers MPI_ERR_NO_MEM when it cannot map it) */  \
+    X(COMPLETE, complete, MPCR_ARG_COMPLETE) /* -> value */                                       \
+    /* token: the new communicator's id (chosen by the library) */                               \
+    X(COMM_DUP, comm_dup, MPCR_ARG_PROGRAM_COMM | MPCR_ARG_NEW_COMM)                              \
+    /* tag: key (any) -> flag: member, value: rank, source: size */                              \
+    X(COMM_SPLIT, comm_split, MPCR_ARG_PROGRAM_COMM | MPCR_ARG_COLOR | MPCR_ARG_NEW_COMM)         \
+    X(COMM_FREE, comm_free, MPCR_ARG_PROGRAM_COMM)                                                \
+    /* a pending request is cancelled (or, if it cannot be, completed) and forgotten */          \
+    X(CANCEL, cancel, MPCR_ARG_TOKEN)                                                             \
+    X(BATCH, batch, MPCR_ARG_BATCH)          /* -> each operation's result */
 /* COMPLETE: several requests at once, as MPI_Waitany/Testany/Waitsome/
  * Testsome/Testall do. The staging area holds `peer` tokens (0: no request),
  * then, 8-byte aligned, one result per token, written by the proxy. The
@@ -136,7 +163,7 @@ static inline uint64_t mpcr_completion_offset(uint64_t tokens_offset, uint32_t n
 #define MPCR_INIT_VERSION_MAX 256
 
 enum mpcr_op {
-#define MPCR_OP_ENUM(name, fn) MPCR_OP_##name,
+#define MPCR_OP_ENUM(name, fn, args) MPCR_OP_##name,
     MPCR_OPS(MPCR_OP_ENUM)
 #undef MPCR_OP_ENUM
         MPCR_OP_COUNT

@@ -252,7 +252,7 @@ static void op_iprobe(const struct mpcr_call *c, struct mpcr_reply *r)
 }
 
 /* WAIT and TEST: the request's status once it is REQ_DONE, which frees it.
- * The token names a live request (ARG_TOKEN). */
+ * The token names a live request (MPCR_ARG_TOKEN). */
 static void wait_or_test(int waiting, const struct mpcr_call *c, struct mpcr_reply *r)
 {
     struct req *q = req_get(c->token);
@@ -282,7 +282,7 @@ static void op_test(const struct mpcr_call *c, struct mpcr_reply *r)
 }
 
 /* Several requests at once (channel.h: struct mpcr_completion); the count,
- * mode, arrays and tokens are checked (ARG_COMPLETE). Every
+ * mode, arrays and tokens are checked (MPCR_ARG_COMPLETE). Every
  * active request of the call is tested; those that completed keep their status in the
  * table until reported, so a Waitany may leave others completed but not
  * yet reported, as the program cannot tell. */
@@ -370,8 +370,12 @@ static unsigned op_args(uint32_t op);
 /* The call line a batch operation would have been. */
 static struct mpcr_call batch_call(const struct mpcr_batch_op *b)
 {
-    return (struct mpcr_call){.op = b->op, .comm = b->comm, .peer = b->peer, .tag = b->tag,
-                              .offset = b->offset, .bytes = b->bytes};
+    return (struct mpcr_call){.op = b->op,
+                              .comm = b->comm,
+                              .peer = b->peer,
+                              .tag = b->tag,
+                              .offset = b->offset,
+                              .bytes = b->bytes};
 }
 
 /* Operation i completed: its result goes to the program's copy (shared),
@@ -481,50 +485,8 @@ static void op_grow(const struct mpcr_call *c, struct mpcr_reply *r)
  * the error class MPI prescribes for that argument: the proxy never reads
  * or writes outside the staging area, and never names a communicator or a
  * request that is not live. What each operation's fields mean is said once,
- * in args_<name> below; one checker serves every operation
+ * in its line of MPCR_OPS (channel.h); one checker serves every operation
  * (docs/channel.md, "Validation"). */
-
-enum arg {
-    ARG_COMM = 1u << 0,         /* comm: a live communicator or its collective context */
-    ARG_PROGRAM_COMM = 1u << 1, /* comm: a live communicator, not a collective context */
-    ARG_DEST = 1u << 2,         /* peer: a rank of comm */
-    ARG_SOURCE = 1u << 3,       /* peer: a rank of comm or MPI_ANY_SOURCE */
-    ARG_COLOR = 1u << 4,        /* peer: a split's color, >= 0 or MPI_UNDEFINED */
-    ARG_TAG = 1u << 5,          /* tag: 0..MPI_TAG_UB */
-    ARG_ANY_TAG = 1u << 6,      /* tag: 0..MPI_TAG_UB or MPI_ANY_TAG */
-    ARG_DATA = 1u << 7,         /* [offset, offset + bytes) in the staging area */
-    ARG_INIT_OUT = 1u << 8,     /* [offset, offset + INIT's two strings) in the staging area */
-    ARG_TOKEN = 1u << 9,        /* token: a live request */
-    ARG_NEW_COMM = 1u << 10,    /* token: a free id for a new communicator */
-    ARG_COMPLETE = 1u << 11,    /* tag: mode, peer: count, offset: tokens and results */
-    ARG_BATCH = 1u << 12,       /* peer: count (1..MPCR_BATCH_MAX), offset: the operations */
-};
-
-/* MPI_PROC_NULL never travels: the library completes such calls itself, and
- * a PROC_NULL send or receive here would upset the drain's message count. */
-enum {
-    P2P_SEND = ARG_COMM | ARG_DEST | ARG_TAG | ARG_DATA,
-    P2P_RECV = ARG_COMM | ARG_SOURCE | ARG_ANY_TAG | ARG_DATA,
-    args_init = ARG_INIT_OUT,
-    args_finalize = 0,
-    args_abort = 0, /* tag: any error code */
-    args_send = P2P_SEND,
-    args_ssend = P2P_SEND,
-    args_isend = P2P_SEND,
-    args_recv = P2P_RECV,
-    args_irecv = P2P_RECV,
-    args_probe = ARG_COMM | ARG_SOURCE | ARG_ANY_TAG,
-    args_iprobe = ARG_COMM | ARG_SOURCE | ARG_ANY_TAG,
-    args_wait = ARG_TOKEN,
-    args_test = ARG_TOKEN,
-    args_grow = 0, /* bytes: any; a size the proxy cannot map is MPI_ERR_NO_MEM */
-    args_complete = ARG_COMPLETE,
-    args_comm_dup = ARG_PROGRAM_COMM | ARG_NEW_COMM,
-    args_comm_split = ARG_PROGRAM_COMM | ARG_COLOR | ARG_NEW_COMM, /* tag: key, any */
-    args_comm_free = ARG_PROGRAM_COMM,
-    args_cancel = ARG_TOKEN,
-    args_batch = ARG_BATCH,
-};
 
 /* Whether [offset, offset + bytes) lies inside the staging area; written so
  * that no sum can wrap around 2^64. */
@@ -557,29 +519,30 @@ static int check_complete(const struct mpcr_call *c)
  * implementations check a call's arguments. */
 static int check_call(const struct mpcr_call *c, unsigned args)
 {
-    int size = 0, any_source = (args & ARG_SOURCE) != 0, any_tag = (args & ARG_ANY_TAG) != 0;
-    if (args & (ARG_COMM | ARG_PROGRAM_COMM)) {
-        if ((args & ARG_PROGRAM_COMM) && (c->comm & MPCR_COLL_CONTEXT)) return MPI_ERR_COMM;
+    int size = 0, any_source = (args & MPCR_ARG_SOURCE) != 0,
+        any_tag = (args & MPCR_ARG_ANY_TAG) != 0;
+    if (args & (MPCR_ARG_COMM | MPCR_ARG_PROGRAM_COMM)) {
+        if ((args & MPCR_ARG_PROGRAM_COMM) && (c->comm & MPCR_COLL_CONTEXT)) return MPI_ERR_COMM;
         if (!(size = map_comm_size(c->comm))) return MPI_ERR_COMM;
     }
-    if ((args & ARG_NEW_COMM) && !map_comm_id_free(c->token) && !creation_is_done(c->token))
+    if ((args & MPCR_ARG_NEW_COMM) && !map_comm_id_free(c->token) && !creation_is_done(c->token))
         return MPI_ERR_COMM;
-    if ((args & ARG_TOKEN) && !req_get(c->token)) return MPI_ERR_REQUEST;
-    if ((args & ARG_DATA) && !in_staging(c->offset, c->bytes)) return MPI_ERR_BUFFER;
-    if ((args & ARG_INIT_OUT) &&
+    if ((args & MPCR_ARG_TOKEN) && !req_get(c->token)) return MPI_ERR_REQUEST;
+    if ((args & MPCR_ARG_DATA) && !in_staging(c->offset, c->bytes)) return MPI_ERR_BUFFER;
+    if ((args & MPCR_ARG_INIT_OUT) &&
         !in_staging(c->offset, MPCR_INIT_NAME_MAX + MPCR_INIT_VERSION_MAX))
         return MPI_ERR_BUFFER;
-    if ((args & (ARG_DEST | ARG_SOURCE)) && !(c->peer >= 0 && c->peer < size) &&
+    if ((args & (MPCR_ARG_DEST | MPCR_ARG_SOURCE)) && !(c->peer >= 0 && c->peer < size) &&
         !(any_source && c->peer == ABI_ANY_SOURCE))
         return MPI_ERR_RANK;
-    if ((args & ARG_COLOR) && c->peer < 0 && c->peer != ABI_UNDEFINED) return MPI_ERR_ARG;
-    if ((args & (ARG_TAG | ARG_ANY_TAG)) && !(c->tag >= 0 && c->tag <= proxy.tag_ub) &&
+    if ((args & MPCR_ARG_COLOR) && c->peer < 0 && c->peer != ABI_UNDEFINED) return MPI_ERR_ARG;
+    if ((args & (MPCR_ARG_TAG | MPCR_ARG_ANY_TAG)) && !(c->tag >= 0 && c->tag <= proxy.tag_ub) &&
         !(any_tag && c->tag == ABI_ANY_TAG))
         return MPI_ERR_TAG;
-    if (args & ARG_COMPLETE) return check_complete(c);
-    if ((args & ARG_BATCH) && (c->peer < 1 || c->peer > (int32_t)MPCR_BATCH_MAX))
+    if (args & MPCR_ARG_COMPLETE) return check_complete(c);
+    if ((args & MPCR_ARG_BATCH) && (c->peer < 1 || c->peer > (int32_t)MPCR_BATCH_MAX))
         return MPI_ERR_COUNT;
-    if ((args & ARG_BATCH) &&
+    if ((args & MPCR_ARG_BATCH) &&
         !in_staging(c->offset, (uint64_t)c->peer * sizeof(struct mpcr_batch_op)))
         return MPI_ERR_ARG;
     return MPI_SUCCESS;
@@ -590,9 +553,9 @@ static int check_call(const struct mpcr_call *c, unsigned args)
 typedef void handler(const struct mpcr_call *, struct mpcr_reply *);
 static const struct {
     handler *serve;
-    unsigned args; /* enum arg */
+    unsigned args; /* enum mpcr_arg */
 } ops[MPCR_OP_COUNT] = {
-#define MPCR_OP_ENTRY(name, fn) [MPCR_OP_##name] = {op_##fn, args_##fn},
+#define MPCR_OP_ENTRY(name, fn, args) [MPCR_OP_##name] = {op_##fn, args},
     MPCR_OPS(MPCR_OP_ENTRY)
 #undef MPCR_OP_ENTRY
 };
