@@ -1,0 +1,1 @@
+# MPICH's own test suite under mpcr (scripts/conformance.sh; included by tests/CMakeLists.txt).
