@@ -1,1 +1,17 @@
 # Tests of security: owner and mode checks, images bound to their job, the coordinator's sockets (included by tests/CMakeLists.txt).
+# Scripts in tests/security; each runs as root and again as user nobody
+# (tests/as_nobody.sh: mpcr copied where nobody can run it), where the parts
+# that need a second user are skipped.
+set(SEC ${CMAKE_CURRENT_SOURCE_DIR}/security)
+# sec_test(NAME SCRIPT ARGS...): NAME as the current user, NAME.unprivileged as nobody
+function(sec_test name script)
+    add_test(NAME security.${name} COMMAND ${SEC}/${script} ${ARGN})
+    add_test(NAME security.${name}.unprivileged
+        COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/as_nobody.sh ${CMAKE_BINARY_DIR} --copy ${SEC}/common.sh
+            --copy ${SEC}/${script} -- bash ./${script} ${ARGN})
+    set_tests_properties(security.${name} security.${name}.unprivileged PROPERTIES
+        ENVIRONMENT "MPCR=${MPCR_EXE}" TIMEOUT 120)
+endfunction()
+
+# points 3 and 4: coord.sock 0600 under umask 000, peer uid checked; files created 0600, no symlink followed
+sec_test(private_files private_files.sh sleep 60)

@@ -1,15 +1,18 @@
 /* See conns.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "conns.h"
+#include "private.h"
 
 struct mpcr_conn {
     int fd, local, vouched; /* vouched: its secret line was right */
+    pid_t pid;              /* a local peer's process (SO_PEERCRED) */
     int rank;
     char token[32];
     double since;
@@ -27,6 +30,17 @@ void mpcr_conns_accept(struct mpcr_conns *s, int listen_fd, int local, double no
 {
     int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd < 0) return;
+    /* The socket is 0600 in a directory of the owner's, but a socket's
+     * mode is only as good as the directories above it: the kernel's word
+     * on who connected is what counts. */
+    pid_t pid = 0;
+    uid_t uid;
+    if (local && !mpcr_peer_is_owner(fd, &pid, &uid)) {
+        fprintf(stderr, "mpcr: coordinator: refused a connection from uid %d (pid %d): only its "
+                        "owner, uid %u, may use it\n", (int)uid, (int)pid, (unsigned)geteuid());
+        close(fd);
+        return;
+    }
     if (!s->v && !(s->v = calloc(MPCR_CONN_MAX, sizeof *s->v))) {
         close(fd);
         return;
@@ -39,7 +53,7 @@ void mpcr_conns_accept(struct mpcr_conns *s, int listen_fd, int local, double no
     }
     struct mpcr_conn *c = &s->v[s->n++];
     c->fd = fd, c->local = local, c->vouched = 0, c->rank = -1, c->token[0] = 0;
-    c->since = now, c->len = 0;
+    c->since = now, c->len = 0, c->pid = pid;
 }
 
 int mpcr_conns_pollfds(const struct mpcr_conns *s, struct pollfd *p)
@@ -58,7 +72,7 @@ static int take_secret(struct mpcr_conn *c, char *words, const char *secret)
     for (char *t = strtok_r(words, " ", &save); t && n < 5; t = strtok_r(NULL, " ", &save))
         w[n++] = t;
     int at = n && strcmp(w[0], "rank") ? 1 : 0; /* the words after S */
-    if (strcmp(at ? w[0] : "", secret)) return -1;
+    if (!mpcr_secret_equal(at ? w[0] : "", secret)) return -1;
     if (n == at) return c->vouched = 1, 0;
     if (n != at + 3 || strcmp(w[at], "rank") || strlen(w[at + 2]) >= sizeof c->token) return -1;
     char *end;
@@ -87,7 +101,7 @@ static int take_lines(struct mpcr_conn *c, const char *secret,
         }
         /* Over TCP, anyone may connect: only the job's secret opens the door. */
         if (!c->local && !c->vouched) return -1;
-        struct mpcr_request rq = {c->fd, c->local, c->rank, c->token, line, rest, rest_len};
+        struct mpcr_request rq = {c->fd, c->local, c->pid, c->rank, c->token, line, rest, rest_len};
         handle(arg, &rq);
         return 1;
     }

@@ -16,6 +16,7 @@
 
 #include <poll.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define MPCR_CONN_SILENT_S 10.0
 #define MPCR_CONN_MAX      256
@@ -23,7 +24,8 @@
 
 struct mpcr_request {
     int fd;            /* the caller's from now on (still non-blocking) */
-    int local;         /* came on DIR/coord.sock: this host */
+    int local;         /* came on DIR/coord.sock: this host, the coordinator's own user */
+    pid_t pid;         /* a local peer's process id (SO_PEERCRED), else 0 */
     int rank;          /* the rank credential it opened with, else -1 */
     const char *token; /* the credential's token ("" without one) */
     const char *line;  /* the request, without its newline */

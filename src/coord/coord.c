@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "conns.h"
 #include "coord.h"
+#include "private.h"
 
 static double now(void)
 {
@@ -38,6 +40,18 @@ static int sock_addr(const char *dir, struct sockaddr_un *a)
     return 0;
 }
 
+/* A checkpoint directory is trusted only when it is this user's and no
+ * one else may write in it: anyone who can would plant generations,
+ * sockets or links there. */
+static int check_dir(const char *dir)
+{
+    char why[4400];
+    if (!mpcr_check_private(dir, S_IFDIR, why, sizeof why)) return 0;
+    fprintf(stderr, "mpcr: refusing the checkpoint directory: %s; use a directory of your own, "
+                    "writable by you alone (chmod go-w, or a new one)\n", why);
+    return -EPERM;
+}
+
 int mpcr_coord_open(struct mpcr_coord *c, const char *dir)
 {
     memset(c, 0, sizeof *c);
@@ -45,19 +59,25 @@ int mpcr_coord_open(struct mpcr_coord *c, const char *dir)
     c->keep = 2;
     if (mkdir(dir, 0700) && errno != EEXIST) return -errno;
     if (!realpath(dir, c->dir)) return -errno;
-    unsigned long newest, highest;
-    int rc = mpcr_gen_scan(c->dir, &newest, &highest);
+    int rc = check_dir(c->dir);
     if (rc) return rc;
+    unsigned long newest, highest;
+    if ((rc = mpcr_gen_scan(c->dir, &newest, &highest))) return rc;
     c->next_gen = highest + 1;
     struct sockaddr_un a;
     if ((rc = sock_addr(c->dir, &a))) return rc;
     char reply[64];
     if (mpcr_coord_ask(c->dir, "ping", reply, sizeof reply) == 0) return -EADDRINUSE;
-    unlink(a.sun_path); /* a stale socket of a coordinator that is gone */
+    if (!unlink(a.sun_path))
+        fprintf(stderr, "mpcr: removed %s, left by a coordinator that is gone (killed?)\n",
+                a.sun_path);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -errno;
-    if (bind(fd, (struct sockaddr *)&a, sizeof a) || listen(fd, 16)) {
-        rc = -errno;
+    /* bind() creates the socket 0777 less the umask: 0600 whatever it is */
+    mode_t old_umask = umask(0177);
+    rc = bind(fd, (struct sockaddr *)&a, sizeof a) || listen(fd, 16) ? -errno : 0;
+    umask(old_umask);
+    if (rc) {
         close(fd);
         return rc;
     }
@@ -98,11 +118,19 @@ int mpcr_coord_listen_tcp(struct mpcr_coord *c, const char *addr)
     char path[4200], tmp[4210];
     snprintf(path, sizeof path, "%s/coord.secret", c->dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int sfd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (sfd < 0 || write(sfd, c->secret, strlen(c->secret)) < 0 || close(sfd) || rename(tmp, path)) {
-        rc = -errno;
+    int sfd = mpcr_create_private(tmp);
+    if (sfd < 0) {
         close(fd);
-        return rc ? rc : -EIO;
+        return sfd;
+    }
+    ssize_t n = write(sfd, c->secret, strlen(c->secret));
+    int err = n == (ssize_t)strlen(c->secret) ? 0 : n < 0 ? errno : EIO;
+    if (close(sfd) && !err) err = errno;
+    if (!err && rename(tmp, path)) err = errno;
+    if (err) {
+        unlink(tmp);
+        close(fd);
+        return -err;
     }
     c->tcp_fd = fd;
     return 0;
@@ -273,10 +301,67 @@ int mpcr_process_end_fd(pid_t pid)
     return pid > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
 }
 
+/* Whether a report connection comes from the supervised process or an
+ * image writer it forked (they are the coordinator's children too): an
+ * image report from anything else of this user's is no report of it. */
+static int from_the_process(pid_t peer, pid_t child)
+{
+    if (peer == child) return 1;
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)peer);
+    FILE *f = peer > 0 ? fopen(path, "r") : NULL;
+    if (!f) return 0;
+    int parent = 0;
+    char *close_paren = fgets(buf, sizeof buf, f) ? strrchr(buf, ')') : NULL;
+    if (close_paren) sscanf(close_paren + 1, " %*c %d", &parent);
+    fclose(f);
+    return parent == (int)getpid() || parent == (int)child;
+}
+
+struct serving {
+    struct mpcr_coord *c;
+    pid_t child;
+    struct pending *p;
+};
+
+/* A connection's request (conns.c read it without blocking). */
+static void on_request(void *arg, const struct mpcr_request *rq)
+{
+    struct serving *sv = arg;
+    int fd = rq->fd;
+    const char *line = rq->line;
+    if (!strcmp(line, "checkpoint") || !strcmp(line, "checkpoint exit")) {
+        start_checkpoint(sv->c, sv->child, sv->p, fd, line[10] != 0);
+        return; /* the client waits for the engine's report */
+    }
+    if (!strncmp(line, "image ", 6)) {
+        if (from_the_process(rq->pid, sv->child)) {
+            finish_checkpoint(sv->c, sv->p, fd, line);
+            return;
+        }
+        fprintf(stderr, "mpcr: coordinator: refused \"%.80s\" from pid %d: not the process "
+                        "(pid %d) or its image writer\n", line, (int)rq->pid, (int)sv->child);
+        mpcr_coord_send_line(fd, "error an image report must come from the process\n");
+    } else if (!strcmp(line, "status")) {
+        unsigned long newest, highest;
+        mpcr_gen_scan(sv->c->dir, &newest, &highest);
+        mpcr_coord_send_line(fd, "running pid %d newest-complete gen-%lu%s\n", (int)sv->child,
+                             newest, sv->p->active ? " checkpoint-in-progress" : "");
+    } else if (!strcmp(line, "ping"))
+        mpcr_coord_send_line(fd, "pong\n");
+    else
+        mpcr_coord_send_line(fd, "error unknown request\n");
+    close(fd);
+}
+
 int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
 {
     int child_end = mpcr_process_end_fd(child);
     struct pending p = {0};
+    struct serving sv = {c, child, &p};
+    struct mpcr_conns conns = {0};
+    struct pollfd *pfd = calloc(2 + MPCR_CONN_MAX, sizeof *pfd);
+    if (!pfd) return -ENOMEM;
     signal(SIGPIPE, SIG_IGN); /* a client that went away must not end the coordinator */
     double next_auto = c->interval > 0 ? now() + c->interval : 0;
     int status = 0;
@@ -301,32 +386,20 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
         }
         if (ended && p.active && !p.signalled) give_up(&p, "the process has ended");
         else try_signal(c, child, &p);
-        struct pollfd pfd[2] = {{c->listen_fd, POLLIN, 0}, {ended ? -1 : child_end, POLLIN, 0}};
-        if (poll(pfd, 2, 50) <= 0 || !(pfd[0].revents & POLLIN)) continue;
-        int fd = accept4(c->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-        if (fd < 0) continue;
-        struct timeval tv = {10, 0};
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-        char line[1024];
-        read_line(fd, line, sizeof line);
-        if (!strncmp(line, "secret ", 7)) read_line(fd, line, sizeof line); /* only TCP needs it */
-        if (!strcmp(line, "checkpoint") || !strcmp(line, "checkpoint exit")) {
-            start_checkpoint(c, child, &p, fd, line[10] != 0);
-            continue; /* the client waits for the engine's report */
-        }
-        if (!strncmp(line, "image ", 6)) finish_checkpoint(c, &p, fd, line);
-        else if (!strcmp(line, "status")) {
-            unsigned long newest, highest;
-            mpcr_gen_scan(c->dir, &newest, &highest);
-            mpcr_coord_send_line(fd, "running pid %d newest-complete gen-%lu%s\n", (int)child, newest,
-                      p.active ? " checkpoint-in-progress" : "");
-        } else if (!strcmp(line, "ping")) mpcr_coord_send_line(fd, "pong\n");
-        else mpcr_coord_send_line(fd, "error unknown request\n");
-        close(fd);
+        /* Every connection is read as part of this one poll(): none that
+         * says nothing, or half a line, holds the others up (conns.h). */
+        pfd[0] = (struct pollfd){c->listen_fd, POLLIN, 0};
+        pfd[1] = (struct pollfd){ended ? -1 : child_end, POLLIN, 0};
+        int n = 2 + mpcr_conns_pollfds(&conns, pfd + 2);
+        int ready = poll(pfd, (nfds_t)n, 50);
+        mpcr_conns_serve(&conns, pfd + 2, ready > 0 ? n - 2 : 0, "", now(), on_request, &sv);
+        if (ready > 0 && (pfd[0].revents & POLLIN)) mpcr_conns_accept(&conns, c->listen_fd, 1, now());
     }
     if (child_end >= 0) close(child_end);
     if (p.active && p.signalled) mpcr_gen_remove(c->dir, p.gen);
     if (p.active) give_up(&p, "the process ended before its image was complete");
+    mpcr_conns_close_all(&conns);
+    free(pfd);
     mpcr_coord_close(c);
     return status;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "coord.h"
+#include "private.h"
 
 static int gen_number(const char *name, unsigned long *gen)
 {
@@ -59,8 +60,14 @@ int mpcr_gen_write_manifest(const char *dir, unsigned long gen, int nranks, cons
     snprintf(gdir, sizeof gdir, "%s/gen-%lu", dir, gen);
     snprintf(tmp, sizeof tmp, "%s/manifest.tmp", gdir);
     snprintf(path, sizeof path, "%s/manifest", gdir);
-    FILE *f = fopen(tmp, "wx");
-    if (!f) return -errno;
+    int fd = mpcr_create_private(tmp);
+    if (fd < 0) return fd;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        return -ENOMEM;
+    }
     fprintf(f, "mpcr-manifest 1\ngeneration %lu\nranks %d\n", gen, nranks);
     if (mpi) fprintf(f, "mpi %s\n", mpi);
     fprintf(f, "bytes %llu\n", bytes);

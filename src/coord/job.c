@@ -29,6 +29,7 @@
 #include "conns.h"
 #include "coord.h"
 #include "fault.h"
+#include "private.h"
 
 /* RESUME: the generation is complete; waiting for every rank to say it goes on. */
 enum phase { IDLE, QUIESCE, DRAIN, IMAGE, RESUME };
@@ -195,7 +196,7 @@ static int engine_rank(const struct job *j, const struct mpcr_request *rq)
 {
     if (rq->rank < 0 || rq->rank >= j->nranks) return -1;
     const struct rank *k = &j->ranks[rq->rank];
-    return k->token[0] && !strcmp(rq->token, k->token) ? rq->rank : -1;
+    return k->token[0] && mpcr_secret_equal(rq->token, k->token) ? rq->rank : -1;
 }
 
 /* "snapshot K PID" from rank r's program: it goes on; its forked copy PID

@@ -101,7 +101,10 @@ int state_save(unsigned long gen, char *err, size_t cap)
         return snprintf(err, cap, "out of memory for the record of %u communicators",
                         record_count()), -1;
     }
-    struct out o = {open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), 0, 0};
+    /* Never through a planted link, never into a file already there
+     * (a temporary left by a killed proxy is removed, itself). */
+    unlink(tmp);
+    struct out o = {open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600), 0, 0};
     if (o.fd < 0) {
         free(rec);
         return snprintf(err, cap, "cannot create %s: %s", tmp, strerror(errno)), -1;

@@ -1,0 +1,39 @@
+# Sourced by the tests of tests/security: scratch space under /tmp (mode
+# 0755 so that another user may be shown the way in), clean-up of what the
+# test started (by pid, nothing else), fail(), and as_other, which runs a
+# command as user nobody (only root can; an unprivileged run skips those
+# parts and says so). The caller sets `name` and exports MPCR (the mpcr
+# binary).
+: "${MPCR:?MPCR must name the mpcr binary}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/mpcr-$name.XXXXXX")
+chmod 0755 "$T"
+pids=
+trap 'for p in $pids; do kill -CONT "$p" 2>/dev/null; kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
+fail() {
+    echo "$name: FAIL: $*"
+    for f in "$T"/*.err; do [ -s "$f" ] && { echo "--- $f"; tail -8 "$f"; }; done
+    exit 1
+}
+is_root() { [ "$(id -u)" = 0 ]; }
+as_other() { setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp "$@"; }
+mode_of() { stat -c %a "$1"; }
+# wait_for TEST...: up to 10 s (loaded machine: 20 s) for `test TEST...` to hold
+wait_for() {
+    for _ in $(seq 400); do test "$@" && return 0; sleep 0.05; done
+    return 1
+}
+# A client of a coordinator's unix socket that needs nothing but Python:
+# sends one line, prints the first line of the answer ("" if none).
+ask_sock() {
+    /usr/bin/python3 - "$1" "$2" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+try:
+    s.connect(sys.argv[1])
+    s.sendall((sys.argv[2] + "\n").encode())
+    s.settimeout(30)
+    print(s.makefile().readline().strip())
+except OSError as e:
+    print("refused:", e)
+PY
+}
