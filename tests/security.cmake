@@ -15,3 +15,7 @@ endfunction()
 
 # points 3 and 4: coord.sock 0600 under umask 000, peer uid checked; files created 0600, no symlink followed
 sec_test(private_files private_files.sh sleep 60)
+
+# points 1 and 2: owner and mode checks before a restart; images and manifest bound to their job, generation, rank
+add_executable(sec_wait security/sec_wait.c)
+sec_test(binding binding.sh $<TARGET_FILE:sec_wait>)

@@ -1,6 +1,7 @@
 /* Starting a process under the engine and supervising it with the
  * standalone coordinator: shared by `mpcr run --no-mpi` and `mpcr restart`. */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -39,8 +40,11 @@ pid_t mpcr_spawn(char *const argv[], const struct mpcr_coord *c, int preload)
     pid_t pid = fork();
     if (pid < 0) return -errno;
     if (pid > 0) return pid;
+    char job[32];
+    snprintf(job, sizeof job, "%016" PRIx64, c->job_id);
     setenv("MPCR_CKPT_DIR", c->dir, 1);
     setenv("MPCR_COORD_SOCK", sock, 1);
+    setenv("MPCR_JOB_ID", job, 1); /* the engine writes it into every image */
     if (preload) setenv("LD_PRELOAD", preload_var, 1);
     syscall(SYS_close_range, 3, ~0u, 0); /* inherited descriptors could not be checkpointed */
     execvp(argv[0], argv);
@@ -85,6 +89,15 @@ int mpcr_use_coordinator(const char *addr, const char *dir)
             abs, strerror(-rc), addr, dir);
         return -1;
     }
+    uint64_t job;
+    if ((rc = mpcr_coord_read_job(abs, &job))) {
+        mpcr_err("--coordinator: cannot read %s/coord.job (%s): is the coordinator of this version "
+                 "of mpcr?", abs, strerror(-rc));
+        return -1;
+    }
+    char job_hex[32];
+    snprintf(job_hex, sizeof job_hex, "%016" PRIx64, job);
+    setenv("MPCR_JOB_ID", job_hex, 1);
     snprintf(where, sizeof where, "tcp:%s", addr);
     setenv("MPCR_COORD_SOCK", where, 1);
     setenv("MPCR_COORD_SECRET", secret, 1);

@@ -3,12 +3,15 @@
  * coordinator of further checkpoints (numbered on after the last one).
  * An MPI job's images are all checked before anything starts. */
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "binding.h"
 #include "ckpt_common.h"
 #include "cli.h"
 
@@ -69,10 +72,14 @@ static int check_images(const char *restorer, const char *gdir, int nranks)
 }
 
 static int restart_job(const char *dir, unsigned long gen, int nranks, const char *mpi,
-                       const char *coord_addr)
+                       const char *coord_addr, uint64_t job)
 {
     struct mpcr_coord c;
     if (coord_addr ? mpcr_use_coordinator(coord_addr, dir) : mpcr_open_coord(&c, dir)) return 1;
+    if (!coord_addr) c.job_id = job; /* the restarted job is the same job */
+    char job_hex[32]; /* what the new proxies check their state files against */
+    snprintf(job_hex, sizeof job_hex, "%016" PRIx64, job);
+    setenv("MPCR_JOB_ID", job_hex, 1);
     char restorer[4200], gdir[4200];
     snprintf(restorer, sizeof restorer, "%s/../libexec/mpcr/mpcr-restore", mpcr_self_dir());
     snprintf(gdir, sizeof gdir, "%s/gen-%lu", coord_addr ? getenv("MPCR_CKPT_DIR") : c.dir, gen);
@@ -84,10 +91,11 @@ static int restart_job(const char *dir, unsigned long gen, int nranks, const cha
     return mpcr_run_job(mpi, nranks, args, coord_addr ? NULL : &c);
 }
 
-static int restart_process(const char *dir, unsigned long gen)
+static int restart_process(const char *dir, unsigned long gen, uint64_t job)
 {
     struct mpcr_coord c;
     if (mpcr_open_coord(&c, dir)) return 1;
+    c.job_id = job; /* the restarted process is the same job */
     char restorer[4200], image[4200];
     snprintf(restorer, sizeof restorer, "%s/../libexec/mpcr/mpcr-restore", mpcr_self_dir());
     snprintf(image, sizeof image, "%s/gen-%lu/rank-0.img", c.dir, gen);
@@ -127,23 +135,29 @@ int cmd_restart(int argc, char **argv)
         mpcr_err("no complete checkpoint in %s%s", dir, rc ? " (cannot read the directory)" : "");
         return 1;
     }
-    int nranks;
-    char mpi[32];
-    if ((rc = mpcr_gen_read_manifest(dir, newest, &nranks, mpi, sizeof mpi))) {
-        mpcr_err("restart: %s/gen-%lu/manifest cannot be read: %s", dir, newest, strerror(-rc));
+    /* Owners, modes, the manifest, and every file's job, generation, rank,
+     * size and checksum, before anything of it is used (binding.h). */
+    char abs[4096], why[4600];
+    struct mpcr_manifest m;
+    if (!realpath(dir, abs) || mpcr_generation_verify(abs, newest, &m, why, sizeof why)) {
+        mpcr_err("restart: refusing gen-%lu: %s", newest, why);
         return 1;
     }
+    int nranks = m.nranks;
+    char mpi[32];
+    snprintf(mpi, sizeof mpi, "%s", m.mpi);
+    mpcr_manifest_free(&m);
     if (!mpi[0]) {
         if (n > 1) {
             mpcr_err("restart: %s holds one process, not an MPI job of %d ranks", dir, n);
             return 1;
         }
-        return restart_process(dir, newest);
+        return restart_process(dir, newest, m.job);
     }
     if (n && n != nranks) {
         mpcr_err("restart: the job in %s/gen-%lu has %d ranks; it cannot restart with -n %d", dir,
                  newest, nranks, n);
         return 1;
     }
-    return restart_job(dir, newest, nranks, mpi_opt ? mpi_opt : mpi, coord_addr);
+    return restart_job(dir, newest, nranks, mpi_opt ? mpi_opt : mpi, coord_addr, m.job);
 }

@@ -10,6 +10,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -169,6 +170,9 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
         snprintf(sock, sizeof sock, "%s/coord.sock", c->dir);
         setenv("MPCR_CKPT_DIR", c->dir, 1);
         setenv("MPCR_COORD_SOCK", sock, 1);
+        char job[32]; /* the engines and proxies write it into every image and state file */
+        snprintf(job, sizeof job, "%016" PRIx64, c->job_id);
+        setenv("MPCR_JOB_ID", job, 1);
         c->mpi = mpi;
         coordinator = c;
     }

@@ -3,6 +3,7 @@
  * manifest, answers. One checkpoint at a time; an --interval timer asks for
  * checkpoints by itself. */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "binding.h"
 #include "conns.h"
 #include "coord.h"
 #include "private.h"
@@ -64,6 +66,7 @@ int mpcr_coord_open(struct mpcr_coord *c, const char *dir)
     unsigned long newest, highest;
     if ((rc = mpcr_gen_scan(c->dir, &newest, &highest))) return rc;
     c->next_gen = highest + 1;
+    c->job_id = mpcr_new_job_id();
     struct sockaddr_un a;
     if ((rc = sock_addr(c->dir, &a))) return rc;
     char reply[64];
@@ -84,6 +87,8 @@ int mpcr_coord_open(struct mpcr_coord *c, const char *dir)
     c->listen_fd = fd;
     return 0;
 }
+
+static int write_private(const char *dir, const char *name, const char *text);
 
 int mpcr_coord_listen_tcp(struct mpcr_coord *c, const char *addr)
 {
@@ -115,25 +120,51 @@ int mpcr_coord_listen_tcp(struct mpcr_coord *c, const char *addr)
     }
     fclose(r);
     for (size_t i = 0; i < sizeof raw; i++) snprintf(c->secret + 2 * i, 3, "%02x", raw[i]);
-    char path[4200], tmp[4210];
-    snprintf(path, sizeof path, "%s/coord.secret", c->dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int sfd = mpcr_create_private(tmp);
-    if (sfd < 0) {
-        close(fd);
-        return sfd;
+    /* A restart's coordinator continues the job of the newest generation. */
+    unsigned long newest, highest;
+    struct mpcr_manifest m;
+    char why[4400], job[32];
+    if (!mpcr_gen_scan(c->dir, &newest, &highest) && newest &&
+        !mpcr_manifest_read(c->dir, newest, &m, why, sizeof why)) {
+        c->job_id = m.job;
+        mpcr_manifest_free(&m);
     }
-    ssize_t n = write(sfd, c->secret, strlen(c->secret));
-    int err = n == (ssize_t)strlen(c->secret) ? 0 : n < 0 ? errno : EIO;
-    if (close(sfd) && !err) err = errno;
-    if (!err && rename(tmp, path)) err = errno;
-    if (err) {
-        unlink(tmp);
+    snprintf(job, sizeof job, "%016" PRIx64 "\n", c->job_id);
+    if ((rc = write_private(c->dir, "coord.secret", c->secret)) ||
+        (rc = write_private(c->dir, "coord.job", job))) {
         close(fd);
-        return -err;
+        return rc;
     }
     c->tcp_fd = fd;
     return 0;
+}
+
+int mpcr_coord_read_job(const char *dir, uint64_t *job)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/coord.job", dir);
+    FILE *f = fopen(path, "r");
+    *job = 0;
+    if (!f) return -errno;
+    int ok = fscanf(f, "%16" SCNx64, job) == 1;
+    fclose(f);
+    return ok ? 0 : -EINVAL;
+}
+
+/* Writes text to DIR/NAME privately and atomically; 0 or -errno. */
+static int write_private(const char *dir, const char *name, const char *text)
+{
+    char path[4200], tmp[4210];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int fd = mpcr_create_private(tmp);
+    if (fd < 0) return fd;
+    ssize_t n = write(fd, text, strlen(text));
+    int err = n == (ssize_t)strlen(text) ? 0 : n < 0 ? errno : EIO;
+    if (close(fd) && !err) err = errno;
+    if (!err && rename(tmp, path)) err = errno;
+    if (err) unlink(tmp);
+    return -err;
 }
 
 int mpcr_coord_read_secret(const char *dir, char *buf, size_t cap)
@@ -277,7 +308,8 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
     unsigned long long bytes = ok ? strtoull(end + 4, &rest, 10) : 0;
     long stopped = -1; /* "forked MS": a forked copy wrote it; the process was stopped MS */
     if (ok && !strncmp(rest, " forked ", 8)) stopped = strtol(rest + 8, NULL, 10);
-    int rc = ok ? mpcr_gen_write_manifest(c->dir, gen, 1, NULL, bytes) : 0;
+    char why[4600] = "";
+    int rc = ok ? mpcr_manifest_write(c->dir, c->job_id, gen, 1, NULL, why, sizeof why) : 0;
     if (ok && !rc) {
         mpcr_coord_send_line(engine, p->exit_after ? "exit\n" : "continue\n");
         mpcr_gen_prune(c->dir, c->keep);
@@ -288,7 +320,7 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
         mpcr_coord_send_line(engine, "continue\n");
         mpcr_gen_remove(c->dir, gen);
         if (p->client >= 0) {
-            if (ok) mpcr_coord_send_line(p->client, "error writing the manifest: %s\n", strerror(-rc));
+            if (ok) mpcr_coord_send_line(p->client, "error %s\n", why);
             else mpcr_coord_send_line(p->client, "error %s\n", *end ? end + 7 : "unknown");
         }
     }

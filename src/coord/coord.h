@@ -11,6 +11,7 @@
 #define MPCR_COORD_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct mpcr_coord {
@@ -22,16 +23,22 @@ struct mpcr_coord {
     const char *mpi;     /* an MPI job's implementation ("mpich"), NULL for one process */
     int tcp_fd;          /* `mpcr coordinator --listen`: proxies and engines of other hosts; -1 */
     char secret[40];     /* what a TCP connection must open with ("secret S"); "" when none */
+    uint64_t job_id;     /* the job's identity (binding.h): every image and state file names it */
 };
 
 /* Also listens on TCP at "A.B.C.D:PORT", with a new secret, written to
- * DIR/coord.secret (mode 0600) for `mpcr run --coordinator`. */
+ * DIR/coord.secret (mode 0600) for `mpcr run --coordinator`, and the job's
+ * identity to DIR/coord.job: that of the newest complete generation in DIR
+ * (a restart continues its job), else the new one. */
 int mpcr_coord_listen_tcp(struct mpcr_coord *c, const char *addr);
-/* Reads DIR/coord.secret into buf; 0 or -errno. */
+/* Reads DIR/coord.secret into buf; 0 or -errno. The job's identity, from
+ * DIR/coord.job, into *job (0 when the file is not there). */
+int mpcr_coord_read_job(const char *dir, uint64_t *job);
 int mpcr_coord_read_secret(const char *dir, char *buf, size_t cap);
 
-/* Creates DIR and listens on DIR/coord.sock; fails with -EADDRINUSE when a
- * coordinator already answers there. */
+/* Creates DIR (or checks that it is the user's alone: -EPERM, said on
+ * stderr), draws a new job identity, and listens on DIR/coord.sock; fails
+ * with -EADDRINUSE when a coordinator already answers there. */
 int mpcr_coord_open(struct mpcr_coord *c, const char *dir);
 /* Serves until `child` ends; returns its wait status. Closes the socket. */
 int mpcr_coord_serve(struct mpcr_coord *c, pid_t child);
@@ -54,10 +61,7 @@ int mpcr_coord_ask(const char *dir, const char *request, char *reply, size_t cap
 
 /* Generations on disk: the newest complete one (0 if none) and the highest number used. */
 int mpcr_gen_scan(const char *dir, unsigned long *newest_complete, unsigned long *highest);
-int mpcr_gen_write_manifest(const char *dir, unsigned long gen, int nranks, const char *mpi,
-                            unsigned long long bytes);
-/* Reads gen-K/manifest: the number of ranks and the MPI ("" for one process). */
-int mpcr_gen_read_manifest(const char *dir, unsigned long gen, int *nranks, char *mpi, size_t cap);
+/* (Manifests: binding.h.) */
 
 /* The coordinator of an MPI job of `nranks` ranks (job.c): serves until
  * `launcher` (mpiexec) ends and returns its wait status, or, with launcher

@@ -44,60 +44,6 @@ int mpcr_gen_scan(const char *dir, unsigned long *newest_complete, unsigned long
     return 0;
 }
 
-static int fsync_path(const char *path, int flags)
-{
-    int fd = open(path, flags | O_CLOEXEC);
-    if (fd < 0) return -errno;
-    int rc = fsync(fd) ? -errno : 0;
-    close(fd);
-    return rc;
-}
-
-int mpcr_gen_write_manifest(const char *dir, unsigned long gen, int nranks, const char *mpi,
-                            unsigned long long bytes)
-{
-    char tmp[4300], path[4300], gdir[4200];
-    snprintf(gdir, sizeof gdir, "%s/gen-%lu", dir, gen);
-    snprintf(tmp, sizeof tmp, "%s/manifest.tmp", gdir);
-    snprintf(path, sizeof path, "%s/manifest", gdir);
-    int fd = mpcr_create_private(tmp);
-    if (fd < 0) return fd;
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-        return -ENOMEM;
-    }
-    fprintf(f, "mpcr-manifest 1\ngeneration %lu\nranks %d\n", gen, nranks);
-    if (mpi) fprintf(f, "mpi %s\n", mpi);
-    fprintf(f, "bytes %llu\n", bytes);
-    for (int r = 0; r < nranks; r++)
-        fprintf(f, mpi ? "rank %d rank-%d.img rank-%d.state\n" : "rank %d rank-%d.img\n", r, r, r);
-    int rc = fflush(f) || fsync(fileno(f)) ? -errno : 0;
-    if (fclose(f) && !rc) rc = -errno;
-    if (!rc && rename(tmp, path)) rc = -errno;
-    if (!rc) rc = fsync_path(gdir, O_RDONLY | O_DIRECTORY);
-    if (rc) unlink(tmp);
-    return rc;
-}
-
-int mpcr_gen_read_manifest(const char *dir, unsigned long gen, int *nranks, char *mpi, size_t cap)
-{
-    char path[4200], line[256];
-    snprintf(path, sizeof path, "%s/gen-%lu/manifest", dir, gen);
-    FILE *f = fopen(path, "r");
-    if (!f) return -errno;
-    *nranks = 0;
-    if (cap) mpi[0] = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        if (!strncmp(line, "ranks ", 6)) *nranks = atoi(line + 6);
-        if (!strncmp(line, "mpi ", 4)) snprintf(mpi, cap, "%s", line + 4);
-    }
-    fclose(f);
-    return *nranks > 0 ? 0 : -EINVAL;
-}
-
 void mpcr_gen_remove(const char *dir, unsigned long gen)
 {
     char gdir[4200], path[4500];

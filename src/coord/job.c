@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "binding.h"
 #include "conns.h"
 #include "coord.h"
 #include "fault.h"
@@ -365,9 +366,9 @@ static void complete(struct job *j)
         fail(j, "rank %d reported its image, but %s is missing", r, which);
         return;
     }
-    int rc = mpcr_gen_write_manifest(j->c->dir, j->gen, j->nranks, j->c->mpi, j->bytes);
-    if (rc) {
-        fail(j, "writing the manifest: %s", strerror(-rc));
+    char why[4600];
+    if (mpcr_manifest_write(j->c->dir, j->c->job_id, j->gen, j->nranks, j->c->mpi, why, sizeof why)) {
+        fail(j, "no manifest: %s", why);
         return;
     }
     double t0 = j->started;

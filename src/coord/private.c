@@ -36,8 +36,14 @@ int mpcr_check_private(const char *path, mode_t type, char *why, size_t cap)
         return -1;
     }
     if ((st.st_mode & S_IFMT) != type) {
-        snprintf(why, cap, "%s is %s, not %s", path,
-                 S_ISLNK(st.st_mode) ? "a symbolic link" : "of another type", what);
+        mode_t t = st.st_mode & S_IFMT;
+        const char *is = t == S_IFLNK    ? "a symbolic link"
+                         : t == S_IFDIR  ? "a directory"
+                         : t == S_IFIFO  ? "a FIFO"
+                         : t == S_IFSOCK ? "a socket"
+                         : t == S_IFREG  ? "a regular file"
+                                         : "a device";
+        snprintf(why, cap, "%s is %s, not %s", path, is, what);
         return -1;
     }
     if (st.st_uid != geteuid()) {

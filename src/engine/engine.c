@@ -46,6 +46,7 @@ static struct mpcr_engine_hooks hooks;
 static int initialised;
 static char ckpt_dir[4096], coord_sock[108], coord_secret[64], api_path[4096];
 static unsigned rank;
+static uint64_t job_id; /* $MPCR_JOB_ID (hex), set by `mpcr run`: every image names its job */
 static int busy;                       /* a checkpoint is in progress */
 static uint32_t epoch;                 /* of the current checkpoint */
 static uint32_t arrived, restored;     /* futex words: threads parked / restored */
@@ -227,6 +228,7 @@ static int finish_image(struct mpcr_scratch *s, const char *path, uint64_t gen, 
         else h->vdso.vdso_crc = mpcr_crc32c(0, (void *)h->vdso.vdso, h->vdso.vdso_len);
         h->generation = gen;
         h->rank = rank;
+        h->job_id = job_id;
         uint32_t n = 0;
         for (int i = 0; i < mpcr_nthr; i++) {
             if (mpcr_thr[i].gone) continue;
@@ -476,6 +478,8 @@ int mpcr_engine_init(void)
     const char *secret = getenv("MPCR_COORD_SECRET");
     if (secret) snprintf(coord_secret, sizeof coord_secret, "%s", secret);
     if (r) rank = (unsigned)atoi(r);
+    const char *job = getenv("MPCR_JOB_ID");
+    if (job) job_id = strtoull(job, NULL, 16);
     find_tid_offset();
     mpcr_proc_init();
     struct sigaction sa;

@@ -16,7 +16,7 @@
 
 #define MPCR_IMG_MAGIC "MPCRIMG1"
 #define MPCR_IMG_FOOTER_MAGIC "MPCREND1"
-#define MPCR_IMG_VERSION 1
+#define MPCR_IMG_VERSION 2
 #define MPCR_IMG_HEADER_SIZE 4096
 #define MPCR_PAGE 4096ul
 
@@ -79,6 +79,8 @@ struct mpcr_img_header {
     uint32_t cwd_str;      /* offset in the string table */
     uint64_t total_len;    /* whole file, footer included */
     uint32_t header_crc;   /* CRC32C of the 4096 header bytes with this field 0 */
+    uint32_t pad;
+    uint64_t job_id;       /* the job's identity, drawn at `mpcr run` (0: an API image) */
 };
 _Static_assert(sizeof(struct mpcr_img_header) <= MPCR_IMG_HEADER_SIZE, "header too large");
 

@@ -4,7 +4,10 @@
  *     then the live communicators (record_form.c)
  *   nreqs   x struct saved_req (slots that are not free, with their token)       72 bytes each
  *   ncache  x { struct saved_msg, then its bytes }                               24 bytes + bytes
+ *   identity { u64 job id, u64 generation }                                      16 bytes
  *   u32 CRC32C of everything before it
+ * The identity binds the file to its slot: a restart refuses a state file
+ * of another job or generation (the header names the rank).
  * Written to NAME.tmp, fsync'ed and renamed, as the engine writes images.
  * A reader trusts no count in it: the CRC tells damage, not a crafted or
  * foreign file, so every count is bounded by the bytes that are left and
@@ -26,7 +29,7 @@
 #include "crc32c.h"
 
 #define STATE_MAGIC   "MPCRPST1"
-#define STATE_VERSION 2
+#define STATE_VERSION 3
 
 struct header {
     char magic[8];
@@ -40,13 +43,16 @@ struct saved_req {
     uint64_t offset, bytes, posted;
     struct req_status done;
 };
+struct identity {
+    uint64_t job_id, generation;
+};
 struct saved_msg {
     uint32_t comm;
     int32_t source, tag, rc; /* rc: how the drain received it (error class) */
     uint64_t bytes;
 };
 _Static_assert(sizeof(struct header) == 32 && sizeof(struct saved_req) == 72 &&
-                   sizeof(struct saved_msg) == 24,
+                   sizeof(struct saved_msg) == 24 && sizeof(struct identity) == 16,
                "the state file's layout changed: bump STATE_VERSION and the comment above");
 
 /* Request tokens index the proxy's table, sized by the largest one on a
@@ -131,6 +137,9 @@ int state_save(unsigned long gen, char *err, size_t cap)
         put(&o, &s, sizeof s);
         put(&o, m->data, m->bytes);
     }
+    const char *job = getenv("MPCR_JOB_ID");
+    struct identity id = {job ? strtoull(job, NULL, 16) : 0, gen};
+    put(&o, &id, sizeof id);
     uint32_t crc = o.crc;
     put(&o, &crc, sizeof crc);
     if (!o.failed && fsync(o.fd)) o.failed = errno;
@@ -198,7 +207,9 @@ int state_load(const char *gen_dir, char *err, size_t cap)
     struct in in = {buf, buf + len};
     struct header h;
     uint32_t crc;
-    if (len < sizeof h + sizeof crc || get(&in, &h, sizeof h) || memcmp(h.magic, STATE_MAGIC, 8)) {
+    struct identity id;
+    if (len < sizeof h + sizeof id + sizeof crc || get(&in, &h, sizeof h) ||
+        memcmp(h.magic, STATE_MAGIC, 8)) {
         snprintf(err, cap, "%s is not a proxy state file", path);
         goto out;
     }
@@ -207,11 +218,21 @@ int state_load(const char *gen_dir, char *err, size_t cap)
         snprintf(err, cap, "%s is damaged (checksum mismatch)", path);
         goto out;
     }
-    in.end -= sizeof crc;
+    in.end -= sizeof crc + sizeof id;
+    memcpy(&id, in.end, sizeof id);
     if (h.version != STATE_VERSION || h.rank != (uint32_t)proxy.rank ||
         h.size != (uint32_t)proxy.size) {
         snprintf(err, cap, "%s is of version %u, rank %u of %u; this is rank %d of %d", path,
                  h.version, h.rank, h.size, proxy.rank, proxy.size);
+        goto out;
+    }
+    const char *job = getenv("MPCR_JOB_ID"), *slash = strrchr(gen_dir, '/');
+    unsigned long long want_job = job ? strtoull(job, NULL, 16) : 0, want_gen = 0;
+    if (slash) sscanf(slash + 1, "gen-%llu", &want_gen);
+    if (id.job_id != want_job || id.generation != want_gen) {
+        snprintf(err, cap, "%s belongs to job %016llx, generation %llu, not to job %016llx, "
+                 "generation %llu", path, (unsigned long long)id.job_id,
+                 (unsigned long long)id.generation, want_job, want_gen);
         goto out;
     }
     if (!fits(&in, h.record_bytes, 1) || !fits(&in, h.nreqs, sizeof(struct saved_req)) ||
