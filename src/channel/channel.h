@@ -107,12 +107,20 @@ enum mpcr_arg {
     X(COMPLETE, complete, MPCR_ARG_COMPLETE) /* -> value */                                       \
     /* token: the new communicator's id (chosen by the library) */                               \
     X(COMM_DUP, comm_dup, MPCR_ARG_PROGRAM_COMM | MPCR_ARG_NEW_COMM)                              \
-    /* tag: key (any) -> flag: member, value: rank, source: size */                              \
-    X(COMM_SPLIT, comm_split, MPCR_ARG_PROGRAM_COMM | MPCR_ARG_COLOR | MPCR_ARG_NEW_COMM)         \
+    /* tag: key (any) -> flag: member, value: rank, source: size; the members' world ranks    \
+       (int32 each) written at offset (bytes: room for the parent's size) */                     \
+    X(COMM_SPLIT, comm_split,                                                                     \
+      MPCR_ARG_PROGRAM_COMM | MPCR_ARG_COLOR | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA)                  \
     X(COMM_FREE, comm_free, MPCR_ARG_PROGRAM_COMM)                                                \
     /* a pending request is cancelled (or, if it cannot be, completed) and forgotten */          \
     X(CANCEL, cancel, MPCR_ARG_TOKEN)                                                             \
-    X(BATCH, batch, MPCR_ARG_BATCH)          /* -> each operation's result */
+    X(BATCH, batch, MPCR_ARG_BATCH)          /* -> each operation's result */                      \
+    /* as COMM_SPLIT; peer: the split type (MPICH's MPI_COMM_TYPE_SHARED or MPI_UNDEFINED) */    \
+    X(COMM_SPLIT_TYPE, comm_split_type, MPCR_ARG_PROGRAM_COMM | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA) \
+    /* at offset: the group as ranks of comm (int32 each; bytes / 4 of them, this rank among     \
+       them); collective over the group only */                                                  \
+    X(COMM_CREATE_GROUP, comm_create_group,                                                       \
+      MPCR_ARG_PROGRAM_COMM | MPCR_ARG_TAG | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA)
 /* COMPLETE: several requests at once, as MPI_Waitany/Testany/Waitsome/
  * Testsome/Testall do. The staging area holds `peer` tokens (0: no request),
  * then, 8-byte aligned, one result per token, written by the proxy. The

@@ -7,16 +7,21 @@
  * frees while requests on it are pending lives on until they are done; the
  * proxy frees its real communicator only then. */
 #include "api_gen.h"
+#include "topo.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+static int32_t self_member;
 static struct mpcr_comm world = {.vid = 0, .errhandler = MPI_ERRORS_ARE_FATAL};
-static struct mpcr_comm self = {.vid = 1, .size = 1, .errhandler = MPI_ERRORS_ARE_FATAL};
+static struct mpcr_comm self = {
+    .vid = 1, .size = 1, .errhandler = MPI_ERRORS_ARE_FATAL, .members = &self_member};
 
 void mpcr_comm_setup(int rank, int size)
 {
     world.rank = rank;
     world.size = size;
+    self_member = rank;
 }
 
 struct mpcr_comm *mpcr_comm_get(MPI_Comm comm)
@@ -43,6 +48,9 @@ static void comm_destroy(void *obj)
 {
     struct mpcr_comm *c = obj;
     if (c->vid) proxy_free(c->vid);
+    free(c->members);
+    free(c->name);
+    mpcr_topo_free(c->topo);
 }
 
 void mpcr_comm_ref(struct mpcr_comm *c)
@@ -55,11 +63,24 @@ void mpcr_comm_unref(struct mpcr_comm *c)
     if (!predefined(c)) mpcr_obj_unref(c);
 }
 
-/* A new communicator's object; the proxy knows it as vid once told. */
-static struct mpcr_comm *comm_new(void)
+MPI_Comm mpcr_comm_handle(struct mpcr_comm *c)
+{
+    return (MPI_Comm)mpcr_obj_handle(c);
+}
+
+/* A new communicator's object; the proxy knows it as vid once told. Its
+ * members array (n entries) is allocated here, filled by the caller. */
+static struct mpcr_comm *comm_new(int n)
 {
     struct mpcr_comm *c = mpcr_obj_new(MPCR_KIND_COMM, sizeof *c, comm_destroy);
-    if (c) c->vid = 2 + mpcr_obj_index(c);
+    if (!c) return NULL;
+    c->vid = 2 + mpcr_obj_index(c);
+    c->members = malloc(((size_t)n + 1) * sizeof *c->members);
+    if (!c->members) {
+        c->vid = 0;
+        mpcr_obj_drop_handle(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -70,9 +91,9 @@ static void comm_discard(struct mpcr_comm *c)
     mpcr_obj_drop_handle(c);
 }
 
-int mpcr_impl_Comm_dup(struct mpcr_comm *c, MPI_Comm *newcomm)
+int mpcr_comm_dup(struct mpcr_comm *c, struct mpcr_comm **out)
 {
-    struct mpcr_comm *n = comm_new();
+    struct mpcr_comm *n = comm_new(c->size);
     if (!n) return MPI_ERR_NO_MEM;
     struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMM_DUP);
     call->comm = c->vid;
@@ -83,29 +104,169 @@ int mpcr_impl_Comm_dup(struct mpcr_comm *c, MPI_Comm *newcomm)
         return err;
     }
     n->rank = c->rank, n->size = c->size, n->errhandler = c->errhandler;
-    *newcomm = (MPI_Comm)mpcr_obj_handle(n);
+    for (int r = 0; r < c->size; r++)
+        n->members[r] = mpcr_comm_world_rank(c, r);
+    *out = n;
     return MPI_SUCCESS;
 }
 
-int mpcr_impl_Comm_split(struct mpcr_comm *c, int color, int key, MPI_Comm *newcomm)
+int mpcr_impl_Comm_dup(struct mpcr_comm *c, MPI_Comm *newcomm)
 {
-    if (color < 0 && color != MPI_UNDEFINED) return MPI_ERR_ARG;
-    struct mpcr_comm *n = comm_new();
+    struct mpcr_comm *n;
+    int err = mpcr_comm_dup(c, &n);
+    if (err) return err;
+    if (c->topo && !(n->topo = mpcr_topo_copy(c->topo))) {
+        mpcr_impl_Comm_free(&(MPI_Comm){mpcr_comm_handle(n)}, n);
+        return MPI_ERR_NO_MEM;
+    }
+    *newcomm = mpcr_comm_handle(n);
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Comm_dup_with_info(struct mpcr_comm *c, MPI_Info info, MPI_Comm *newcomm)
+{
+    (void)info; /* hints: none changes what mpcr does */
+    return mpcr_impl_Comm_dup(c, newcomm);
+}
+
+/* A split-like creation (COMM_SPLIT, COMM_SPLIT_TYPE): the proxy answers
+ * membership, rank and size, and writes the members' world ranks into the
+ * staging area. */
+static int split_call(struct mpcr_comm *c, enum mpcr_op op, int color, int key,
+                      struct mpcr_comm **out)
+{
+    *out = NULL;
+    struct mpcr_comm *n = comm_new(c->size);
     if (!n) return MPI_ERR_NO_MEM;
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMM_SPLIT);
+    uint64_t bytes = (uint64_t)c->size * sizeof(int32_t), off;
+    int err = mpcr_staging_alloc(bytes, &off);
+    if (err) {
+        comm_discard(n);
+        return err;
+    }
+    struct mpcr_call *call = mpcr_call_begin(op);
     call->comm = c->vid;
     call->peer = color;
     call->tag = key;
     call->token = n->vid;
+    call->offset = off;
+    call->bytes = bytes;
     const struct mpcr_reply *r = mpcr_call_finish();
-    int err = r->rc;
+    err = r->rc;
     if (err || !r->flag) { /* an error, or not a member (color MPI_UNDEFINED) */
+        mpcr_staging_free(off);
         comm_discard(n);
-        if (!err) *newcomm = MPI_COMM_NULL;
         return err;
     }
     n->rank = r->value, n->size = r->source, n->errhandler = c->errhandler;
-    *newcomm = (MPI_Comm)mpcr_obj_handle(n);
+    memcpy(n->members, mpcr_staging_ptr(off), (size_t)n->size * sizeof(int32_t));
+    mpcr_staging_free(off);
+    *out = n;
+    return MPI_SUCCESS;
+}
+
+int mpcr_comm_split(struct mpcr_comm *c, int color, int key, struct mpcr_comm **out)
+{
+    if (color < 0 && color != MPI_UNDEFINED) return MPI_ERR_ARG;
+    return split_call(c, MPCR_OP_COMM_SPLIT, color, key, out);
+}
+
+static int handle_or_null(int err, struct mpcr_comm *n, MPI_Comm *newcomm)
+{
+    if (!err) *newcomm = n ? mpcr_comm_handle(n) : MPI_COMM_NULL;
+    return err;
+}
+
+int mpcr_impl_Comm_split(struct mpcr_comm *c, int color, int key, MPI_Comm *newcomm)
+{
+    struct mpcr_comm *n;
+    int err = mpcr_comm_split(c, color, key, &n);
+    return handle_or_null(err, n, newcomm);
+}
+
+/* MPI_COMM_TYPE_SHARED: the ranks of c on this rank's host, where they run
+ * now (docs/communicators.md: a communicator made so keeps its members
+ * across a restart; a new split describes the new placement). */
+int mpcr_impl_Comm_split_type(struct mpcr_comm *c, int split_type, int key, MPI_Info info,
+                              MPI_Comm *newcomm)
+{
+    (void)info;
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
+        if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED ||
+            split_type == MPIX_COMM_TYPE_NEIGHBORHOOD)
+            mpcr_unsupported_feature("MPI_Comm_split_type with a split type other than "
+                                     "MPI_COMM_TYPE_SHARED");
+        return MPI_ERR_ARG;
+    }
+    struct mpcr_comm *n;
+    int err = split_call(c, MPCR_OP_COMM_SPLIT_TYPE, split_type, key, &n);
+    return handle_or_null(err, n, newcomm);
+}
+
+/* The rank in c of each member of g; MPI_ERR_GROUP when one is not in c. */
+static int ranks_in(const struct mpcr_comm *c, const struct mpcr_group *g, int32_t *out)
+{
+    for (int i = 0; i < g->size; i++) {
+        out[i] = -1;
+        for (int r = 0; r < c->size && out[i] < 0; r++)
+            if (mpcr_comm_world_rank(c, r) == g->ranks[i]) out[i] = r;
+        if (out[i] < 0) return MPI_ERR_GROUP;
+    }
+    return MPI_SUCCESS;
+}
+
+/* MPI_Comm_create is a split: the ranks of one group (each group may differ,
+ * if disjoint: MPI 4.0 7.4.2) share a color, the smallest rank in c of its
+ * members, and are ordered by their rank in it. */
+int mpcr_impl_Comm_create(struct mpcr_comm *c, struct mpcr_group *g, MPI_Comm *newcomm)
+{
+    int32_t *ranks = malloc(((size_t)g->size + 1) * sizeof *ranks);
+    if (!ranks) return MPI_ERR_NO_MEM;
+    int err = ranks_in(c, g, ranks);
+    int me = mpcr_group_rank_of(g, mpcr.rank), color = MPI_UNDEFINED;
+    for (int i = 0; i < g->size && me != MPI_UNDEFINED; i++)
+        if (color == MPI_UNDEFINED || ranks[i] < color) color = ranks[i];
+    free(ranks);
+    if (err) return err;
+    struct mpcr_comm *n;
+    err = mpcr_comm_split(c, color, me, &n);
+    return handle_or_null(err, n, newcomm);
+}
+
+/* Collective over the members of g only. */
+int mpcr_impl_Comm_create_group(struct mpcr_comm *c, struct mpcr_group *g, int tag,
+                                MPI_Comm *newcomm)
+{
+    int me = mpcr_group_rank_of(g, mpcr.rank);
+    uint64_t bytes = (uint64_t)g->size * sizeof(int32_t), off;
+    int err = mpcr_staging_alloc(bytes, &off);
+    if (err) return err;
+    err = ranks_in(c, g, mpcr_staging_ptr(off));
+    if (err || me == MPI_UNDEFINED) { /* not a member: MPI_COMM_NULL, as MPICH answers */
+        mpcr_staging_free(off);
+        if (!err) *newcomm = MPI_COMM_NULL;
+        return err;
+    }
+    struct mpcr_comm *n = comm_new(g->size);
+    if (!n) {
+        mpcr_staging_free(off);
+        return MPI_ERR_NO_MEM;
+    }
+    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMM_CREATE_GROUP);
+    call->comm = c->vid;
+    call->tag = tag;
+    call->token = n->vid;
+    call->offset = off;
+    call->bytes = bytes;
+    err = mpcr_call_finish()->rc;
+    mpcr_staging_free(off);
+    if (err) {
+        comm_discard(n);
+        return err;
+    }
+    n->rank = me, n->size = g->size, n->errhandler = c->errhandler;
+    memcpy(n->members, g->ranks, (size_t)g->size * sizeof(int32_t));
+    *newcomm = mpcr_comm_handle(n);
     return MPI_SUCCESS;
 }
 
@@ -119,6 +280,60 @@ int mpcr_impl_Comm_free(MPI_Comm *comm, struct mpcr_comm *c)
     }
     mpcr_obj_drop_handle(c);
     *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Comm_compare(struct mpcr_comm *a, struct mpcr_comm *b, int *result)
+{
+    if (!result) return MPI_ERR_ARG;
+    if (a == b) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    int same_order = a->size == b->size, same_set = same_order;
+    for (int r = 0; r < a->size && same_set; r++) {
+        int32_t w = mpcr_comm_world_rank(a, r);
+        if (mpcr_comm_world_rank(b, r) != w) same_order = 0;
+        int found = 0;
+        for (int s = 0; s < b->size && !found; s++)
+            found = mpcr_comm_world_rank(b, s) == w;
+        same_set = found;
+    }
+    *result = same_order ? MPI_CONGRUENT : same_set ? MPI_SIMILAR : MPI_UNEQUAL;
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Comm_test_inter(struct mpcr_comm *c, int *flag)
+{
+    (void)c;
+    if (!flag) return MPI_ERR_ARG;
+    *flag = 0; /* inter-communicators are not made yet */
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Comm_set_name(struct mpcr_comm *c, const char *comm_name)
+{
+    if (!comm_name) return MPI_ERR_ARG;
+    size_t len = strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1);
+    char *name = malloc(len + 1);
+    if (!name) return MPI_ERR_NO_MEM;
+    memcpy(name, comm_name, len);
+    name[len] = 0;
+    free(c->name);
+    c->name = name;
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Comm_get_name(struct mpcr_comm *c, char *comm_name, int *resultlen)
+{
+    if (!comm_name || !resultlen) return MPI_ERR_ARG;
+    const char *name = c->name       ? c->name
+                       : c == &world ? "MPI_COMM_WORLD"
+                       : c == &self  ? "MPI_COMM_SELF"
+                                     : "";
+    size_t len = strlen(name);
+    memcpy(comm_name, name, len + 1);
+    *resultlen = (int)len;
     return MPI_SUCCESS;
 }
 

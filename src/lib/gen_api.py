@@ -105,10 +105,11 @@ KINDS = {
     'REQUEST_INOUT': ('MPI_Request *', None, None),
     'REQUESTS': ('MPI_Request []', None, None),
     'ERRHANDLER': ('MPI_Errhandler', None, None),
-    # Kinds whose objects come with later issues: C types only for now.
-    'GROUP': ('MPI_Group', None, None),
+    # Groups (group.c): MPI_ERR_GROUP unless a valid group (MPI_GROUP_EMPTY is one).
+    'GROUP': ('MPI_Group', None, 'struct mpcr_group *'),
     'GROUP_OUT': ('MPI_Group *', None, None),
     'GROUP_INOUT': ('MPI_Group *', None, None),
+    # Kinds whose objects come with later issues: C types only for now.
     'TYPE_OUT': ('MPI_Datatype *', None, None),
     'TYPE_INOUT': ('MPI_Datatype *', None, None),
     'INFO': ('MPI_Info', None, None),
@@ -120,6 +121,7 @@ KINDS = {
 IMPL_KINDS = {'COMM', 'COMM_OUT', 'COMM_INOUT', 'TYPE', 'RTYPE', 'OP', 'COUNT', 'COUNT_OUT', 'COUNTS',
               'DISPLS', 'BUF', 'BUF_OUT', 'RANK', 'SOURCE', 'ROOT', 'TAG', 'RECV_TAG',
               'STATUS_OUT', 'STATUS_IN', 'STATUSES', 'REQUEST_OUT', 'REQUEST_INOUT', 'REQUESTS',
+              'GROUP', 'GROUP_OUT', 'GROUP_INOUT',
               'ERRHANDLER'}
 
 
@@ -163,6 +165,11 @@ def impl_params(f):
         elif k == 'COMM_INOUT':
             out.append((declare('MPI_Comm *', p.name), p.name))
             out.append((declare('struct mpcr_comm *', p.name + '_o'), p.name + '_o'))
+        elif k == 'GROUP':
+            out.append((declare('struct mpcr_group *', p.name + '_o'), p.name + '_o'))
+        elif k == 'GROUP_INOUT':
+            out.append((declare('MPI_Group *', p.name), p.name))
+            out.append((declare('struct mpcr_group *', p.name + '_o'), p.name + '_o'))
         elif k in ('COUNT', 'COUNT_OUT'):
             out.append((declare(KINDS[k][2], p.name), p.name + ('_v' if k == 'COUNT_OUT' else '')))
         elif k in ('COUNTS', 'DISPLS'):
@@ -229,6 +236,17 @@ def prologue(f, large):
             fail(f'!{n}', 'MPI_ERR_ARG')
         elif k == 'ERRHANDLER':
             fail(f'!mpcr_errhandler_valid({n})', 'MPI_ERR_ARG')
+        elif k == 'COMM' and p is not obj:  # a second communicator (MPI_Comm_compare)
+            lines.append(f'struct mpcr_comm *{n}_o = mpcr_comm_get({n});')
+            fail(f'!{n}_o', 'MPI_ERR_COMM')
+        elif k in ('GROUP', 'GROUP_INOUT'):
+            ref = f'*{n}' if k == 'GROUP_INOUT' else n
+            if k == 'GROUP_INOUT':
+                fail(f'!{n}', 'MPI_ERR_ARG')
+            lines.append(f'struct mpcr_group *{n}_o = mpcr_group_get({ref});')
+            fail(f'!{n}_o', 'MPI_ERR_GROUP')
+        elif k == 'GROUP_OUT':
+            fail(f'!{n}', 'MPI_ERR_ARG')
         elif k in ('COUNTS', 'DISPLS'):
             lines.append(f'struct mpcr_counts {n}_a = {{{n}, {int(large)}}};')
         elif k in ('STATUS_OUT', 'STATUS_IN', 'STATUSES', 'REQUEST_INOUT', 'REQUESTS', 'BUF',

@@ -90,13 +90,34 @@ static inline MPI_Count mpcr_count_at(struct mpcr_counts c, MPI_Count i)
 }
 
 /* ---- communicators (comm.c) ---- */
+struct mpcr_topo;
 struct mpcr_comm {
     struct mpcr_object h; /* user communicators; unused for WORLD and SELF */
     uint32_t vid;         /* the proxy's id of it */
     int rank, size;
     MPI_Errhandler errhandler;
+    int32_t *members;       /* world rank of each rank, malloc'd; NULL: MPI_COMM_WORLD's */
+    char *name;             /* MPI_Comm_set_name's (malloc'd), or NULL: the default */
+    struct mpcr_topo *topo; /* its topology (topo.c), or NULL */
 };
 struct mpcr_comm *mpcr_comm_get(MPI_Comm comm); /* NULL when invalid */
+/* The world rank of rank r of c. */
+static inline int32_t mpcr_comm_world_rank(const struct mpcr_comm *c, int r)
+{
+    return c->members ? c->members[r] : r;
+}
+
+/* ---- groups (group.c): ranks of MPI_COMM_WORLD, in the group's order ---- */
+struct mpcr_group {
+    struct mpcr_object h; /* user groups; unused for MPI_GROUP_EMPTY */
+    int size;
+    int32_t ranks[]; /* world ranks */
+};
+struct mpcr_group *mpcr_group_get(MPI_Group group); /* NULL when invalid */
+/* A new group of n world ranks (copied) and its handle; MPI_GROUP_EMPTY when n is 0. */
+int mpcr_group_make(const int32_t *ranks, int n, MPI_Group *handle);
+/* Rank of world rank w in the group, or MPI_UNDEFINED. */
+int mpcr_group_rank_of(const struct mpcr_group *g, int32_t w);
 /* A request on the communicator keeps it alive after MPI_Comm_free. */
 void mpcr_comm_ref(struct mpcr_comm *c);
 void mpcr_comm_unref(struct mpcr_comm *c);

@@ -1,4 +1,5 @@
-/* Communicator creation (MPI_Comm_dup, MPI_Comm_split) that a checkpoint
+/* Communicator creation (MPI_Comm_dup, MPI_Comm_split, MPI_Comm_split_type,
+ * MPI_Comm_create_group; the library makes the others from these) that a checkpoint
  * may interrupt at any instant (docs/mpi-checkpoint.md, "Creating a
  * communicator during a checkpoint").
  *
@@ -8,7 +9,8 @@
  * call is made only once every member is known to have entered, and that
  * knowledge travels as messages the checkpoint's drain counts: each member
  * first sends an empty "entered" message to every other member of the
- * parent (on its collective context), then collects one from each. After
+ * parent taking part (MPI_Comm_create_group: the group's members; the
+ * others: all) on the parent's collective context, then collects one from each. After
  * a drain, every message sent has been received, so all members agree on
  * whether all entered: then each makes the real call (even while quiesced,
  * in the drain), else none has, and the creation is simply redone later.
@@ -25,7 +27,8 @@
 
 #include "channel.h"
 
-/* Serves a COMM_DUP or COMM_SPLIT call (its arguments checked). Returns 0
+/* Serves a COMM_DUP, COMM_SPLIT, COMM_SPLIT_TYPE or COMM_CREATE_GROUP call
+ * (its call line checked; the rest is checked here). Returns 0
  * when r holds the answer, 1 when the call must be left for a checkpoint
  * (it is served again afterwards, by this proxy or a new one). */
 int creation_serve(const struct mpcr_call *c, struct mpcr_reply *r);

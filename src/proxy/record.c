@@ -82,6 +82,16 @@ int comm_dup(uint32_t parent, uint32_t new_id)
     return rc == MPI_SUCCESS ? made(new_id, comm) : rc;
 }
 
+/* A split's outcome: membership, rank and size, then recorded. */
+static int split_made(int rc, MPI_Comm comm, uint32_t new_id, int *member, int *rank, int *size)
+{
+    *member = rc == MPI_SUCCESS && comm != MPI_COMM_NULL;
+    if (!*member) return rc;
+    MPI_Comm_rank(comm, rank);
+    MPI_Comm_size(comm, size);
+    return made(new_id, comm);
+}
+
 int comm_split(uint32_t parent, int32_t color, int32_t key, uint32_t new_id, int *member, int *rank,
                int *size)
 {
@@ -89,11 +99,41 @@ int comm_split(uint32_t parent, int32_t color, int32_t key, uint32_t new_id, int
     MPI_Comm comm;
     int rc = MPI_Comm_split(real_comm(parent), color == ABI_UNDEFINED ? MPI_UNDEFINED : color, key,
                             &comm);
-    *member = rc == MPI_SUCCESS && comm != MPI_COMM_NULL;
-    if (!*member) return rc;
-    MPI_Comm_rank(comm, rank);
-    MPI_Comm_size(comm, size);
-    return made(new_id, comm);
+    return split_made(rc, comm, new_id, member, rank, size);
+}
+
+int comm_split_shared(uint32_t parent, int undefined, int32_t key, uint32_t new_id, int *member,
+                      int *rank, int *size)
+{
+    MPI_Comm comm = MPI_COMM_NULL;
+    int rc =
+        MPI_Comm_split_type(real_comm(parent), undefined ? MPI_UNDEFINED : MPI_COMM_TYPE_SHARED,
+                            key, MPI_INFO_NULL, &comm);
+    return split_made(rc, comm, new_id, member, rank, size);
+}
+
+int comm_create_group(uint32_t parent, int n, const int32_t *group, int32_t tag, uint32_t new_id)
+{
+    MPI_Group pg, g;
+    MPI_Comm comm = MPI_COMM_NULL;
+    int rc = MPI_Comm_group(real_comm(parent), &pg);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = MPI_Group_incl(pg, n, group, &g); /* int32_t and int: the same where we build */
+    MPI_Group_free(&pg);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = MPI_Comm_create_group(real_comm(parent), g, tag, &comm);
+    MPI_Group_free(&g);
+    return rc == MPI_SUCCESS ? made(new_id, comm) : rc;
+}
+
+const int32_t *record_members(uint32_t id, uint32_t *n)
+{
+    for (uint32_t i = 0; i < nlive; i++)
+        if (live[i].id == id) {
+            *n = live[i].nmembers;
+            return live[i].members;
+        }
+    return NULL;
 }
 
 int comm_free(uint32_t id)

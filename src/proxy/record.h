@@ -25,7 +25,14 @@
 int comm_dup(uint32_t parent, uint32_t new_id);
 int comm_split(uint32_t parent, int32_t color, int32_t key, uint32_t new_id, int *member, int *rank,
                int *size);
+/* MPI_COMM_TYPE_SHARED (or MPI_UNDEFINED when `undefined`). */
+int comm_split_shared(uint32_t parent, int undefined, int32_t key, uint32_t new_id, int *member,
+                      int *rank, int *size);
+/* Collective over the group only: n ranks of the parent, in the new order. */
+int comm_create_group(uint32_t parent, int n, const int32_t *group, int32_t tag, uint32_t new_id);
 int comm_free(uint32_t id);
+/* The world ranks of live communicator id's members (NULL: not recorded). */
+const int32_t *record_members(uint32_t id, uint32_t *n);
 
 /* Live communicators recorded (MPI_COMM_WORLD and MPI_COMM_SELF excluded). */
 uint32_t record_count(void);

@@ -347,6 +347,16 @@ static void op_comm_split(const struct mpcr_call *c, struct mpcr_reply *r)
     if (creation_serve(c, r)) abandon();
 }
 
+static void op_comm_split_type(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    if (creation_serve(c, r)) abandon();
+}
+
+static void op_comm_create_group(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    if (creation_serve(c, r)) abandon();
+}
+
 static void op_comm_free(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     r->rc = error_class(comm_free(c->comm));
