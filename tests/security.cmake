@@ -19,3 +19,6 @@ sec_test(private_files private_files.sh sleep 60)
 # points 1 and 2: owner and mode checks before a restart; images and manifest bound to their job, generation, rank
 add_executable(sec_wait security/sec_wait.c)
 sec_test(binding binding.sh $<TARGET_FILE:sec_wait>)
+
+# points 7, 8, 9: mpcr-restore never blocks on a FIFO; no orphan after kill -9; stale files removed; signals passed on, 128 + signal
+sec_test(lifecycle lifecycle.sh $<TARGET_FILE:sec_wait> $<TARGET_FILE:t_ckpt_ring> 100000 2)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,9 +38,13 @@ pid_t mpcr_spawn(char *const argv[], const struct mpcr_coord *c, int preload)
     else
         snprintf(preload_var, sizeof preload_var, "%s", lib);
     if (preload && access(lib, R_OK)) return -ENOENT;
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid < 0) return -errno;
     if (pid > 0) return pid;
+    /* mpcr killed (even with SIGKILL): the program, which nothing could
+     * checkpoint any more, ends too, as an MPI job's ranks do. */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(1); /* mpcr was gone before that */
     char job[32];
     snprintf(job, sizeof job, "%016" PRIx64, c->job_id);
     setenv("MPCR_CKPT_DIR", c->dir, 1);
@@ -53,8 +58,10 @@ pid_t mpcr_spawn(char *const argv[], const struct mpcr_coord *c, int preload)
 }
 
 static pid_t supervised;
+static volatile sig_atomic_t forwarded; /* the last signal passed on to the process */
 static void forward(int sig)
 {
+    forwarded = sig;
     kill(supervised, sig);
 }
 
@@ -63,12 +70,18 @@ int mpcr_supervise(struct mpcr_coord *c, pid_t child, const char *what)
     /* `kill mpcr` must not leave the program running without its coordinator */
     supervised = child;
     struct sigaction sa = {.sa_handler = forward, .sa_flags = SA_RESTART};
+    sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     int status = mpcr_coord_serve(c, child);
     if (WIFSIGNALED(status)) {
         mpcr_err("%s ended by signal %d (%s)", what, WTERMSIG(status), strsignal(WTERMSIG(status)));
         return 128 + WTERMSIG(status);
+    }
+    if (forwarded) { /* it ended as told, but told it was: not a success */
+        mpcr_err("%s ended (status %d) after mpcr passed on signal %d (%s)", what,
+                 WEXITSTATUS(status), forwarded, strsignal(forwarded));
+        return 128 + forwarded;
     }
     return WEXITSTATUS(status);
 }

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "report.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -19,14 +20,18 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static pid_t launcher;
+static volatile sig_atomic_t forwarded; /* the last signal passed on to the job */
 
 static void forward(int sig)
 {
+    forwarded = sig;
     if (launcher > 0) kill(launcher, sig);
 }
 
@@ -34,9 +39,40 @@ static void forward(int sig)
 static char report_dir[PATH_MAX];
 static int report_fd = -1;
 
+/* Run directories of this user's `mpcr run`s that were killed (SIGKILL
+ * leaves no chance to clean up): no one receives on their socket any more.
+ * Only those older than a minute, so that one being set up is left alone. */
+static void remove_stale_run_dirs(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char dir[PATH_MAX], sock[PATH_MAX + 16];
+        struct stat st;
+        if (strncmp(e->d_name, "mpcr-run-", 9) ||
+            (size_t)snprintf(dir, sizeof dir, "%s/%s", tmp, e->d_name) >= sizeof dir ||
+            lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+            time(NULL) - st.st_mtime < 60)
+            continue;
+        snprintf(sock, sizeof sock, "%s/reports", dir);
+        struct sockaddr_un a = {.sun_family = AF_UNIX};
+        if (strlen(sock) >= sizeof a.sun_path) continue;
+        memcpy(a.sun_path, sock, strlen(sock));
+        int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        int alive = fd >= 0 && !connect(fd, (struct sockaddr *)&a, sizeof a);
+        if (fd >= 0) close(fd);
+        if (alive) continue;
+        unlink(sock);
+        if (!rmdir(dir))
+            fprintf(stderr, "mpcr: removed %s, left by an mpcr run that was killed\n", dir);
+    }
+    if (d) closedir(d);
+}
+
 static void open_reports(void)
 {
     const char *tmp = getenv("TMPDIR");
+    remove_stale_run_dirs(tmp && *tmp ? tmp : "/tmp");
     snprintf(report_dir, sizeof report_dir, "%s/mpcr-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(report_dir)) return;
     struct sockaddr_un a = {.sun_family = AF_UNIX};
@@ -209,6 +245,11 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
     close_reports();
     free(args);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    if (forwarded) { /* mpiexec may end with 0 after passing a signal on: not a success */
+        mpcr_err("run: the job ended (%s status %d) after mpcr passed on signal %d (%s)",
+                 mpiexec, WEXITSTATUS(status), forwarded, strsignal(forwarded));
+        return 128 + forwarded;
+    }
     return WEXITSTATUS(status);
 }
 

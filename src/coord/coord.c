@@ -2,6 +2,7 @@
  * `mpcr status` and reports from the engine, signals the process, writes the
  * manifest, answers. One checkpoint at a time; an --interval timer asks for
  * checkpoints by itself. */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -54,6 +55,45 @@ static int check_dir(const char *dir)
     return -EPERM;
 }
 
+/* What a coordinator killed with SIGKILL left in dir (none answers on its
+ * socket any more): the socket, temporaries, generations without a
+ * manifest (they never existed). Each said on stderr. */
+static void remove_leftovers(const char *dir, const char *sock)
+{
+    if (!unlink(sock)) fprintf(stderr, "mpcr: removed %s, left by a coordinator that is gone (killed?)\n", sock);
+    static const char *const tmps[] = {"coord.secret.tmp", "coord.job.tmp"};
+    char path[4400];
+    for (size_t i = 0; i < sizeof tmps / sizeof tmps[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, tmps[i]);
+        if (!unlink(path)) fprintf(stderr, "mpcr: removed %s, left by a coordinator that was killed\n", path);
+    }
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        unsigned long gen;
+        char *end;
+        if (strncmp(e->d_name, "gen-", 4) || !(gen = strtoul(e->d_name + 4, &end, 10)) || *end) continue;
+        snprintf(path, sizeof path, "%s/%s/manifest", dir, e->d_name);
+        if (access(path, F_OK)) {
+            mpcr_gen_remove(dir, gen);
+            fprintf(stderr, "mpcr: removed %s/%s, a checkpoint that was never completed\n", dir, e->d_name);
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        DIR *g = opendir(path);
+        struct dirent *f;
+        while (g && (f = readdir(g))) {
+            size_t n = strlen(f->d_name);
+            char tmp[4700];
+            if (n < 4 || strcmp(f->d_name + n - 4, ".tmp")) continue;
+            snprintf(tmp, sizeof tmp, "%s/%s", path, f->d_name);
+            if (!unlink(tmp)) fprintf(stderr, "mpcr: removed %s, a temporary file left behind\n", tmp);
+        }
+        if (g) closedir(g);
+    }
+    if (d) closedir(d);
+}
+
 int mpcr_coord_open(struct mpcr_coord *c, const char *dir)
 {
     memset(c, 0, sizeof *c);
@@ -71,9 +111,7 @@ int mpcr_coord_open(struct mpcr_coord *c, const char *dir)
     if ((rc = sock_addr(c->dir, &a))) return rc;
     char reply[64];
     if (mpcr_coord_ask(c->dir, "ping", reply, sizeof reply) == 0) return -EADDRINUSE;
-    if (!unlink(a.sun_path))
-        fprintf(stderr, "mpcr: removed %s, left by a coordinator that is gone (killed?)\n",
-                a.sun_path);
+    remove_leftovers(c->dir, a.sun_path);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -errno;
     /* bind() creates the socket 0777 less the umask: 0600 whatever it is */

@@ -20,6 +20,7 @@
 #include <linux/mman.h>
 #include <linux/prctl.h>
 #include <linux/sched.h>
+#include <linux/stat.h>
 
 #include "crc32c.h"
 #include "ident.h"
@@ -45,7 +46,7 @@ void *zalloc(size_t len)
     if (!len) len = MPCR_PAGE;
     if (len > PARK_BASE - alloc_next) die(1, "out of memory in the restorer's zone", (char *)0);
     long p = sc(mmap, alloc_next, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-    if (p < 0) die(1, "mmap in the restorer's zone failed: errno ", dec((uint64_t)-p), (char *)0);
+    if (p < 0) die(1, "mmap in the restorer's zone failed: ", errword(p), (char *)0);
     alloc_next += len;
     return (void *)p;
 }
@@ -153,13 +154,13 @@ static int map_region(const struct mpcr_img_region *r, const char *str, int may_
     if (r->kind == MPCR_R_FILE_PRIVATE || r->kind == MPCR_R_FILE_SHARED) {
         int rw = r->kind == MPCR_R_FILE_SHARED && (r->prot & PROT_WRITE);
         fd = sc(openat, AT_FDCWD, str + r->path_str, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-        if (fd < 0) die(may_defer ? 1 : 127, "cannot open ", str + r->path_str, ": errno ", dec((uint64_t)-fd), (char *)0);
+        if (fd < 0) die(may_defer ? 1 : 127, "cannot open ", str + r->path_str, ": ", errword(fd), (char *)0);
     }
     long p = sc(mmap, r->start, len, prot, flags, fd, r->file_off);
     if (fd >= 0) sc(close, fd);
     if (p == -EEXIST && may_defer) return 0;
     if (p != (long)r->start)
-        die(may_defer ? 1 : 127, "cannot map region ", hex(r->start), "-", hex(r->end), ": errno ", dec((uint64_t)-p),
+        die(may_defer ? 1 : 127, "cannot map region ", hex(r->start), "-", hex(r->end), ": ", errword(p),
             (char *)0);
     return 1;
 }
@@ -251,7 +252,7 @@ static void move_special(uint64_t from, uint64_t len, uint64_t to, const char *n
 {
     if (!len) return;
     long r = sc(mremap, from, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, to);
-    if (r < 0) die(127, "moving ", name, " failed: errno ", dec((uint64_t)-r), (char *)0);
+    if (r < 0) die(127, "moving ", name, " failed: ", errword(r), (char *)0);
 }
 
 /* PR_SET_MM_MAP exists only in kernels built with checkpoint/restore, and
@@ -305,7 +306,7 @@ static void set_mm(const struct mpcr_img_header *h)
         .auxv = (__u64 *)h->mm.auxv, .auxv_size = h->mm.auxv_len, .exe_fd = (uint32_t)-1,
     };
     long r = sc(prctl, PR_SET_MM, PR_SET_MM_MAP, &m, sizeof m, 0);
-    if (r < 0) die(127, "prctl(PR_SET_MM_MAP) failed: errno ", dec((uint64_t)-r), (char *)0);
+    if (r < 0) die(127, "prctl(PR_SET_MM_MAP) failed: ", errword(r), (char *)0);
 }
 
 void restore_main(long *sp)
@@ -318,14 +319,25 @@ void restore_main(long *sp)
     int check_only = layout_only || (argc > 2 && streq(argv[1], "--check"));
     if (argc != 2 + check_only) die(2, "usage: mpcr-restore [--check | --check-layout] IMAGE", (char *)0);
     const char *path = argv[argc - 1];
-    uint64_t all = ~0ull;
-    sc(rt_sigprocmask, 0 /* SIG_BLOCK */, &all, 0, 8);
 
     for (char **env = argv + argc + 1; *env; env++)
         if (streq(*env, "MPCR_RESTORE_SIMPLE=1")) mpcr_restore_simple = 1;
 
-    img = (int)sc(openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-    if (img < 0) die(1, "cannot open ", path, ": errno ", dec((uint64_t)-img), (char *)0);
+    /* Open without blocking (a FIFO in the image's place would hold the
+     * restorer forever) and take only a regular file. Signals stay
+     * deliverable until the point of no return: until then a restorer that
+     * is told to stop just ends, having changed nothing. */
+    img = (int)sc(openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (img < 0) die(1, "cannot open the image ", path, ": ", errword(img), (char *)0);
+    struct kstat st;
+    long rc = sc(fstat, img, &st);
+    if (rc < 0) die(1, "cannot stat the image ", path, ": ", errword(rc), (char *)0);
+    if ((st.mode & S_IFMT) != S_IFREG)
+        die(1, path, (st.mode & S_IFMT) == S_IFDIR ? " is a directory, not an image (give gen-K/rank-R.img)"
+                     : (st.mode & S_IFMT) == S_IFIFO ? " is a FIFO, not an image file"
+                                                     : " is not a regular file, so not an image",
+            (char *)0);
+    mpcr_image_named = path;
     sc(fadvise64, img, 0, 0, POSIX_FADV_SEQUENTIAL); /* a larger read-ahead: the data is read in order */
     const struct mpcr_img_header *h = check_header();
     struct own_maps m;
@@ -353,12 +365,15 @@ void restore_main(long *sp)
     unsigned char *placed = zalloc(h->table[MPCR_T_REGIONS].count);
     if (!layout_only) load_regions(h, t[MPCR_T_REGIONS], str, check_only, placed);
     if (check_only) {
+        mpcr_image_named = 0;
         say(path, ": image is complete and can be restored here (", dec(h->table[MPCR_T_REGIONS].count),
             " regions, ", dec(h->nthreads), " threads)", (char *)0);
         sc(exit_group, 0);
     }
 
     /* ---- no way back from here ---- */
+    uint64_t all = ~0ull; /* nothing may interrupt what follows halfway */
+    sc(rt_sigprocmask, 0 /* SIG_BLOCK */, &all, 0, 8);
     handoff.magic = MPCR_HANDOFF_MAGIC;
     handoff.hdr = h;
     for (int i = 0; i < MPCR_T_COUNT; i++) handoff.table[i] = t[i];
@@ -395,7 +410,7 @@ void restore_main(long *sp)
         }
         char *stack = zalloc(64 << 10);
         long tid = mpcr_clone_jump(flags, stack + (64 << 10), th[i].fs_base, &th[i].ctx, &handoff);
-        if (tid < 0) die(127, "cannot create thread: errno ", dec((uint64_t)-tid), (char *)0);
+        if (tid < 0) die(127, "cannot create thread: ", errword(tid), (char *)0);
     }
     sc(arch_prctl, ARCH_SET_FS, main_thread->fs_base);
     mpcr_jump(&main_thread->ctx, &handoff);

@@ -81,7 +81,7 @@ static void put_pages(int use_uffd, uint64_t at, const unsigned char *src, uint6
         long e = sc(ioctl, uffd, UFFDIO_COPY, &c);
         if (c.copy > 0) at += (uint64_t)c.copy, src += c.copy, bytes -= (uint64_t)c.copy;
         else if (e < 0 && e != -EAGAIN)
-            die(127, "UFFDIO_COPY to ", hex(at), " failed: errno ", dec((uint64_t)-e), (char *)0);
+            die(127, "UFFDIO_COPY to ", hex(at), " failed: ", errword(e), (char *)0);
     }
 }
 

@@ -63,6 +63,8 @@ int streq(const char *a, const char *b);
 void say(const char *first, ...);
 const char *dec(uint64_t v);  /* decimal, in one of a few rotating static buffers */
 const char *hex(uint64_t v);
+const char *errword(long rc); /* -errno (or errno) in words */
+extern const char *mpcr_image_named; /* once set, say() and die() name this image first */
 __attribute__((noreturn)) void die(int code, const char *first, ...);
 
 #endif
