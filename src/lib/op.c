@@ -4,7 +4,8 @@
  * 6.9.2: arithmetic ops on integers, floating point and complex (MIN/MAX
  * not on complex), logical and bitwise ops on integers (bitwise also on
  * MPI_BYTE), MINLOC/MAXLOC on the pair types. */
-#include "lib.h"
+#include "coll.h"
+#include "op_user.h"
 
 #include <complex.h>
 #include <stdbool.h>
@@ -31,22 +32,43 @@ enum kind { INTEGER, FLOATING, COMPLEX, BYTES, BOOL, PAIR };
     X(MPI_LONG_DOUBLE, long double, FLOATING)                                                      \
     X(MPI_C_FLOAT_COMPLEX, float complex, COMPLEX) X(MPI_C_DOUBLE_COMPLEX, double complex, COMPLEX) \
     X(MPI_C_LONG_DOUBLE_COMPLEX, long double complex, COMPLEX)                                     \
-    X(MPI_BYTE, unsigned char, BYTES) X(MPI_C_BOOL, bool, BOOL)
+    X(MPI_BYTE, unsigned char, BYTES) X(MPI_C_BOOL, bool, BOOL) X(MPI_CXX_BOOL, bool, BOOL)        \
+    X(MPI_CXX_FLOAT_COMPLEX, float complex, COMPLEX)                                               \
+    X(MPI_CXX_DOUBLE_COMPLEX, double complex, COMPLEX)                                             \
+    X(MPI_CXX_LONG_DOUBLE_COMPLEX, long double complex, COMPLEX)                                   \
+    FORTRAN_TYPES(X)
+/* Fortran's types, as MPICH's mpi.h lays them out for C (INTEGER is int,
+ * LOGICAL an int that is 0 or not, COMPLEX two REALs). */
+#define FORTRAN_TYPES(X)                                                                           \
+    X(MPI_INTEGER, int, INTEGER) X(MPI_INTEGER1, int8_t, INTEGER) X(MPI_INTEGER2, int16_t, INTEGER) \
+    X(MPI_INTEGER4, int32_t, INTEGER) X(MPI_INTEGER8, int64_t, INTEGER)                            \
+    X(MPI_REAL, float, FLOATING) X(MPI_DOUBLE_PRECISION, double, FLOATING)                         \
+    X(MPI_REAL4, float, FLOATING) X(MPI_REAL8, double, FLOATING)                                   \
+    X(MPI_REAL16, long double, FLOATING) X(MPI_COMPLEX, float complex, COMPLEX)                    \
+    X(MPI_DOUBLE_COMPLEX, double complex, COMPLEX) X(MPI_COMPLEX8, float complex, COMPLEX)         \
+    X(MPI_COMPLEX16, double complex, COMPLEX) X(MPI_COMPLEX32, long double complex, COMPLEX)       \
+    X(MPI_LOGICAL, int, BOOL)
 // clang-format on
 
 #define ARITH(T, OP)                                                                               \
-    for (MPI_Count i = 0; i < n; i++)                                                                    \
+    for (MPI_Count i = 0; i < n; i++)                                                              \
         ((T *)io)[i] = ((const T *)in)[i] OP((T *)io)[i];
 #define PICK(T, CMP)                                                                               \
-    for (MPI_Count i = 0; i < n; i++)                                                                    \
+    for (MPI_Count i = 0; i < n; i++)                                                              \
         if (((const T *)in)[i] CMP((T *)io)[i]) ((T *)io)[i] = ((const T *)in)[i];
 #define LOGIC(T, OP)                                                                               \
-    for (MPI_Count i = 0; i < n; i++)                                                                    \
+    for (MPI_Count i = 0; i < n; i++)                                                              \
         ((T *)io)[i] = (((const T *)in)[i] != 0) OP(((T *)io)[i] != 0);
 
-/* The ops a reduction accepts. MPI_REPLACE and MPI_NO_OP are predefined
- * ops too, but only for one-sided accumulates (MPI 4.0 section 12.3.4). */
+/* The ops a reduction accepts: the predefined ones and the program's
+ * (op_user.c). MPI_REPLACE and MPI_NO_OP are predefined ops too, but only
+ * for one-sided accumulates (MPI 4.0 section 12.3.4). */
 int mpcr_op_valid(MPI_Op op)
+{
+    return mpcr_user_op_get(op) || mpcr_op_predefined(op);
+}
+
+int mpcr_op_predefined(MPI_Op op)
 {
     return op == MPI_MAX || op == MPI_MIN || op == MPI_SUM || op == MPI_PROD || op == MPI_LAND ||
            op == MPI_BAND || op == MPI_LOR || op == MPI_BOR || op == MPI_LXOR || op == MPI_BXOR ||
@@ -71,7 +93,7 @@ int mpcr_op_valid(MPI_Op op)
 /* io[i] = in[i] op io[i]: one function per type of the table, returning
  * MPI_ERR_OP when the op is not defined on the type's kind. */
 #define DEFINE(h, T, k)                                                                            \
-    static int apply_##h(MPI_Op op, const void *in, void *io, MPI_Count n)                               \
+    static int apply_##h(MPI_Op op, const void *in, void *io, MPI_Count n)                         \
     {                                                                                              \
         k##_OPS(T)                                                                                 \
     }
@@ -81,7 +103,7 @@ REDUCIBLE_TYPES(DEFINE)
 /* MINLOC/MAXLOC on a pair type: value first, then the int index; ties keep
  * the smaller index (MPI 4.0 section 6.9.4). */
 #define LOC(VT, S)                                                                                 \
-    for (MPI_Count i = 0; i < n; i++) {                                                                  \
+    for (MPI_Count i = 0; i < n; i++) {                                                            \
         const struct S *a = (const struct S *)in + i;                                              \
         struct S *b = (struct S *)io + i;                                                          \
         int better = op == MPI_MINLOC ? a->v < b->v : a->v > b->v;                                 \
@@ -111,6 +133,12 @@ struct loc_int {
     int v;
     int i;
 };
+struct loc_real { /* Fortran's pairs: the index has the value's type */
+    float v, i;
+};
+struct loc_double_precision {
+    double v, i;
+};
 
 static int apply_loc(MPI_Op op, MPI_Datatype t, const void *in, void *io, MPI_Count n)
 {
@@ -125,8 +153,12 @@ static int apply_loc(MPI_Op op, MPI_Datatype t, const void *in, void *io, MPI_Co
         LOC(short, loc_short)
     } else if (t == MPI_LONG_DOUBLE_INT) {
         LOC(long double, loc_long_double)
-    } else if (t == MPI_2INT) {
+    } else if (t == MPI_2INT || t == MPI_2INTEGER) {
         LOC(int, loc_int)
+    } else if (t == MPI_2REAL) {
+        LOC(float, loc_real)
+    } else if (t == MPI_2DOUBLE_PRECISION) {
+        LOC(double, loc_double_precision)
     } else
         return MPI_ERR_OP;
     return MPI_SUCCESS;
@@ -134,6 +166,8 @@ static int apply_loc(MPI_Op op, MPI_Datatype t, const void *in, void *io, MPI_Co
 
 int mpcr_reduce_local(MPI_Op op, MPI_Datatype type, const void *in, void *inout, MPI_Count count)
 {
+    const struct mpcr_user_op *u = mpcr_user_op_get(op);
+    if (u) return mpcr_user_op_apply(u, type, in, inout, count);
     if (op == MPI_MINLOC || op == MPI_MAXLOC) return apply_loc(op, type, in, inout, count);
 #define CASE(h, T, k)                                                                              \
     if (type == h) return apply_##h(op, in, inout, count);

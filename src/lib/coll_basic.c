@@ -1,0 +1,263 @@
+/* MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce (docs/collectives.md).
+ * Each round of a schedule is one round trip to the proxy (coll_round.c). */
+#include "coll.h"
+
+#include <string.h>
+
+/* Dissemination barrier: in round k every rank signals rank + 2^k and waits
+ * for rank - 2^k; after ceil(log2(size)) rounds everyone has, transitively,
+ * heard from everyone. Messages are empty. */
+int mpcr_impl_Barrier(struct mpcr_comm *c)
+{
+    struct coll k = coll_begin(c);
+    const struct mpcr_type *none = mpcr_type_get(MPI_BYTE);
+    for (int d = 1; d < k.size; d <<= 1) {
+        int to = (k.rank + d) % k.size, from = (k.rank - d + k.size) % k.size;
+        int err = coll_sendrecv(&k, 0, to, NULL, 0, none, from, NULL, 0, none);
+        if (err) return err;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Binomial tree from the root (ranks counted from the root: vr): a rank
+ * receives from the rank that differs in its lowest set bit, then sends
+ * to every rank below that bit in one round. */
+int coll_bcast(const struct coll *k, int phase, void *buf, MPI_Count count,
+               const struct mpcr_type *t, int root)
+{
+    int size = k->size, vr = (k->rank - root + size) % size, mask = 1, err;
+    while (mask < size && !(vr & mask))
+        mask <<= 1;
+    if (mask < size) {
+        err = coll_sendrecv(k, phase, MPI_PROC_NULL, NULL, 0, t, (vr - mask + root) % size, buf,
+                            count, t);
+        if (err) return err;
+    }
+    struct coll_round r;
+    round_init(&r, k);
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (vr + mask < size) round_send(&r, (vr + mask + root) % size, phase, buf, count, t);
+    return round_run(&r);
+}
+
+int mpcr_impl_Bcast(void *buf, MPI_Count count, const struct mpcr_type *t, int root,
+                    struct mpcr_comm *c)
+{
+    struct coll k = coll_begin(c);
+    return coll_bcast(&k, 0, buf, count, t, root);
+}
+
+/* acc = acc op part, where acc holds the earlier ranks' part: the order of
+ * a non-commutative op. spare is a buffer like part, clobbered. */
+static int combine_after(MPI_Op op, MPI_Datatype type, const struct mpcr_type *t, void *acc,
+                         void *part, MPI_Count count)
+{
+    int err = mpcr_reduce_local(op, type, acc, part, count); /* part = acc op part */
+    return err ? err : coll_copy(part, count, t, acc, count, t);
+}
+
+/* Binomial tree towards the root: a rank receives the partial results of
+ * all its children in one round, combines them in rank order (child
+ * 2^j covers the ranks after those it already holds), and sends the result
+ * to its parent. Ranks are counted from the root for commutative ops, from
+ * 0 otherwise (then rank 0 sends the result on to the root), so that a
+ * non-commutative op is applied in rank order. `acc` holds this rank's
+ * data on entry and, at the root (vr 0), the result on return. */
+int coll_reduce(const struct coll *k, int phase, void *acc, MPI_Count count, MPI_Datatype type,
+                const struct mpcr_type *t, MPI_Op op, int root)
+{
+    int size = k->size, base = mpcr_op_commutes(op) ? root : 0;
+    int vr = (k->rank - base + size) % size, mask = 1, nkids = 0, err = MPI_SUCCESS;
+    void *kid[32] = {0};
+    struct coll_round r;
+    round_init(&r, k);
+    while (mask < size && !(vr & mask)) {
+        if (vr + mask < size) {
+            if (!(kid[nkids] = coll_tmp(count, t))) err = MPI_ERR_NO_MEM;
+            round_recv(&r, (vr + mask + base) % size, phase, kid[nkids++], count, t);
+        }
+        mask <<= 1;
+    }
+    if (!err) err = round_run(&r);
+    for (int i = 0; i < nkids && !err; i++)
+        err = combine_after(op, type, t, acc, kid[i], count);
+    for (int i = 0; i < nkids; i++)
+        coll_tmp_free(kid[i], t);
+    if (!err && mask < size)
+        err = coll_sendrecv(k, phase, (vr - mask + base) % size, acc, count, t, MPI_PROC_NULL, NULL,
+                            0, t);
+    if (!err && base != root && (k->rank == 0 || k->rank == root))
+        err = coll_sendrecv(k, phase + 1, k->rank == 0 ? root : MPI_PROC_NULL, acc, count, t,
+                            k->rank == root ? 0 : MPI_PROC_NULL, acc, count, t);
+    return err;
+}
+
+/* Is op defined on type (MPI 4.0 section 6.9.2)? 0 or MPI_ERR_OP. */
+static int check_op(MPI_Op op, MPI_Datatype type)
+{
+    return mpcr_reduce_local(op, type, NULL, NULL, 0);
+}
+
+/* Puts this rank's contribution (sendbuf, or recvbuf with MPI_IN_PLACE)
+ * into acc, a buffer of count elements of t. */
+int coll_load(void *acc, const void *sendbuf, const void *recvbuf, MPI_Count count,
+              const struct mpcr_type *t)
+{
+    const void *from = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    return from == acc ? MPI_SUCCESS : coll_copy(from, count, t, acc, count, t);
+}
+
+int mpcr_impl_Reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
+                     const struct mpcr_type *t, MPI_Op op, int root, struct mpcr_comm *c)
+{
+    int err = check_op(op, type);
+    if (err) return err;
+    struct coll k = coll_begin(c);
+    int here = c->rank == root;
+    void *acc = here ? recvbuf : coll_tmp(count, t);
+    if (!acc) return MPI_ERR_NO_MEM;
+    err = coll_load(acc, sendbuf, recvbuf, count, t);
+    if (!err) err = coll_reduce(&k, 0, acc, count, type, t, op, root);
+    if (!here) coll_tmp_free(acc, t);
+    return err;
+}
+
+/* ---- MPI_Allreduce ---- */
+
+/* Ranks beyond a power of two: with pof2 the largest power of two <= size
+ * and rem = size - pof2, ranks 2i and 2i+1 (i < rem) first combine into
+ * 2i+1, which takes part as new rank i; rank r >= 2 rem is new rank r - rem.
+ * Rank order is kept, so non-commutative ops are applied in order. */
+struct fold {
+    int pof2, rem, newrank; /* newrank -1: this rank sits out */
+};
+
+static struct fold fold_of(int rank, int size)
+{
+    struct fold f = {1, 0, 0};
+    while (f.pof2 * 2 <= size)
+        f.pof2 *= 2;
+    f.rem = size - f.pof2;
+    f.newrank = rank < 2 * f.rem ? (rank % 2 ? rank / 2 : -1) : rank - f.rem;
+    return f;
+}
+
+static int old_rank(const struct fold *f, int newrank)
+{
+    return newrank < f->rem ? newrank * 2 + 1 : newrank + f->rem;
+}
+
+/* The fold's first step (into the odd ranks) and last (the result back). */
+static int fold_in(const struct coll *k, const struct fold *f, void *acc, void *tmp,
+                   MPI_Count count, MPI_Datatype type, const struct mpcr_type *t, MPI_Op op)
+{
+    if (k->rank >= 2 * f->rem) return MPI_SUCCESS;
+    if (f->newrank < 0)
+        return coll_sendrecv(k, 0, k->rank + 1, acc, count, t, MPI_PROC_NULL, NULL, 0, t);
+    int err = coll_sendrecv(k, 0, MPI_PROC_NULL, NULL, 0, t, k->rank - 1, tmp, count, t);
+    return err ? err : mpcr_reduce_local(op, type, tmp, acc, count); /* acc = earlier op acc */
+}
+
+static int fold_out(const struct coll *k, const struct fold *f, void *acc, MPI_Count count,
+                    const struct mpcr_type *t)
+{
+    if (k->rank >= 2 * f->rem) return MPI_SUCCESS;
+    int odd = f->newrank >= 0;
+    return coll_sendrecv(k, 3, odd ? k->rank - 1 : MPI_PROC_NULL, acc, count, t,
+                         odd ? MPI_PROC_NULL : k->rank + 1, acc, count, t);
+}
+
+/* Recursive doubling: log2(pof2) rounds, each an exchange of the whole
+ * vector with the partner that differs in one bit. */
+static int recursive_doubling(const struct coll *k, const struct fold *f, void *acc, void *tmp,
+                              MPI_Count count, MPI_Datatype type, const struct mpcr_type *t,
+                              MPI_Op op)
+{
+    for (int mask = 1; mask < f->pof2; mask <<= 1) {
+        int partner = f->newrank ^ mask, peer = old_rank(f, partner);
+        int err = coll_sendrecv(k, 1, peer, acc, count, t, peer, tmp, count, t);
+        if (!err)
+            err = partner < f->newrank ? mpcr_reduce_local(op, type, tmp, acc, count)
+                                       : combine_after(op, type, t, acc, tmp, count);
+        if (err) return err;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Elements [first, last) of the pof2 pieces a vector of count elements is
+ * cut into (piece i: count / pof2 elements, one more for the first
+ * count % pof2). */
+static MPI_Count piece_at(MPI_Count count, int pof2, int i)
+{
+    MPI_Count q = count / pof2, rest = count % pof2;
+    return i * q + (i < rest ? i : rest);
+}
+
+/* Reduce-scatter by recursive halving, then allgather by recursive
+ * doubling (Rabenseifner): each rank sends and receives about 2 * count
+ * elements in all, instead of log2(pof2) * count. Commutative ops only. */
+static int halving_doubling(const struct coll *k, const struct fold *f, void *acc, void *tmp,
+                            MPI_Count count, MPI_Datatype type, const struct mpcr_type *t,
+                            MPI_Op op)
+{
+    int lo = 0, hi = f->pof2, err; /* the pieces this rank is responsible for */
+    for (int mask = f->pof2 / 2; mask > 0; mask >>= 1) {
+        int partner = f->newrank ^ mask, peer = old_rank(f, partner), mid = lo + (hi - lo) / 2;
+        int keep_lo = f->newrank < partner ? lo : mid, keep_hi = f->newrank < partner ? mid : hi;
+        int give_lo = f->newrank < partner ? mid : lo, give_hi = f->newrank < partner ? hi : mid;
+        MPI_Count k0 = piece_at(count, f->pof2, keep_lo), k1 = piece_at(count, f->pof2, keep_hi);
+        MPI_Count g0 = piece_at(count, f->pof2, give_lo), g1 = piece_at(count, f->pof2, give_hi);
+        err = coll_sendrecv(k, 1, peer, coll_at(acc, g0, t), g1 - g0, t, peer, coll_at(tmp, k0, t),
+                            k1 - k0, t);
+        if (!err)
+            err = mpcr_reduce_local(op, type, coll_at(tmp, k0, t), coll_at(acc, k0, t), k1 - k0);
+        if (err) return err;
+        lo = keep_lo, hi = keep_hi;
+    }
+    for (int mask = 1; mask < f->pof2; mask <<= 1) {
+        int partner = f->newrank ^ mask, peer = old_rank(f, partner);
+        int width = hi - lo, plo = partner < f->newrank ? lo - width : hi;
+        MPI_Count m0 = piece_at(count, f->pof2, lo), m1 = piece_at(count, f->pof2, hi);
+        MPI_Count p0 = piece_at(count, f->pof2, plo), p1 = piece_at(count, f->pof2, plo + width);
+        err = coll_sendrecv(k, 2, peer, coll_at(acc, m0, t), m1 - m0, t, peer, coll_at(acc, p0, t),
+                            p1 - p0, t);
+        if (err) return err;
+        lo = lo < plo ? lo : plo, hi = lo + 2 * width;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Above this many bytes, and with 4 ranks or more, Rabenseifner's
+ * algorithm moves less data than recursive doubling; below, its extra
+ * rounds (each a proxied round trip) cost more than the bytes saved. */
+#define ALLREDUCE_LONG (64 * 1024)
+
+int coll_allreduce(const struct coll *k, void *acc, MPI_Count count, MPI_Datatype type,
+                   const struct mpcr_type *t, MPI_Op op)
+{
+    if (k->size == 1 || count == 0) return MPI_SUCCESS;
+    struct fold f = fold_of(k->rank, k->size);
+    void *tmp = coll_tmp(count, t);
+    if (!tmp) return MPI_ERR_NO_MEM;
+    int err = fold_in(k, &f, acc, tmp, count, type, t, op);
+    if (!err && f.newrank >= 0) {
+        uint64_t bytes = (uint64_t)count * (uint64_t)t->size;
+        if (mpcr_op_commutes(op) && f.pof2 >= 4 && count >= f.pof2 && bytes >= ALLREDUCE_LONG)
+            err = halving_doubling(k, &f, acc, tmp, count, type, t, op);
+        else
+            err = recursive_doubling(k, &f, acc, tmp, count, type, t, op);
+    }
+    if (!err) err = fold_out(k, &f, acc, count, t);
+    coll_tmp_free(tmp, t);
+    return err;
+}
+
+int mpcr_impl_Allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
+                        const struct mpcr_type *t, MPI_Op op, struct mpcr_comm *c)
+{
+    int err = check_op(op, type);
+    if (err) return err;
+    struct coll k = coll_begin(c);
+    err = coll_load(recvbuf, sendbuf, recvbuf, count, t);
+    return err ? err : coll_allreduce(&k, recvbuf, count, type, t, op);
+}

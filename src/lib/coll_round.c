@@ -1,0 +1,138 @@
+/* Rounds of a collective's schedule: the sends and receives of one step
+ * go to the proxy in one BATCH call (channel.h: struct mpcr_batch_op), one
+ * round trip. The data of all of them and the operation records share one
+ * allocation in the staging area. */
+#include "coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ALIGN 64u
+
+static void add(struct coll_round *r, int send, int peer, int phase, const void *sbuf, void *rbuf,
+                MPI_Count count, const struct mpcr_type *t)
+{
+    if (r->err) return;
+    if (r->n == MPCR_BATCH_MAX && (r->err = round_run(r))) return;
+    uint64_t bytes;
+    if ((r->err = coll_span(count, (uint64_t)t->size, &bytes))) return;
+    r->x[r->n++] = (struct coll_xfer){.send = send,
+                                      .peer = peer,
+                                      .phase = phase,
+                                      .sbuf = sbuf,
+                                      .rbuf = rbuf,
+                                      .count = count,
+                                      .t = t,
+                                      .bytes = bytes};
+}
+
+void round_send(struct coll_round *r, int peer, int phase, const void *buf, MPI_Count count,
+                const struct mpcr_type *t)
+{
+    add(r, 1, peer, phase, buf, NULL, count, t);
+}
+
+void round_recv(struct coll_round *r, int peer, int phase, void *buf, MPI_Count count,
+                const struct mpcr_type *t)
+{
+    add(r, 0, peer, phase, NULL, buf, count, t);
+}
+
+static uint64_t aligned(uint64_t n)
+{
+    return (n + ALIGN - 1) / ALIGN * ALIGN;
+}
+
+int round_run(struct coll_round *r)
+{
+    unsigned n = r->n;
+    int err = r->err;
+    r->n = 0;
+    if (err || n == 0) return err;
+    /* The operation records first, then each one's data. */
+    uint64_t total = (uint64_t)n * sizeof(struct mpcr_batch_op), at[MPCR_BATCH_MAX], off;
+    for (unsigned i = 0; i < n; i++) {
+        at[i] = total;
+        if (__builtin_add_overflow(total, aligned(r->x[i].bytes), &total)) return MPI_ERR_COUNT;
+    }
+    if ((err = mpcr_staging_alloc(total, &off))) return err;
+    char *base = mpcr_staging_ptr(off); /* the area may have moved: only now */
+    struct mpcr_batch_op *ops = (struct mpcr_batch_op *)base;
+    for (unsigned i = 0; i < n; i++) {
+        const struct coll_xfer *x = &r->x[i];
+        if (x->send) mpcr_pack(base + at[i], x->sbuf, x->count, x->t);
+        ops[i] = (struct mpcr_batch_op){.op = x->send ? MPCR_OP_SEND : MPCR_OP_RECV,
+                                        .comm = r->k->ctx,
+                                        .peer = x->peer,
+                                        .tag = r->k->tag + x->phase,
+                                        .offset = off + at[i],
+                                        .bytes = x->bytes};
+    }
+    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_BATCH);
+    call->offset = off;
+    call->peer = (int32_t)n;
+    err = mpcr_call_finish()->rc;
+    base = mpcr_staging_ptr(off);
+    ops = (struct mpcr_batch_op *)base;
+    for (unsigned i = 0; i < n; i++) {
+        struct coll_xfer *x = &r->x[i];
+        if (!err && ops[i].rc) err = ops[i].rc;
+        if (x->send || !ops[i].done || ops[i].rc) continue;
+        x->got = ops[i].rbytes < x->bytes ? ops[i].rbytes : x->bytes;
+        mpcr_unpack(x->rbuf, base + at[i], x->got, x->t);
+    }
+    mpcr_staging_free(off);
+    return err;
+}
+
+int coll_sendrecv(const struct coll *k, int phase, int to, const void *sbuf, MPI_Count scount,
+                  const struct mpcr_type *st, int from, void *rbuf, MPI_Count rcount,
+                  const struct mpcr_type *rt)
+{
+    struct coll_round r;
+    round_init(&r, k);
+    if (from != MPI_PROC_NULL) round_recv(&r, from, phase, rbuf, rcount, rt);
+    if (to != MPI_PROC_NULL) round_send(&r, to, phase, sbuf, scount, st);
+    return round_run(&r);
+}
+
+int coll_copy(const void *src, MPI_Count count, const struct mpcr_type *st, void *dst,
+              MPI_Count rcount, const struct mpcr_type *rt)
+{
+    uint64_t bytes, room;
+    if (coll_span(count, (uint64_t)st->size, &bytes) ||
+        coll_span(rcount, (uint64_t)rt->size, &room))
+        return MPI_ERR_COUNT;
+    if (bytes > room) return MPI_ERR_TRUNCATE;
+    if (bytes == 0) return MPI_SUCCESS;
+    void *tmp = malloc(bytes);
+    if (!tmp) return MPI_ERR_NO_MEM;
+    mpcr_pack(tmp, src, count, st);
+    mpcr_unpack(dst, tmp, bytes, rt);
+    free(tmp);
+    return MPI_SUCCESS;
+}
+
+int coll_check_used(MPI_Count scount, const struct mpcr_type *st, MPI_Count rcount,
+                    const struct mpcr_type *rt, int send_used, int recv_used)
+{
+    if ((send_used && scount < 0) || (recv_used && rcount < 0)) return MPI_ERR_COUNT;
+    if ((send_used && !st) || (recv_used && !rt)) return MPI_ERR_TYPE;
+    return MPI_SUCCESS;
+}
+
+void *coll_tmp(MPI_Count count, const struct mpcr_type *t)
+{
+    uint64_t len;
+    if (count <= 0) count = 1;
+    if (coll_span(count - 1, (uint64_t)t->extent, &len) ||
+        __builtin_add_overflow(len, (uint64_t)(t->true_ub - t->true_lb) + 1, &len))
+        return NULL;
+    char *p = malloc(len);
+    return p ? p - t->true_lb : NULL;
+}
+
+void coll_tmp_free(void *p, const struct mpcr_type *t)
+{
+    if (p) free((char *)p + t->true_lb);
+}
