@@ -1,1 +1,6 @@
 # Tests of datatypes, info, attributes, error handlers (included by tests/CMakeLists.txt; mpi_test, mpi_program are defined there).
+
+# Derived datatypes: constructors, queries, packing, and their use in
+# point-to-point and collectives, against the native run.
+mpi_program(t_type_derived mpi/type_derived.c)
+mpi_test(mpi.type_derived 2 t_type_derived)

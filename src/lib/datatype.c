@@ -7,8 +7,10 @@
  * and its index in bits 0-7; the pair types used by MINLOC/MAXLOC are
  * "direct" handles with holes in their layout. */
 #include "api_gen.h"
+#include "dtype.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Every basic predefined datatype of MPICH's mpi.h, with the C type whose
@@ -44,11 +46,16 @@
 static struct {
     MPI_Datatype handle;
     struct mpcr_type *type;
+    unsigned char unit;      /* external32: bytes swapped as one (a complex's part) */
+    unsigned char same_size; /* external32 size is the native size */
+    char name[MPI_MAX_OBJECT_NAME];
 } builtin[256];
 
 /* The pair types of MINLOC/MAXLOC, in handle order from MPI_FLOAT_INT
  * (0x8c000000), laid out as the C structs they describe. */
 static struct mpcr_type *pair[5];
+static char pair_name[5][MPI_MAX_OBJECT_NAME] = {"MPI_FLOAT_INT", "MPI_DOUBLE_INT", "MPI_LONG_INT",
+                                                 "MPI_SHORT_INT", "MPI_LONG_DOUBLE_INT"};
 struct float_int {
     float a;
     int b;
@@ -70,15 +77,30 @@ struct long_double_int {
     int b;
 };
 
+#define NPAIRS (sizeof pair / sizeof pair[0])
+
+/* The external32 size of a basic type (MPI 4.0 table 13.2) where it is not
+ * the native one on LP64 Linux (as MPICH's MPI_Pack_external_size says). */
+static int64_t ext32_size(MPI_Datatype h)
+{
+    if (h == MPI_LONG || h == MPI_UNSIGNED_LONG) return 4;
+    if (h == MPI_WCHAR) return 2;
+    return ((uint32_t)h >> 8) & 0xff;
+}
+
 static struct mpcr_type *builtin_type(MPI_Datatype h)
 {
     return builtin[(uint32_t)h & 0xff].type;
 }
 
-static void add(MPI_Datatype h, struct mpcr_type *t)
+static void add(MPI_Datatype h, struct mpcr_type *t, const char *name, int unit)
 {
-    builtin[(uint32_t)h & 0xff].handle = h;
-    builtin[(uint32_t)h & 0xff].type = t;
+    unsigned i = (uint32_t)h & 0xff;
+    builtin[i].handle = h;
+    builtin[i].type = t;
+    builtin[i].unit = (unsigned char)unit;
+    builtin[i].same_size = (unsigned char)(ext32_size(h) == t->size);
+    snprintf(builtin[i].name, sizeof builtin[i].name, "%s", name);
 }
 
 static void add_pair(MPI_Datatype h, MPI_Datatype value, int64_t index_disp)
@@ -91,11 +113,13 @@ __attribute__((constructor)) static void builtin_table(void)
 {
     struct mpcr_type *t;
 #define ADD(h, c)                                                                                  \
-    if (!mpcr_type_basic(((uint32_t)(h) >> 8) & 0xff, _Alignof(c), &t)) add(h, t);
+    if (!mpcr_type_basic(((uint32_t)(h) >> 8) & 0xff, _Alignof(c), &t)) add(h, t, #h, sizeof(c));
     MPCR_BASIC_TYPES(ADD)
 #undef ADD
-    if (!mpcr_type_marker(false, &t)) add(MPI_LB, t);
-    if (!mpcr_type_marker(true, &t)) add(MPI_UB, t);
+    /* MPICH's name for the handle MPI_C_COMPLEX and MPI_C_FLOAT_COMPLEX share. */
+    snprintf(builtin[(uint32_t)MPI_C_COMPLEX & 0xff].name, MPI_MAX_OBJECT_NAME, "MPI_C_COMPLEX");
+    if (!mpcr_type_marker(false, &t)) add(MPI_LB, t, "MPI_LB", 0);
+    if (!mpcr_type_marker(true, &t)) add(MPI_UB, t, "MPI_UB", 0);
     add_pair(MPI_FLOAT_INT, MPI_FLOAT, offsetof(struct float_int, b));
     add_pair(MPI_DOUBLE_INT, MPI_DOUBLE, offsetof(struct double_int, b));
     add_pair(MPI_LONG_INT, MPI_LONG, offsetof(struct long_int, b));
@@ -110,9 +134,60 @@ const struct mpcr_type *mpcr_type_get(MPI_Datatype h)
         if (builtin[u & 0xff].handle == h) return builtin[u & 0xff].type;
         return NULL;
     }
-    if (u >= DIRECT_PREFIX && u < DIRECT_PREFIX + sizeof pair / sizeof pair[0])
-        return pair[u - DIRECT_PREFIX];
+    if (u >= DIRECT_PREFIX && u < DIRECT_PREFIX + NPAIRS) return pair[u - DIRECT_PREFIX];
+    struct mpcr_dtype *d = mpcr_dtype_get(h);
+    return d ? d->t : NULL;
+}
+
+/* ---- derived datatypes' handles ---- */
+
+static void dtype_destroy(void *obj)
+{
+    mpcr_type_unref(((struct mpcr_dtype *)obj)->t);
+}
+
+int mpcr_dtype_new(struct mpcr_type *t, MPI_Datatype *out)
+{
+    struct mpcr_dtype *d = mpcr_obj_new(MPCR_KIND_DATATYPE, sizeof *d, dtype_destroy);
+    if (!d) {
+        mpcr_type_unref(t);
+        return MPI_ERR_NO_MEM;
+    }
+    d->t = t;
+    *out = (MPI_Datatype)mpcr_obj_handle(d);
+    return MPI_SUCCESS;
+}
+
+struct mpcr_dtype *mpcr_dtype_get(MPI_Datatype h)
+{
+    return mpcr_obj_get(MPCR_KIND_DATATYPE, (uint32_t)h);
+}
+
+MPI_Datatype mpcr_type_predefined_handle(const struct mpcr_type *t)
+{
+    for (unsigned i = 0; i < NPAIRS; i++)
+        if (pair[i] == t) return (MPI_Datatype)(DIRECT_PREFIX + i);
+    for (unsigned i = 0; i < 256; i++)
+        if (builtin[i].type == t) return builtin[i].handle;
+    return MPI_DATATYPE_NULL;
+}
+
+char *mpcr_type_builtin_name(MPI_Datatype h)
+{
+    uint32_t u = (uint32_t)h;
+    if ((u & 0xffff0000u) == BUILTIN_PREFIX && builtin[u & 0xff].handle == h)
+        return builtin[u & 0xff].name;
+    if (u >= DIRECT_PREFIX && u < DIRECT_PREFIX + NPAIRS) return pair_name[u - DIRECT_PREFIX];
     return NULL;
+}
+
+int mpcr_type_builtin_unit(MPI_Datatype h, int *same_size)
+{
+    uint32_t u = (uint32_t)h;
+    *same_size = 0;
+    if ((u & 0xffff0000u) != BUILTIN_PREFIX || builtin[u & 0xff].handle != h) return 0;
+    *same_size = builtin[u & 0xff].same_size;
+    return builtin[u & 0xff].unit;
 }
 
 void mpcr_pack(void *dst, const void *src, MPI_Count count, const struct mpcr_type *t)

@@ -105,14 +105,26 @@ KINDS = {
     'REQUEST_INOUT': ('MPI_Request *', None, None),
     'REQUESTS': ('MPI_Request []', None, None),
     'ERRHANDLER': ('MPI_Errhandler', None, None),
+    # In-out count (MPI_Pack's position): read before the call, written after.
+    'COUNT_INOUT': ('int *', 'MPI_Count *', 'MPI_Count *'),
+    # Addresses and byte displacements: MPI_Aint in the int form, MPI_Count
+    # in the _c form (both `long` in MPICH's mpi.h, so passed as they are).
+    'AINT': ('MPI_Aint', 'MPI_Count', 'MPI_Count'),
+    # A signed int of the int form (a stride in elements): no check.
+    'DISP': ('int', 'MPI_Count', 'MPI_Count'),
+    'AINT_OUT': ('MPI_Aint *', 'MPI_Count *', 'MPI_Count *'),
+    'AINT_INOUT': ('MPI_Aint *', 'MPI_Count *', 'MPI_Count *'),
+    'AINTS': ('const MPI_Aint []', 'const MPI_Count []', 'const MPI_Count *'),
+    'TYPE_OUT': ('MPI_Datatype *', None, None),
+    'TYPE_INOUT': ('MPI_Datatype *', None, None),
+    'INFO': ('MPI_Info', None, 'struct mpcr_info *'),
+    'INFO_OUT': ('MPI_Info *', None, None),
+    'INFO_INOUT': ('MPI_Info *', None, None),
     # Groups (group.c): MPI_ERR_GROUP unless a valid group (MPI_GROUP_EMPTY is one).
     'GROUP': ('MPI_Group', None, 'struct mpcr_group *'),
     'GROUP_OUT': ('MPI_Group *', None, None),
     'GROUP_INOUT': ('MPI_Group *', None, None),
     # Kinds whose objects come with later issues: C types only for now.
-    'TYPE_OUT': ('MPI_Datatype *', None, None),
-    'TYPE_INOUT': ('MPI_Datatype *', None, None),
-    'INFO': ('MPI_Info', None, None),
     'WIN': ('MPI_Win', None, None),
     'FILE': ('MPI_File', None, None),
     'SESSION': ('MPI_Session', None, None),
@@ -122,7 +134,8 @@ IMPL_KINDS = {'COMM', 'COMM_OUT', 'COMM_INOUT', 'TYPE', 'RTYPE', 'OP', 'COUNT', 
               'DISPLS', 'BUF', 'BUF_OUT', 'RANK', 'SOURCE', 'ROOT', 'TAG', 'RECV_TAG',
               'STATUS_OUT', 'STATUS_IN', 'STATUSES', 'REQUEST_OUT', 'REQUEST_INOUT', 'REQUESTS',
               'GROUP', 'GROUP_OUT', 'GROUP_INOUT',
-              'ERRHANDLER'}
+              'ERRHANDLER', 'COUNT_INOUT', 'AINT', 'DISP', 'AINT_OUT', 'AINT_INOUT', 'AINTS', 'TYPE_OUT',
+              'TYPE_INOUT', 'INFO', 'INFO_OUT', 'INFO_INOUT'}
 
 
 def c_type(p, large):
@@ -157,7 +170,7 @@ def impl_params(f):
     out = []
     for p in f.params:
         k = p.kind
-        if k in ('COMM', 'TYPE'):
+        if k in ('COMM', 'TYPE', 'INFO'):
             out.append((declare(KINDS[k][2], p.name + '_o'), p.name + '_o'))
         elif k == 'RTYPE':
             out.append((declare('MPI_Datatype', p.name), p.name))
@@ -170,8 +183,10 @@ def impl_params(f):
         elif k == 'GROUP_INOUT':
             out.append((declare('MPI_Group *', p.name), p.name))
             out.append((declare('struct mpcr_group *', p.name + '_o'), p.name + '_o'))
-        elif k in ('COUNT', 'COUNT_OUT'):
-            out.append((declare(KINDS[k][2], p.name), p.name + ('_v' if k == 'COUNT_OUT' else '')))
+        elif k in ('COUNT', 'COUNT_OUT', 'COUNT_INOUT'):
+            out.append((declare(KINDS[k][2], p.name), p.name + ('' if k == 'COUNT' else '_v')))
+        elif k in ('AINT', 'DISP', 'AINT_OUT', 'AINT_INOUT', 'AINTS'):
+            out.append((declare(KINDS[k][2], p.name), p.name))
         elif k in ('COUNTS', 'DISPLS'):
             out.append((declare('struct mpcr_counts', p.name), p.name + '_a'))
         else:
@@ -232,7 +247,12 @@ def prologue(f, large):
         elif k in ('TAG', 'RECV_TAG'):
             extra = f' && {n} != MPI_ANY_TAG' if k == 'RECV_TAG' else ''
             fail(f'({n} < 0 || {n} > mpcr.tag_ub){extra}', 'MPI_ERR_TAG')
-        elif k in ('REQUEST_OUT', 'COMM_OUT', 'COUNT_OUT'):
+        elif k == 'INFO':
+            lines.append(f'struct mpcr_info *{n}_o = mpcr_info_get({n});')
+            if not p.optional:
+                fail(f'!{n}_o', 'MPI_ERR_INFO')
+        elif k in ('REQUEST_OUT', 'COMM_OUT', 'COUNT_OUT', 'COUNT_INOUT', 'AINT_OUT', 'AINT_INOUT',
+                   'TYPE_OUT', 'TYPE_INOUT', 'INFO_OUT', 'INFO_INOUT'):
             fail(f'!{n}', 'MPI_ERR_ARG')
         elif k == 'ERRHANDLER':
             fail(f'!mpcr_errhandler_valid({n})', 'MPI_ERR_ARG')
@@ -250,7 +270,7 @@ def prologue(f, large):
         elif k in ('COUNTS', 'DISPLS'):
             lines.append(f'struct mpcr_counts {n}_a = {{{n}, {int(large)}}};')
         elif k in ('STATUS_OUT', 'STATUS_IN', 'STATUSES', 'REQUEST_INOUT', 'REQUESTS', 'BUF',
-                   'BUF_OUT', 'COMM_INOUT', 'COMM'):
+                   'BUF_OUT', 'COMM_INOUT', 'COMM', 'AINT', 'DISP', 'AINTS'):
             pass
         elif p.known:
             sys.exit(f'{f.lineno}: {f.name}: kind {k} is not implemented yet')
@@ -268,9 +288,10 @@ def entry(f, large):
     name = f.name + ('_c' if large else '')
     lines, eh = prologue(f, large)
     call_args = ', '.join(a for _, a in impl_params(f))
-    outs = [p for p in f.params if p.kind == 'COUNT_OUT']
+    outs = [p for p in f.params if p.kind in ('COUNT_OUT', 'COUNT_INOUT')]
     for p in outs:
-        lines.append(f'MPI_Count {p.name}_v_ = 0, *{p.name}_v = &{p.name}_v_;')
+        init = f'*{p.name}' if p.kind == 'COUNT_INOUT' else '0'
+        lines.append(f'MPI_Count {p.name}_v_ = {init}, *{p.name}_v = &{p.name}_v_;')
     lines.append(f'int err = {impl_name(f)}({call_args});')
     for p in outs:  # the int form reports a count that does not fit as MPI_UNDEFINED
         v = f'{p.name}_v_'

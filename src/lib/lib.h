@@ -96,7 +96,6 @@ struct mpcr_comm {
     uint32_t vid;         /* the proxy's id of it */
     int rank, size;
     MPI_Errhandler errhandler;
-    uint32_t coll_seq; /* collectives this rank started on it (src/lib/coll.h: their tags) */
     int32_t *members;       /* world rank of each rank, malloc'd; NULL: MPI_COMM_WORLD's */
     char *name;             /* MPI_Comm_set_name's (malloc'd), or NULL: the default */
     struct mpcr_topo *topo; /* its topology (topo.c), or NULL */
@@ -141,6 +140,15 @@ int mpcr_exchange(uint32_t vid, int dest, int sendtag, const void *sendbuf, MPI_
  * staging area at offset into buf, fills status; returns r's error class. */
 int mpcr_finish_recv(const struct mpcr_reply *r, void *buf, uint64_t capacity, uint64_t offset,
                      const struct mpcr_type *t, MPI_Status *status);
+
+/* ---- info objects and attributes (info.c, attr.c; the rest in dtype.h) ---- */
+struct mpcr_info;
+/* NULL when the handle is not a valid info object (MPI_INFO_NULL included). */
+struct mpcr_info *mpcr_info_get(MPI_Info info);
+/* The attribute hooks of MPI_Comm_dup (copy callbacks; an MPI error class)
+ * and of MPI_Comm_free (delete callbacks; an MPI error class). */
+int mpcr_attr_comm_dup(struct mpcr_comm *from, struct mpcr_comm *to);
+int mpcr_attr_comm_free(struct mpcr_comm *c);
 
 /* ---- requests (request.c) ---- */
 enum mpcr_req_kind { MPCR_REQ_SEND = 1, MPCR_REQ_RECV };

@@ -1,0 +1,59 @@
+/* Datatype handles, info objects, keyvals with attributes, user error
+ * handlers: the library-side objects of MPI 4.0 chapters 5, 7.7, 9 and 10.
+ * Each is an object of the handle system (handle.h) in the application's
+ * heap, so it is in every image and keeps its handle value across a
+ * restart; none has a counterpart in the proxy. */
+#ifndef MPCR_DTYPE_H
+#define MPCR_DTYPE_H
+
+#include "lib.h"
+
+#include <errno.h>
+
+/* ---- derived datatypes (datatype.c) ---- */
+
+/* A derived datatype's handle object: the type map it names (one
+ * reference) and the program's name for it. */
+struct mpcr_dtype {
+    struct mpcr_object h;
+    struct mpcr_type *t;
+    char name[MPI_MAX_OBJECT_NAME];
+};
+/* Gives t (its creator's reference is taken over) a new handle in *out; on
+ * failure t is released and MPI_ERR_NO_MEM returned. */
+int mpcr_dtype_new(struct mpcr_type *t, MPI_Datatype *out);
+/* The derived datatype a handle names, or NULL (predefined, freed, garbage). */
+struct mpcr_dtype *mpcr_dtype_get(MPI_Datatype h);
+/* The predefined handle whose type map t is, or MPI_DATATYPE_NULL. */
+MPI_Datatype mpcr_type_predefined_handle(const struct mpcr_type *t);
+/* The name slot of a predefined type (MPI_Type_set_name may change it), or NULL. */
+char *mpcr_type_builtin_name(MPI_Datatype h);
+/* The swap unit of a predefined type in external32 (1, 2, 4, 8) and whether
+ * its external32 size is its native size; 0 for the pair types and markers. */
+int mpcr_type_builtin_unit(MPI_Datatype h, int *same_size);
+
+/* Converts a typemap errno to an MPI error class. */
+static inline int mpcr_type_errclass(int neg_errno)
+{
+    return neg_errno == -EINVAL   ? MPI_ERR_ARG
+           : neg_errno == -ENOMEM ? MPI_ERR_NO_MEM
+                                  : MPI_ERR_OTHER;
+}
+
+/* ---- attributes (attr.c) ---- */
+
+/* The objects attributes attach to: communicator, datatype, window. */
+enum mpcr_attr_on { MPCR_ATTR_COMM, MPCR_ATTR_TYPE, MPCR_ATTR_WIN };
+/* Copies the attributes of object `from` to `to` as MPI's dup does (each
+ * keyval's copy callback decides), `from_handle` being what the callbacks
+ * are given. An MPI error class (a callback's failure) or MPI_SUCCESS. */
+int mpcr_attr_copy_all(enum mpcr_attr_on on, uint32_t from, uint32_t to);
+/* Deletes every attribute of an object being freed, running the delete
+ * callbacks (last set first); the first callback's failure is returned. */
+int mpcr_attr_delete_all(enum mpcr_attr_on on, uint32_t handle);
+
+/* ---- error codes (errors.c) ---- */
+/* The largest error code in use (MPI_LASTUSEDCODE). */
+int mpcr_last_used_code(void);
+
+#endif
