@@ -8,7 +8,7 @@ function(sec_test name script)
     add_test(NAME security.${name} COMMAND ${SEC}/${script} ${ARGN})
     add_test(NAME security.${name}.unprivileged
         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/as_nobody.sh ${CMAKE_BINARY_DIR} --copy ${SEC}/common.sh
-            --copy ${SEC}/${script} -- bash ./${script} ${ARGN})
+            --copy ${SEC}/${script} --copy ${SEC}/conns.py -- bash ./${script} ${ARGN})
     set_tests_properties(security.${name} security.${name}.unprivileged PROPERTIES
         ENVIRONMENT "MPCR=${MPCR_EXE}" TIMEOUT 120)
 endfunction()
@@ -22,3 +22,6 @@ sec_test(binding binding.sh $<TARGET_FILE:sec_wait>)
 
 # points 7, 8, 9: mpcr-restore never blocks on a FIFO; no orphan after kill -9; stale files removed; signals passed on, 128 + signal
 sec_test(lifecycle lifecycle.sh $<TARGET_FILE:sec_wait> $<TARGET_FILE:t_ckpt_ring> 100000 2)
+
+# points 5, 6: idle connections stall no checkpoint; a forged report is refused; a TCP stranger is closed soon
+sec_test(coord_conns coord_conns.sh $<TARGET_FILE:sec_wait>)

@@ -131,8 +131,11 @@ void mpcr_conns_serve(struct mpcr_conns *s, const struct pollfd *p, int np, cons
         const char *v = getenv("MPCR_COORD_SILENT_TIMEOUT");
         silent_s = v && atof(v) > 0 ? atof(v) : MPCR_CONN_SILENT_S;
     }
+    /* Over TCP, anyone may connect: one that has not shown the secret soon
+     * is a stranger and is not given the time a slow client of ours gets. */
     for (int i = s->n - 1; i >= 0; i--)
-        if (now - s->v[i].since > silent_s) drop(s, i);
+        if (now - s->v[i].since > (s->v[i].local || s->v[i].vouched ? silent_s : MPCR_CONN_STRANGER_S))
+            drop(s, i);
 }
 
 void mpcr_conns_close_all(struct mpcr_conns *s)

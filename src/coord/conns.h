@@ -9,8 +9,9 @@
  * after it is its request, handed to the caller, who owns the connection
  * from then on. One that has not made its request MPCR_CONN_SILENT_S
  * seconds after it came (MPCR_COORD_SILENT_TIMEOUT in the environment
- * changes that, for tests and very slow networks) is dropped, and so is the
- * oldest waiting one when MPCR_CONN_MAX are waiting. */
+ * changes that, for tests and very slow networks) is dropped, a TCP one
+ * that has not sent the secret after MPCR_CONN_STRANGER_S already, and so
+ * is the oldest waiting one when MPCR_CONN_MAX are waiting. */
 #ifndef MPCR_COORD_CONNS_H
 #define MPCR_COORD_CONNS_H
 
@@ -19,6 +20,7 @@
 #include <sys/types.h>
 
 #define MPCR_CONN_SILENT_S 10.0
+#define MPCR_CONN_STRANGER_S 3.0 /* a TCP connection without the secret line by then: dropped */
 #define MPCR_CONN_MAX      256
 #define MPCR_CONN_LINE     1024 /* a longer line is no line of the protocol: dropped */
 

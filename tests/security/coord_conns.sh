@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# A coordinator no connection can stall or steer (issue 13, points 5, 6).
+#  - one process's coordinator: 20 silent connections and one that sends a
+#    byte every 2 s, held for 90 s, do not keep a checkpoint from completing
+#    while they are held (it read each connection to its end, 10 s each);
+#  - a forged image report (from a process of the same user that is not the
+#    checkpointed one) while the process is stopped is refused and said,
+#    and writes no manifest; the real report completes the generation;
+#  - a TCP connection to `mpcr coordinator --listen` that does not send the
+#    secret is closed within 30 s even with the silent timeout at 100 s.
+#   coord_conns.sh SEC_WAIT      (env MPCR)
+set -u
+name=coord_conns
+. "$(dirname "$0")/common.sh"
+prog=$1
+py=/usr/bin/python3
+conns=$(dirname "$0")/conns.py
+
+"$MPCR" run --no-mpi --ckpt-dir "$T/ck" "$prog" held 120 >"$T/out" 2>"$T/run.err" &
+run=$!
+pids="$pids $run"
+wait_for -S "$T/ck/coord.sock" || fail "mpcr run did not start"
+$py "$conns" hold "$T/ck/coord.sock" 20 90 "$T/held" &
+pids="$pids $!"
+sleep 1
+timeout 80 "$MPCR" checkpoint "$T/ck" 2>"$T/ck1.err" || fail "the checkpoint did not complete while 21 idle connections were held"
+[ -e "$T/held" ] && fail "the checkpoint completed only once the idle connections had gone"
+[ -s "$T/ck/gen-1/manifest" ] || fail "no gen-1"
+
+child=$(pgrep -P $run | head -1)
+[ -n "$child" ] || fail "the program was not found"
+kill -STOP "$child"
+pids="$pids $child"
+"$MPCR" checkpoint "$T/ck" 2>"$T/ck2.err" &
+ckpt=$!
+wait_for -d "$T/ck/gen-2" || fail "the coordinator did not start gen-2"
+answer=$($py "$conns" say "$T/ck/coord.sock" "image 2 ok 5")
+echo "a forged report: answered \"$answer\""
+case $answer in error*) ;; *) fail "the forged report was answered \"$answer\"" ;; esac
+[ -e "$T/ck/gen-2/manifest" ] && fail "a forged report made a manifest"
+grep -q "refused \"image 2 ok 5\"" "$T/run.err" || fail "the coordinator did not say it refused the forged report"
+kill -CONT "$child"
+wait $ckpt || fail "the real checkpoint failed: $(cat "$T/ck2.err")"
+[ -s "$T/ck/gen-2/manifest" ] || fail "no manifest after the real report"
+"$MPCR" checkpoint --exit "$T/ck" 2>/dev/null
+wait $run
+
+port=$((40000 + RANDOM % 20000))
+MPCR_COORD_SILENT_TIMEOUT=100 timeout 100 "$MPCR" coordinator --listen "127.0.0.1:$port" -n 1 --ckpt-dir "$T/co" 2>"$T/coord.err" &
+pids="$pids $!"
+wait_for -s "$T/co/coord.secret" || fail "the coordinator did not start"
+said=$($py "$conns" stranger "127.0.0.1:$port" 30)
+[ "$said" = closed ] || fail "a TCP connection without the secret was $said after 30 s (not closed)"
+echo "$name: PASS (a checkpoint with 21 idle connections held; a forged report refused; a stranger's TCP connection closed)"
