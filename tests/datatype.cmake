@@ -4,3 +4,7 @@
 # point-to-point and collectives, against the native run.
 mpi_program(t_type_derived mpi/type_derived.c)
 mpi_test(mpi.type_derived 2 t_type_derived)
+
+# Info objects against the native run.
+mpi_program(t_info_ops mpi/info_ops.c)
+mpi_test(mpi.info_ops 1 t_info_ops)
