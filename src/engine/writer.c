@@ -14,12 +14,27 @@
 
 #define WRITEBACK_STEP (8ul << 20)
 
+/* The file being written, for a message: what s->fd is open on. */
+static const char *image_name(const struct mpcr_scratch *s, char *buf, size_t cap)
+{
+    char link[64];
+    mpcr_fmt(link, sizeof link, "/proc/self/fd/%d", s->fd);
+    ssize_t n = readlink(link, buf, cap - 1);
+    if (n <= 0) return "the image";
+    buf[n] = 0;
+    return buf;
+}
+
 static int write_all(struct mpcr_scratch *s, const unsigned char *p, size_t len)
 {
     for (size_t done = 0; done < len;) {
         ssize_t n = write(s->fd, p + done, len - done);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return mpcr_fail(n < 0 ? -errno : -EIO, "writing the image: %s", mpcr_strerror(n < 0 ? errno : EIO));
+        if (n <= 0) {
+            int e = n < 0 ? errno : EIO;
+            char name[512];
+            return mpcr_fail(-e, "writing %s: %s", image_name(s, name, sizeof name), mpcr_strerror(e));
+        }
         done += (size_t)n;
     }
     /* Start the disk on each written step at once: the final fsync then
@@ -100,9 +115,11 @@ int mpcr_w_image(struct mpcr_scratch *s, const char *path)
     memcpy(block, h, sizeof *h);
     h->header_crc = mpcr_crc32c(0, block, sizeof block);
     memcpy(block, h, sizeof *h);
+    char name[512];
     if (pwrite(s->fd, block, sizeof block, 0) != (ssize_t)sizeof block)
-        return mpcr_fail(-EIO, "writing the image header: %s", mpcr_strerror(errno));
-    if (fsync(s->fd)) return mpcr_fail(-errno, "fsync of the image: %s", mpcr_strerror(errno));
+        return mpcr_fail(-EIO, "writing the header of %s: %s", image_name(s, name, sizeof name), mpcr_strerror(errno));
+    if (fsync(s->fd))
+        return mpcr_fail(-errno, "fsync of %s: %s", image_name(s, name, sizeof name), mpcr_strerror(errno));
 
     char tmp[4200];
     mpcr_fmt(tmp, sizeof tmp, "%s.tmp", path);

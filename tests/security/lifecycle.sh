@@ -10,6 +10,8 @@
 #  - SIGINT and SIGHUP reach the program of `mpcr run --no-mpi`; a program
 #    that ends with status 0 when told to still leaves mpcr with 128 + the
 #    signal;
+#  - a checkpoint onto a full disk (root: a 100 KiB tmpfs) fails naming
+#    the image file and the cause in words;
 #  - an MPI job under `mpcr run` told SIGTERM ends with status 143, and a
 #    stale run directory of a killed `mpcr run` is removed.
 #   lifecycle.sh SEC_WAIT MPI_PROGRAM ARGS...     (env MPCR)
@@ -55,6 +57,20 @@ done
 [ -e "$T/ck/gen-77" ] && fail "gen-77 is still there"
 grep -q "^again done" "$T/again.out" || fail "the next run printed: $(cat "$T/again.out")"
 
+# a full disk: the failed write names the file and says ENOSPC in words
+# (root only: a small tmpfs in a mount namespace of the test's own)
+if is_root && unshare -m true 2>/dev/null; then
+    mkdir "$T/small"
+    unshare -m bash -c "mount -t tmpfs -o size=100k none '$T/small' &&
+        { '$MPCR' run --no-mpi --ckpt-dir '$T/small/ck' '$prog' full 3 >/dev/null 2>&1 &
+          sleep 0.5; '$MPCR' checkpoint '$T/small/ck'; rc=\$?; wait; exit \$rc; }" 2>"$T/full.err" && fail "a checkpoint onto a full disk succeeded"
+    grep -q "checkpoint failed: writing .*/gen-1/rank-0.img.tmp: No space left on device" "$T/full.err" ||
+        fail "full disk: $(cat "$T/full.err")"
+    full="ENOSPC named with the file"
+else
+    full="full disk not tried (not root)"
+fi
+
 # signals passed on, and the status after them
 trapper='trap "echo told; exit 0" INT HUP TERM; while :; do sleep 0.05; done'
 for sig in INT HUP; do
@@ -86,4 +102,4 @@ rc=$?
 [ $rc = 143 ] || fail "mpcr run -n 2 ended with $rc after SIGTERM, not 143"
 grep -q "removed .*mpcr-run-stale" "$T/mpi.err" || fail "the stale run directory was not removed: $(cat "$T/mpi.err")"
 [ -e "$T/tmp/mpcr-run-stale" ] && fail "the stale run directory is still there"
-echo "$name: PASS (FIFO, directory, missing image refused with words; no orphan after kill -9; leftovers removed and said; SIGINT, SIGHUP passed on, status 130, 129; MPI job after SIGTERM: 143)"
+echo "$name: PASS ($full; FIFO, directory, missing image refused with words; no orphan after kill -9; leftovers removed and said; SIGINT, SIGHUP passed on, status 130, 129; MPI job after SIGTERM: 143)"
