@@ -25,3 +25,7 @@ sec_test(lifecycle lifecycle.sh $<TARGET_FILE:sec_wait> $<TARGET_FILE:t_ckpt_rin
 
 # points 5, 6: idle connections stall no checkpoint; a forged report is refused; a TCP stranger is closed soon
 sec_test(coord_conns coord_conns.sh $<TARGET_FILE:sec_wait>)
+
+# point 2 for MPI jobs: swapped rank images, another job's image or state file refused (as the current user only: an MPI job is the costly part)
+add_test(NAME security.binding_mpi COMMAND ${SEC}/binding_mpi.sh $<TARGET_FILE:t_ckpt_ring> 300 1)
+set_tests_properties(security.binding_mpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" TIMEOUT 180)
