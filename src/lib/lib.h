@@ -96,6 +96,7 @@ struct mpcr_comm {
     uint32_t vid;         /* the proxy's id of it */
     int rank, size;
     MPI_Errhandler errhandler;
+    uint32_t coll_seq; /* collectives this rank started on it (src/lib/coll.h: their tags) */
     int32_t *members;       /* world rank of each rank, malloc'd; NULL: MPI_COMM_WORLD's */
     char *name;             /* MPI_Comm_set_name's (malloc'd), or NULL: the default */
     struct mpcr_topo *topo; /* its topology (topo.c), or NULL */
