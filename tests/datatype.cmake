@@ -8,3 +8,8 @@ mpi_test(mpi.type_derived 2 t_type_derived)
 # Info objects against the native run.
 mpi_program(t_info_ops mpi/info_ops.c)
 mpi_test(mpi.info_ops 1 t_info_ops)
+
+# Attributes with their callbacks, user error handlers and error codes,
+# against the native run.
+mpi_program(t_attr_errhan mpi/attr_errhan.c)
+mpi_test(mpi.attr_errhan 1 t_attr_errhan)

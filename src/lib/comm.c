@@ -119,6 +119,10 @@ int mpcr_impl_Comm_dup(struct mpcr_comm *c, MPI_Comm *newcomm)
         mpcr_impl_Comm_free(&(MPI_Comm){mpcr_comm_handle(n)}, n);
         return MPI_ERR_NO_MEM;
     }
+    if ((err = mpcr_attr_comm_dup(c, n))) { /* a copy callback failed (attr.c) */
+        mpcr_impl_Comm_free(&(MPI_Comm){mpcr_comm_handle(n)}, n);
+        return err;
+    }
     *newcomm = mpcr_comm_handle(n);
     return MPI_SUCCESS;
 }
@@ -273,6 +277,8 @@ int mpcr_impl_Comm_create_group(struct mpcr_comm *c, struct mpcr_group *g, int t
 int mpcr_impl_Comm_free(MPI_Comm *comm, struct mpcr_comm *c)
 {
     if (predefined(c)) return MPI_ERR_COMM;
+    int aerr = mpcr_attr_comm_free(c); /* delete callbacks (attr.c); one failing stops the free */
+    if (aerr) return aerr;
     if (c->h.refs == 1) { /* nothing else uses it: free it at the proxy now, errors reported */
         int err = proxy_free(c->vid);
         if (err) return err;
@@ -358,50 +364,5 @@ int mpcr_impl_Comm_set_errhandler(struct mpcr_comm *c, MPI_Errhandler errhandler
 int mpcr_impl_Comm_get_errhandler(struct mpcr_comm *c, MPI_Errhandler *errhandler)
 {
     *errhandler = c->errhandler;
-    return MPI_SUCCESS;
-}
-
-int mpcr_impl_Errhandler_free(MPI_Errhandler *errhandler)
-{
-    /* Predefined handlers are never really freed; the handle becomes null. */
-    if (!mpcr_errhandler_valid(*errhandler)) return MPI_ERR_ARG;
-    *errhandler = MPI_ERRHANDLER_NULL;
-    return MPI_SUCCESS;
-}
-
-/* The predefined attributes of MPI_COMM_WORLD. Their values are fixed for
- * the life of the job, kept here so that the pointers handed out stay valid. */
-int mpcr_impl_Comm_get_attr(struct mpcr_comm *c, int keyval, void *value, int *flag)
-{
-    (void)c;
-    static int tag_ub, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_global = 0, universe,
-                       appnum = 0;
-    tag_ub = mpcr.tag_ub;
-    universe = mpcr.size;
-    int *v = NULL;
-    switch (keyval) {
-    case MPI_TAG_UB:
-        v = &tag_ub;
-        break;
-    case MPI_HOST:
-        v = &host;
-        break;
-    case MPI_IO:
-        v = &io;
-        break;
-    case MPI_WTIME_IS_GLOBAL:
-        v = &wtime_global;
-        break;
-    case MPI_UNIVERSE_SIZE:
-        v = &universe;
-        break;
-    case MPI_APPNUM:
-        v = &appnum;
-        break;
-    default:
-        return MPI_ERR_KEYVAL;
-    }
-    *(int **)value = v;
-    *flag = 1;
     return MPI_SUCCESS;
 }

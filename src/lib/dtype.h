@@ -52,7 +52,12 @@ int mpcr_attr_copy_all(enum mpcr_attr_on on, uint32_t from, uint32_t to);
  * callbacks (last set first); the first callback's failure is returned. */
 int mpcr_attr_delete_all(enum mpcr_attr_on on, uint32_t handle);
 
-/* ---- error codes (errors.c) ---- */
+/* The handle of a communicator object, MPI_COMM_WORLD and SELF included. */
+MPI_Comm mpcr_comm_handle_of(struct mpcr_comm *c);
+
+/* ---- error handlers (errhandler.c) and codes (errors.c) ---- */
+/* Calls e's function with comm and err when e is a user handler (1), else 0. */
+int mpcr_errhandler_call(MPI_Errhandler e, MPI_Comm comm, int err);
 /* The largest error code in use (MPI_LASTUSEDCODE). */
 int mpcr_last_used_code(void);
 

@@ -1,11 +1,13 @@
 /* Error classes, their texts, and error handlers. The library returns MPI
  * error classes as error codes; the proxy converts whatever its MPI returns
  * into a class before it crosses the channel. */
-#include "lib.h"
+#include "dtype.h"
+#include "api_gen.h"
 #include "report.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -100,9 +102,11 @@ static _Noreturn void fatal_error(int err, const char *fmt, ...)
     fatal_code(err, fmt, ap);
 }
 
-int mpcr_error_eh(MPI_Errhandler eh, int err, const char *fn)
+/* Applies handler eh, of communicator comm, to err. */
+static int apply(MPI_Errhandler eh, MPI_Comm comm, int err, const char *fn)
 {
     if (err == MPI_SUCCESS || eh == MPI_ERRORS_RETURN) return err;
+    if (mpcr_errhandler_call(eh, comm, err)) return err;
     const char *text = err > 0 && err < NCLASSES && class_text[err] ? class_text[err] : "error";
     fatal_error(err,
                 "%s failed: %s (error class %d); the communicator's error handler is "
@@ -110,11 +114,17 @@ int mpcr_error_eh(MPI_Errhandler eh, int err, const char *fn)
                 fn, text, err);
 }
 
+/* Without the communicator, a user handler is given MPI_COMM_WORLD. */
+int mpcr_error_eh(MPI_Errhandler eh, int err, const char *fn)
+{
+    return apply(eh, MPI_COMM_WORLD, err, fn);
+}
+
 int mpcr_error(struct mpcr_comm *comm, int err, const char *fn)
 {
     if (err == MPI_SUCCESS) return err;
     if (!comm) comm = mpcr_comm_get(MPI_COMM_WORLD); /* no valid communicator: WORLD's handler */
-    return mpcr_error_eh(comm->errhandler, err, fn);
+    return apply(comm->errhandler, mpcr_comm_handle_of(comm), err, fn);
 }
 
 MPI_Errhandler mpcr_world_errhandler(void)
@@ -122,30 +132,88 @@ MPI_Errhandler mpcr_world_errhandler(void)
     return mpcr_comm_get(MPI_COMM_WORLD)->errhandler;
 }
 
-int mpcr_errhandler_valid(MPI_Errhandler e)
-{
-    return e == MPI_ERRORS_ARE_FATAL || e == MPI_ERRORS_RETURN || e == MPI_ERRORS_ABORT;
-}
-
 int mpcr_error_world(int err, const char *fn)
 {
     return mpcr_error(NULL, err, fn);
 }
 
+/* ---- error classes and codes the program adds (MPI 4.0 section 9.5) ----
+ * Numbered as MPICH numbers them, above MPI_ERR_LASTCODE: class c is
+ * DYNAMIC | c, the k-th code added is DYNAMIC | k << 8 | its class's c. */
+#define DYNAMIC     0x40000000
+#define MAX_CLASSES 255
+#define MAX_CODES   4096
+static int nclasses, ncodes;
+static unsigned char code_class[MAX_CODES + 1]; /* code k's class c */
+static char *class_string[MAX_CLASSES + 1], *code_string[MAX_CODES + 1];
+
+int mpcr_last_used_code(void)
+{
+    return nclasses ? DYNAMIC | nclasses : MPI_ERR_LASTCODE;
+}
+
+/* The class of a code, or -1 when the code is not one. */
+static int class_of(int code)
+{
+    if (code >= 0 && code < NCLASSES && class_text[code]) return code;
+    if ((code & ~0x3fffffff) != DYNAMIC) return -1;
+    int c = code & 0xff, k = (code >> 8) & 0x3fffff;
+    if (c < 1 || c > nclasses || k > ncodes || (k && code_class[k] != c)) return -1;
+    return DYNAMIC | c;
+}
+
+/* Where the string of a dynamic class or code is kept. */
+static char **string_slot(int code)
+{
+    if (class_of(code) < 0 || code < DYNAMIC) return NULL;
+    int k = (code >> 8) & 0x3fffff;
+    return k ? &code_string[k] : &class_string[code & 0xff];
+}
+
+int mpcr_impl_Add_error_class(int *errorclass)
+{
+    if (!errorclass) return MPI_ERR_ARG;
+    if (nclasses == MAX_CLASSES) return MPI_ERR_OTHER;
+    *errorclass = DYNAMIC | ++nclasses;
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Add_error_code(int errorclass, int *errorcode)
+{
+    if (!errorcode || errorclass < DYNAMIC || class_of(errorclass) != errorclass)
+        return MPI_ERR_ARG;
+    if (ncodes == MAX_CODES) return MPI_ERR_OTHER;
+    code_class[++ncodes] = (unsigned char)(errorclass & 0xff);
+    *errorcode = DYNAMIC | ncodes << 8 | (errorclass & 0xff);
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Add_error_string(int errorcode, const char *string)
+{
+    char **slot = string_slot(errorcode);
+    if (!slot || !string) return MPI_ERR_ARG;
+    char *copy = strndup(string, MPI_MAX_ERROR_STRING - 1);
+    if (!copy) return MPI_ERR_NO_MEM;
+    free(*slot);
+    *slot = copy;
+    return MPI_SUCCESS;
+}
+
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
-    if (errorcode < 0 || errorcode >= NCLASSES || !class_text[errorcode])
-        return mpcr_error_world(MPI_ERR_ARG, "MPI_Error_class");
-    *errorclass = errorcode;
+    int c = class_of(errorcode);
+    if (c < 0) return mpcr_error_world(MPI_ERR_ARG, "MPI_Error_class");
+    *errorclass = c;
     return MPI_SUCCESS;
 }
 MPCR_ALIAS(Error_class);
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
-    if (errorcode < 0 || errorcode >= NCLASSES || !class_text[errorcode])
-        return mpcr_error_world(MPI_ERR_ARG, "MPI_Error_string");
-    *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", class_text[errorcode]);
+    if (class_of(errorcode) < 0) return mpcr_error_world(MPI_ERR_ARG, "MPI_Error_string");
+    char **slot = string_slot(errorcode);
+    const char *text = slot ? (*slot ? *slot : "") : class_text[errorcode];
+    *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", text);
     return MPI_SUCCESS;
 }
 MPCR_ALIAS(Error_string);
