@@ -80,6 +80,8 @@ enum mpcr_arg {
     MPCR_ARG_NEW_COMM = 1u << 10,    /* token: a free id for a new communicator */
     MPCR_ARG_COMPLETE = 1u << 11,    /* tag: mode, peer: count, offset: tokens and results */
     MPCR_ARG_BATCH = 1u << 12,       /* peer: count (1..MPCR_BATCH_MAX), offset: operations */
+    MPCR_ARG_NEW_MESSAGE = 1u << 13, /* token: a free id (1..2^20) for a matched message */
+    MPCR_ARG_MESSAGE = 1u << 14,     /* token: the id of a message matched and not received */
     MPCR_ARG_ANY_INT = 0,            /* peer or tag: any value (ABORT's code, a split's key) */
 };
 #define MPCR_ARGS_SEND  (MPCR_ARG_COMM | MPCR_ARG_DEST | MPCR_ARG_TAG | MPCR_ARG_DATA)
@@ -112,9 +114,16 @@ enum mpcr_arg {
     X(COMM_SPLIT, comm_split,                                                                     \
       MPCR_ARG_PROGRAM_COMM | MPCR_ARG_COLOR | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA)                  \
     X(COMM_FREE, comm_free, MPCR_ARG_PROGRAM_COMM)                                                \
-    /* a pending request is cancelled (or, if it cannot be, completed) and forgotten */          \
+    /* a pending receive not matched yet is cancelled and forgotten (-> flag 1); else the     \
+       request stays, to be waited for (-> flag 0): src/proxy/serve_p2p.c */                      \
     X(CANCEL, cancel, MPCR_ARG_TOKEN)                                                             \
-    X(BATCH, batch, MPCR_ARG_BATCH)          /* -> each operation's result */                      \
+    X(BATCH, batch, MPCR_ARG_BATCH)          /* -> each operation's result */                     \
+    X(ISSEND, issend, MPCR_ARGS_SEND)        /* synchronous -> token */                           \
+    /* matched probes: the message is received at once and kept, under the id in token,        \
+       until MRECV (docs/pt2pt.md) -> (flag,) status */                                           \
+    X(MPROBE, mprobe, MPCR_ARGS_PROBE | MPCR_ARG_NEW_MESSAGE)                                     \
+    X(IMPROBE, improbe, MPCR_ARGS_PROBE | MPCR_ARG_NEW_MESSAGE)                                   \
+    X(MRECV, mrecv, MPCR_ARG_MESSAGE | MPCR_ARG_DATA) /* bytes: capacity -> status */           \
     /* as COMM_SPLIT; peer: the split type (MPICH's MPI_COMM_TYPE_SHARED or MPI_UNDEFINED) */    \
     X(COMM_SPLIT_TYPE, comm_split_type, MPCR_ARG_PROGRAM_COMM | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA) \
     /* at offset: the group as ranks of comm (int32 each; bytes / 4 of them, this rank among     \

@@ -5,46 +5,81 @@
  * communicator may go with the request (freed by the program meanwhile),
  * so what is kept is its error handler, not the communicator. */
 #include "api_gen.h"
+#include "p2p.h"
+
+#include <sched.h>
 
 static void empty_status(MPI_Status *status)
 {
     mpcr_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
 }
 
+/* Whether handle h names no active request: MPI_REQUEST_NULL, or a
+ * persistent request not started (MPI 4.0 3.7.3: both complete at once
+ * with an empty status, and count as inactive in the several forms). */
+static int inactive(MPI_Request h)
+{
+    if (h == MPI_REQUEST_NULL) return 1;
+    struct mpcr_request *q = mpcr_request_get(h);
+    return q && q->inactive;
+}
+
+/* Whether q has completed here already (nothing pending at the proxy): a
+ * receive from MPI_PROC_NULL, a cancelled one, one whose completion
+ * MPI_Request_get_status saw, a completed generalized request. */
+static int completed_here(const struct mpcr_request *q)
+{
+    return !q->token && !q->inactive && (!q->greq || mpcr_grequest_done((struct mpcr_request *)q));
+}
+
 /* Finishes request q, whose completion the proxy reported in r (NULL when
- * it completed locally), and frees it. Returns the request's error class;
- * *eh is the error handler that applies to it. */
+ * it completed here): fills status, frees the request (a persistent one
+ * becomes inactive). Returns the request's error class; *eh is the error
+ * handler that applies to it. */
 static int finish(MPI_Request *request, struct mpcr_request *q, const struct mpcr_reply *r,
                   MPI_Status *status, MPI_Errhandler *eh)
 {
-    int err = MPI_SUCCESS;
-    if (!r) {
-        if (status != MPI_STATUS_IGNORE) *status = q->status;
-    } else if (q->kind == MPCR_REQ_RECV) {
-        err = mpcr_finish_recv(r, q->buf, q->capacity, q->offset, q->type, status);
-    } else {
-        err = r->rc;
-        empty_status(status);
+    if (q->greq)
+        mpcr_grequest_finish(q);
+    else if (r || q->token)
+        mpcr_request_settle(q, r);
+    if (status != MPI_STATUS_IGNORE) {
+        int keep = status->MPI_ERROR; /* single completions leave it alone (status.c) */
+        *status = q->status;
+        status->MPI_ERROR = keep;
     }
-    if (q->has_staging) mpcr_staging_free(q->offset);
+    int err = q->rc;
     *eh = q->comm->errhandler;
-    mpcr_request_free(request, q);
+    if (q->persistent)
+        q->inactive = 1;
+    else if (q->greq)
+        mpcr_grequest_free(request, q);
+    else
+        mpcr_request_free(request, q);
     return err;
 }
 
 /* Completes one request: MPCR_OP_WAIT waits for it, MPCR_OP_TEST only
- * looks (*flag says whether it completed). MPI_REQUEST_NULL completes at
- * once with an empty status. */
+ * looks (*flag says whether it completed). An inactive request completes
+ * at once with an empty status. */
 static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_Status *status,
                         MPI_Errhandler *eh)
 {
     *flag = 1;
-    if (*request == MPI_REQUEST_NULL) {
+    if (inactive(*request)) {
         empty_status(status);
         return MPI_SUCCESS;
     }
     struct mpcr_request *q = mpcr_request_get(*request);
     if (!q) return MPI_ERR_REQUEST;
+    if (q->greq) { /* completed by the program itself (MPI_Grequest_complete) */
+        while (op == MPCR_OP_WAIT && !mpcr_grequest_done(q))
+            sched_yield();
+        if (!mpcr_grequest_done(q)) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+    }
     if (!q->token) return finish(request, q, NULL, status, eh);
     struct mpcr_call *call = mpcr_call_begin(op);
     call->token = q->token;
@@ -60,6 +95,7 @@ int mpcr_impl_Wait(MPI_Request *request, MPI_Status *status)
 {
     MPI_Errhandler eh = mpcr_world_errhandler();
     int flag, err = complete_one(MPCR_OP_WAIT, request, &flag, status, &eh);
+    mpcr_orphans_poll(0);
     return mpcr_error_eh(eh, err, "MPI_Wait");
 }
 
@@ -67,6 +103,7 @@ int mpcr_impl_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     MPI_Errhandler eh = mpcr_world_errhandler();
     int err = complete_one(MPCR_OP_TEST, request, flag, status, &eh);
+    mpcr_orphans_poll(0);
     return mpcr_error_eh(eh, err, "MPI_Test");
 }
 
@@ -99,14 +136,15 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
                    int *flag, int indices[], MPI_Status statuses[], MPI_Errhandler *c)
 {
     int any = mode == MPCR_WAITANY || mode == MPCR_TESTANY, active = 0, local = -1;
-    int all = mode == MPCR_TESTALL || mode == MPCR_WAITALL;
+    int all = mode == MPCR_TESTALL || mode == MPCR_WAITALL, waiting_here = 0;
     MPI_Status ignored;
     for (int i = 0; i < count; i++) {
-        if (reqs[i] == MPI_REQUEST_NULL) continue;
+        if (inactive(reqs[i])) continue;
         struct mpcr_request *q = mpcr_request_get(reqs[i]);
         if (!q) return MPI_ERR_REQUEST;
         active++;
-        if (!q->token && local < 0) local = i; /* completed already (peer MPI_PROC_NULL) */
+        if (completed_here(q) && local < 0) local = i;
+        waiting_here += q->greq && !mpcr_grequest_done(q);
     }
     if (flag) *flag = 1;
     if (!active) { /* MPI 4.0 3.7.5: nothing to wait for */
@@ -121,6 +159,7 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
         MPI_Status *st = any ? (statuses == MPI_STATUSES_IGNORE ? &ignored : statuses)
                              : status_at(statuses, 0, &ignored);
         int err = finish(&reqs[local], q, NULL, st, c);
+        if (!any) st->MPI_ERROR = err, err = err ? MPI_ERR_IN_STATUS : err;
         *result = any ? local : 1;
         if (!any) indices[0] = local;
         return err;
@@ -131,16 +170,12 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
     if (err) return err;
     uint32_t *tokens = mpcr_staging_ptr(off);
     for (int i = 0; i < count; i++) {
-        struct mpcr_request *q = reqs[i] == MPI_REQUEST_NULL ? NULL : mpcr_request_get(reqs[i]);
+        struct mpcr_request *q = inactive(reqs[i]) ? NULL : mpcr_request_get(reqs[i]);
         tokens[i] = q ? q->token : 0;
     }
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMPLETE);
-    call->offset = off;
-    call->peer = count;
-    call->tag = mode;
-    const struct mpcr_reply *r = mpcr_call_finish();
+    const struct mpcr_reply *r = mpcr_complete_call(mode, (uint32_t)count, off);
     err = r->rc;
-    int value = r->value, all_done = r->flag;
+    int value = r->value, all_done = r->flag && !waiting_here;
     const struct mpcr_completion *res =
         mpcr_staging_ptr(mpcr_completion_offset(off, (uint32_t)count));
     if (!err && any) {
@@ -154,9 +189,9 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
         for (int i = 0; all_done && i < count; i++) {
             MPI_Status *st = status_at(statuses, i, &ignored);
             MPI_Errhandler ci = *c;
-            int e = reqs[i] == MPI_REQUEST_NULL ? (empty_status(st), MPI_SUCCESS)
-                    : res[i].done               ? finish_result(&reqs[i], &res[i], st, &ci)
-                                  : finish(&reqs[i], mpcr_request_get(reqs[i]), NULL, st, &ci);
+            int e = inactive(reqs[i]) ? (empty_status(st), MPI_SUCCESS)
+                    : res[i].done     ? finish_result(&reqs[i], &res[i], st, &ci)
+                                      : finish(&reqs[i], mpcr_request_get(reqs[i]), NULL, st, &ci);
             st->MPI_ERROR = e;
             if (e && !err) err = statuses == MPI_STATUSES_IGNORE ? e : MPI_ERR_IN_STATUS, *c = ci;
         }
@@ -178,11 +213,46 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
     return err;
 }
 
+const struct mpcr_reply *mpcr_complete_call(enum mpcr_complete_mode mode, uint32_t n, uint64_t off)
+{
+    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMPLETE);
+    call->offset = off;
+    call->peer = (int32_t)n;
+    call->tag = mode;
+    return mpcr_call_finish();
+}
+
+/* A wait over generalized requests the program has not completed yet
+ * cannot wait at the proxy: it tests (the proxy's requests and the
+ * program's) until something completes. */
+static int several_waiting(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], int *result,
+                           int *flag, int indices[], MPI_Status statuses[], MPI_Errhandler *c)
+{
+    int pending_here = 0;
+    for (int i = 0;
+         mode != MPCR_TESTANY && mode != MPCR_TESTSOME && mode != MPCR_TESTALL && i < count; i++) {
+        struct mpcr_request *q = inactive(reqs[i]) ? NULL : mpcr_request_get(reqs[i]);
+        pending_here |= q && q->greq && !mpcr_grequest_done(q);
+    }
+    int err;
+    if (!pending_here) {
+        err = several(mode, count, reqs, result, flag, indices, statuses, c);
+    } else {
+        enum mpcr_complete_mode test = mode == MPCR_WAITANY    ? MPCR_TESTANY
+                                       : mode == MPCR_WAITSOME ? MPCR_TESTSOME
+                                                               : MPCR_TESTALL;
+        for (int done = 0; !done; sched_yield())
+            err = several(test, count, reqs, result, &done, indices, statuses, c), done |= !!err;
+    }
+    mpcr_orphans_poll(0);
+    return err;
+}
+
 /* The count was checked (non-negative) by the entry point; MPI's int
  * count is what these functions take. */
 #define SEVERAL(name, mode, count, reqs, result, flag, indices, statuses)                          \
     MPI_Errhandler eh = mpcr_world_errhandler();                                                   \
-    int err = several(mode, (int)(count), reqs, result, flag, indices, statuses, &eh);             \
+    int err = several_waiting(mode, (int)(count), reqs, result, flag, indices, statuses, &eh);     \
     return mpcr_error_eh(eh, err, name)
 
 int mpcr_impl_Waitany(MPI_Count count, MPI_Request requests[], int *index, MPI_Status *status)

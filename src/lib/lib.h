@@ -151,25 +151,58 @@ struct mpcr_info *mpcr_info_get(MPI_Info info);
 int mpcr_attr_comm_dup(struct mpcr_comm *from, struct mpcr_comm *to);
 int mpcr_attr_comm_free(struct mpcr_comm *c);
 
-/* ---- requests (request.c) ---- */
-enum mpcr_req_kind { MPCR_REQ_SEND = 1, MPCR_REQ_RECV };
+/* ---- requests (request.c; docs/pt2pt.md) ---- */
+enum mpcr_req_kind { MPCR_REQ_SEND = 1, MPCR_REQ_RECV, MPCR_REQ_GREQ };
+struct mpcr_grequest; /* grequest.c */
 struct mpcr_request {
     struct mpcr_object h;
     enum mpcr_req_kind kind;
     uint32_t token;  /* the proxy's slot; 0 when nothing is pending there */
+    int inactive;    /* a persistent request not started, or completed since */
+    int rc;          /* token 0 and active: it completed here, with this class and status */
     uint64_t offset; /* staging area used */
     int has_staging;
     void *buf; /* receive: where to unpack */
     uint64_t capacity;
-    const struct mpcr_type *type;
-    struct mpcr_comm *comm; /* referenced while the request lives */
-    MPI_Status status;      /* for requests completed locally (PROC_NULL) */
+    const struct mpcr_type *type; /* referenced while the request lives */
+    struct mpcr_comm *comm;       /* referenced while the request lives */
+    MPI_Status status;            /* for requests completed here */
+    /* A persistent request: what MPI_Start starts (persistent.c). */
+    int persistent;
+    enum mpcr_op start_op; /* MPCR_OP_ISEND, ISSEND or IRECV */
+    int buffered;          /* MPI_Bsend_init */
+    const void *sbuf;
+    MPI_Count count;
+    int peer, tag;
+    /* Freed by the program while pending (orphan), or a buffered send. */
+    uint64_t bsend_charge; /* bytes of the attached buffer it holds (bsend.c) */
+    struct mpcr_request *next_orphan;
+    struct mpcr_grequest *greq;
 };
 /* A new request on communicator c (referenced until the request is freed);
  * *handle is set. NULL when out of memory. */
 struct mpcr_request *mpcr_request_new(struct mpcr_comm *c, MPI_Request *handle);
 struct mpcr_request *mpcr_request_get(MPI_Request handle);
+/* The program's MPI_Request_free (and the end of a non-persistent request
+ * completed by a Wait/Test): the handle becomes MPI_REQUEST_NULL; a request
+ * still pending at the proxy lives on and completes by itself (an orphan). */
 void mpcr_request_free(MPI_Request *handle, struct mpcr_request *q);
+/* Completion reported by the proxy (r), or NULL for a completion here:
+ * unpacks a receive, frees the staging, leaves the status and class in
+ * q->status and q->rc; token becomes 0. */
+void mpcr_request_settle(struct mpcr_request *q, const struct mpcr_reply *r);
+/* Starts a send (op ISEND or ISSEND) or a receive on q (fields set here). */
+int mpcr_request_start_send(struct mpcr_request *q, enum mpcr_op op, const void *buf,
+                            MPI_Count count, const struct mpcr_type *t, int dest, int tag);
+int mpcr_request_start_recv(struct mpcr_request *q, void *buf, MPI_Count count,
+                            const struct mpcr_type *t, int source, int tag);
+/* Completes what orphans (requests freed while pending, buffered sends) the
+ * proxy has finished; with wait_buffered, first waits for every buffered
+ * send. Cheap when there are none. */
+void mpcr_orphans_poll(int wait_buffered);
+/* One COMPLETE call (channel.h) over n tokens in the staging area at off
+ * (allocated by the caller, mpcr_completion_offset's layout). */
+const struct mpcr_reply *mpcr_complete_call(enum mpcr_complete_mode mode, uint32_t n, uint64_t off);
 
 /* ---- errors (errors.c) ---- */
 /* Applies comm's error handler to error class `err` raised by function `fn`:

@@ -4,12 +4,9 @@
  * the generated entry points (api_gen.c), so the proxy only sees valid
  * calls; counts arrive as MPI_Count (the _c forms share these bodies). */
 #include "api_gen.h"
+#include "p2p.h"
 
-/* Bytes of `count` elements of t; MPI_ERR_COUNT when that overflows. */
-static int bytes_of(MPI_Count count, const struct mpcr_type *t, uint64_t *bytes)
-{
-    return __builtin_mul_overflow((uint64_t)count, t->size, bytes) ? MPI_ERR_COUNT : MPI_SUCCESS;
-}
+#include <stdlib.h>
 
 /* Begins a point-to-point call: fills the call line. */
 static void begin_p2p_vid(enum mpcr_op op, uint32_t vid, int peer, int tag, uint64_t offset,
@@ -35,7 +32,7 @@ static int stage_send(enum mpcr_op op, const void *buf, MPI_Count count, const s
                       int dest, int tag, struct mpcr_comm *c, uint64_t *offset)
 {
     uint64_t bytes;
-    int err = bytes_of(count, t, &bytes);
+    int err = mpcr_bytes_of(count, t, &bytes);
     if (!err) err = mpcr_staging_alloc(bytes, offset);
     if (err) return err;
     mpcr_pack(mpcr_staging_ptr(*offset), buf, count, t);
@@ -47,7 +44,7 @@ static int stage_send(enum mpcr_op op, const void *buf, MPI_Count count, const s
 static int stage_recv(enum mpcr_op op, MPI_Count count, const struct mpcr_type *t, int source,
                       int tag, struct mpcr_comm *c, uint64_t *offset, uint64_t *capacity)
 {
-    int err = bytes_of(count, t, capacity);
+    int err = mpcr_bytes_of(count, t, capacity);
     if (!err) err = mpcr_staging_alloc(*capacity, offset);
     if (err) return err;
     begin_p2p_vid(op, c->vid, source, tag, *offset, *capacity);
@@ -100,6 +97,7 @@ int mpcr_impl_Recv(void *buf, MPI_Count count, const struct mpcr_type *t, int so
     if (err) return err;
     err = mpcr_finish_recv(mpcr_call_finish(), buf, capacity, off, t, status);
     mpcr_staging_free(off);
+    mpcr_orphans_poll(0);
     return err;
 }
 
@@ -115,7 +113,9 @@ static int probe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int 
     const struct mpcr_reply *r = mpcr_call_finish();
     *flag = op == MPCR_OP_PROBE || r->flag;
     if (*flag) mpcr_status_set(status, r->source, r->tag, r->bytes);
-    return r->rc;
+    int err = r->rc;
+    mpcr_orphans_poll(0);
+    return err;
 }
 
 int mpcr_impl_Probe(int source, int tag, struct mpcr_comm *c, MPI_Status *status)
@@ -129,65 +129,69 @@ int mpcr_impl_Iprobe(int source, int tag, struct mpcr_comm *c, int *flag, MPI_St
     return probe(MPCR_OP_IPROBE, source, tag, c, flag, status);
 }
 
-/* A request that completed at once (peer MPI_PROC_NULL): nothing at the proxy. */
-static int null_peer_request(enum mpcr_req_kind kind, struct mpcr_comm *c, MPI_Request *request)
+/* A new request started by start() (a send's or a receive's); freed again
+ * when it could not start. */
+static int new_request(struct mpcr_comm *c, MPI_Request *request,
+                       int (*start)(struct mpcr_request *, void *), void *args)
 {
     struct mpcr_request *q = mpcr_request_new(c, request);
     if (!q) return MPI_ERR_NO_MEM;
-    q->kind = kind;
-    mpcr_status_set(&q->status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
-    return MPI_SUCCESS;
+    int err = start(q, args);
+    if (err) mpcr_request_free(request, q);
+    return err;
 }
 
-/* The request of a call the proxy accepted (reply r, staging at off);
- * without memory for it, the proxy's request is waited for and dropped. */
-static struct mpcr_request *proxy_request(enum mpcr_req_kind kind, struct mpcr_comm *c,
-                                          const struct mpcr_reply *r, uint64_t off,
-                                          MPI_Request *request)
+struct send_args {
+    enum mpcr_op op;
+    const void *buf;
+    MPI_Count count;
+    const struct mpcr_type *t;
+    int peer, tag;
+};
+static int start_send(struct mpcr_request *q, void *p)
 {
-    uint32_t token = r->token;
-    struct mpcr_request *q = mpcr_request_new(c, request);
-    if (!q) {
-        mpcr_call_begin(MPCR_OP_WAIT)->token = token;
-        mpcr_call_finish();
-        mpcr_staging_free(off);
-        return NULL;
-    }
-    q->kind = kind, q->token = token, q->offset = off, q->has_staging = 1;
-    return q;
+    const struct send_args *a = p;
+    return mpcr_request_start_send(q, a->op, a->buf, a->count, a->t, a->peer, a->tag);
+}
+static int start_recv(struct mpcr_request *q, void *p)
+{
+    const struct send_args *a = p;
+    return mpcr_request_start_recv(q, (void *)a->buf, a->count, a->t, a->peer, a->tag);
 }
 
 int mpcr_impl_Isend(const void *buf, MPI_Count count, const struct mpcr_type *t, int dest, int tag,
                     struct mpcr_comm *c, MPI_Request *request)
 {
-    if (dest == MPI_PROC_NULL) return null_peer_request(MPCR_REQ_SEND, c, request);
-    uint64_t off;
-    int err = stage_send(MPCR_OP_ISEND, buf, count, t, dest, tag, c, &off);
-    if (err) return err;
-    const struct mpcr_reply *r = mpcr_call_finish();
-    if (r->rc) {
-        mpcr_staging_free(off);
-        return r->rc;
-    }
-    return proxy_request(MPCR_REQ_SEND, c, r, off, request) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    struct send_args a = {MPCR_OP_ISEND, buf, count, t, dest, tag};
+    return new_request(c, request, start_send, &a);
+}
+
+int mpcr_impl_Issend(const void *buf, MPI_Count count, const struct mpcr_type *t, int dest, int tag,
+                     struct mpcr_comm *c, MPI_Request *request)
+{
+    struct send_args a = {MPCR_OP_ISSEND, buf, count, t, dest, tag};
+    return new_request(c, request, start_send, &a);
+}
+
+/* A ready send is a standard send, as in MPICH: a program whose receive is
+ * not posted yet still gets its message delivered (MPI leaves it erroneous). */
+int mpcr_impl_Irsend(const void *buf, MPI_Count count, const struct mpcr_type *t, int dest, int tag,
+                     struct mpcr_comm *c, MPI_Request *request)
+{
+    return mpcr_impl_Isend(buf, count, t, dest, tag, c, request);
+}
+
+int mpcr_impl_Rsend(const void *buf, MPI_Count count, const struct mpcr_type *t, int dest, int tag,
+                    struct mpcr_comm *c)
+{
+    return mpcr_impl_Send(buf, count, t, dest, tag, c);
 }
 
 int mpcr_impl_Irecv(void *buf, MPI_Count count, const struct mpcr_type *t, int source, int tag,
                     struct mpcr_comm *c, MPI_Request *request)
 {
-    if (source == MPI_PROC_NULL) return null_peer_request(MPCR_REQ_RECV, c, request);
-    uint64_t capacity, off;
-    int err = stage_recv(MPCR_OP_IRECV, count, t, source, tag, c, &off, &capacity);
-    if (err) return err;
-    const struct mpcr_reply *r = mpcr_call_finish();
-    if (r->rc) {
-        mpcr_staging_free(off);
-        return r->rc;
-    }
-    struct mpcr_request *q = proxy_request(MPCR_REQ_RECV, c, r, off, request);
-    if (!q) return MPI_ERR_NO_MEM;
-    q->buf = buf, q->capacity = capacity, q->type = t;
-    return MPI_SUCCESS;
+    struct send_args a = {MPCR_OP_IRECV, buf, count, t, source, tag};
+    return new_request(c, request, start_recv, &a);
 }
 
 /* ---- several operations in one round trip (channel.h: BATCH) ---- */
@@ -218,14 +222,18 @@ int mpcr_exchange(uint32_t vid, int dest, int sendtag, const void *sendbuf, MPI_
     struct mpcr_batch_op ops[2];
     unsigned n = 0, recv = 2, send = 2;
     uint64_t sbytes = 0, rbytes = 0, soff = 0, roff = 0;
-    int err = bytes_of(sendcount, st, &sbytes);
-    if (!err) err = bytes_of(recvcount, rt, &rbytes);
+    int err = mpcr_bytes_of(sendcount, st, &sbytes);
+    if (!err) err = mpcr_bytes_of(recvcount, rt, &rbytes);
     if (err) return err;
     if (source != MPI_PROC_NULL) {
         if ((err = mpcr_staging_alloc(rbytes, &roff))) return err;
         recv = n;
-        ops[n++] = (struct mpcr_batch_op){.op = MPCR_OP_RECV, .comm = vid, .peer = source,
-                                          .tag = recvtag, .offset = roff, .bytes = rbytes};
+        ops[n++] = (struct mpcr_batch_op){.op = MPCR_OP_RECV,
+                                          .comm = vid,
+                                          .peer = source,
+                                          .tag = recvtag,
+                                          .offset = roff,
+                                          .bytes = rbytes};
     }
     if (dest != MPI_PROC_NULL) {
         if ((err = mpcr_staging_alloc(sbytes, &soff))) {
@@ -234,15 +242,21 @@ int mpcr_exchange(uint32_t vid, int dest, int sendtag, const void *sendbuf, MPI_
         }
         mpcr_pack(mpcr_staging_ptr(soff), sendbuf, sendcount, st);
         send = n;
-        ops[n++] = (struct mpcr_batch_op){.op = MPCR_OP_SEND, .comm = vid, .peer = dest,
-                                          .tag = sendtag, .offset = soff, .bytes = sbytes};
+        ops[n++] = (struct mpcr_batch_op){.op = MPCR_OP_SEND,
+                                          .comm = vid,
+                                          .peer = dest,
+                                          .tag = sendtag,
+                                          .offset = soff,
+                                          .bytes = sbytes};
     }
     err = n ? mpcr_batch(ops, n) : MPI_SUCCESS;
     if (recv == 2) {
         mpcr_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
     } else {
-        struct mpcr_reply r = {.rc = ops[recv].rc, .source = ops[recv].source,
-                               .tag = ops[recv].rtag, .bytes = ops[recv].rbytes};
+        struct mpcr_reply r = {.rc = ops[recv].rc,
+                               .source = ops[recv].source,
+                               .tag = ops[recv].rtag,
+                               .bytes = ops[recv].rbytes};
         int rerr = mpcr_finish_recv(&r, recvbuf, rbytes, roff, rt, status);
         if (!err) err = rerr;
         mpcr_staging_free(roff);
@@ -261,6 +275,26 @@ int mpcr_impl_Sendrecv(const void *sendbuf, MPI_Count sendcount, const struct mp
                        const struct mpcr_type *rt, int source, int recvtag, struct mpcr_comm *c,
                        MPI_Status *status)
 {
-    return mpcr_exchange(c->vid, dest, sendtag, sendbuf, sendcount, st, source, recvtag, recvbuf,
-                         recvcount, rt, status);
+    int err = mpcr_exchange(c->vid, dest, sendtag, sendbuf, sendcount, st, source, recvtag, recvbuf,
+                            recvcount, rt, status);
+    mpcr_orphans_poll(0);
+    return err;
+}
+
+/* The message goes out of a packed copy, so the receive may land in buf. */
+int mpcr_impl_Sendrecv_replace(void *buf, MPI_Count count, const struct mpcr_type *t, int dest,
+                               int sendtag, int source, int recvtag, struct mpcr_comm *c,
+                               MPI_Status *status)
+{
+    uint64_t bytes = 0;
+    int err = dest == MPI_PROC_NULL ? MPI_SUCCESS : mpcr_bytes_of(count, t, &bytes);
+    if (err) return err;
+    void *packed = malloc(bytes ? bytes : 1);
+    if (!packed) return MPI_ERR_NO_MEM;
+    if (bytes) mpcr_pack(packed, buf, count, t);
+    err = mpcr_exchange(c->vid, dest, sendtag, packed, (MPI_Count)bytes, mpcr_type_get(MPI_BYTE),
+                        source, recvtag, buf, count, t, status);
+    free(packed);
+    mpcr_orphans_poll(0);
+    return err;
 }

@@ -1,12 +1,34 @@
 /* Non-blocking requests: what a request needs to complete lives in its
  * object (handle.h); the proxy knows it by `token`. A request holds a
  * reference to its communicator, so that MPI_Comm_free with requests
- * pending frees the communicator only once they are done (MPI 4.0 6.4.3). */
-#include "lib.h"
+ * pending frees the communicator only once they are done (MPI 4.0 6.4.3),
+ * and to its datatype.
+ *
+ * A request the program frees while the proxy still has it pending
+ * (MPI_Request_free of an active request; every buffered send) is an
+ * orphan: it stays on a list, in the program's memory, and is completed
+ * by later MPI calls (mpcr_orphans_poll): a receive's data reaches its
+ * buffer, a send's staging is freed. Across a checkpoint it is an
+ * ordinary pending request of the proxy (docs/pt2pt.md). */
+#include "api_gen.h"
+#include "p2p.h"
+
+#include <stdlib.h>
+
+static struct mpcr_request *orphans;
+
+static void destroy(void *obj)
+{
+    struct mpcr_request *q = obj;
+    if (q->has_staging) mpcr_staging_free(q->offset);
+    if (q->type) mpcr_type_unref((struct mpcr_type *)q->type);
+    if (q->greq) mpcr_grequest_destroy(q);
+    mpcr_comm_unref(q->comm); /* may free a communicator the program freed already */
+}
 
 struct mpcr_request *mpcr_request_new(struct mpcr_comm *c, MPI_Request *handle)
 {
-    struct mpcr_request *q = mpcr_obj_new(MPCR_KIND_REQUEST, sizeof *q, NULL);
+    struct mpcr_request *q = mpcr_obj_new(MPCR_KIND_REQUEST, sizeof *q, destroy);
     if (!q) return NULL;
     q->comm = c;
     mpcr_comm_ref(c);
@@ -21,8 +43,186 @@ struct mpcr_request *mpcr_request_get(MPI_Request handle)
 
 void mpcr_request_free(MPI_Request *handle, struct mpcr_request *q)
 {
-    struct mpcr_comm *c = q->comm;
+    if (q->token) { /* still pending at the proxy: completed later, by itself */
+        mpcr_obj_ref(q);
+        q->next_orphan = orphans;
+        orphans = q;
+    }
     mpcr_obj_drop_handle(q);
-    mpcr_comm_unref(c); /* may free a communicator the program freed already */
     *handle = MPI_REQUEST_NULL;
+}
+
+void mpcr_request_settle(struct mpcr_request *q, const struct mpcr_reply *r)
+{
+    if (r && q->kind == MPCR_REQ_RECV) {
+        q->rc = mpcr_finish_recv(r, q->buf, q->capacity, q->offset, q->type, &q->status);
+    } else if (r) {
+        q->rc = r->rc;
+        mpcr_status_set(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
+    }
+    if (q->has_staging) mpcr_staging_free(q->offset);
+    q->has_staging = 0;
+    q->token = 0;
+}
+
+/* ---- starting a send or a receive at the proxy ---- */
+
+/* Bytes of `count` elements of t; MPI_ERR_COUNT when that overflows. */
+int mpcr_bytes_of(MPI_Count count, const struct mpcr_type *t, uint64_t *bytes)
+{
+    return __builtin_mul_overflow((uint64_t)count, t->size, bytes) ? MPI_ERR_COUNT : MPI_SUCCESS;
+}
+
+/* A request completed here with status (source, tag, 0 bytes). */
+static void done_here(struct mpcr_request *q, int source, int tag)
+{
+    q->token = 0, q->rc = MPI_SUCCESS;
+    mpcr_status_set(&q->status, source, tag, 0);
+}
+
+int mpcr_request_start_send(struct mpcr_request *q, enum mpcr_op op, const void *buf,
+                            MPI_Count count, const struct mpcr_type *t, int dest, int tag)
+{
+    q->kind = MPCR_REQ_SEND;
+    q->inactive = 0;
+    if (dest == MPI_PROC_NULL) {
+        done_here(q, MPI_PROC_NULL, MPI_ANY_TAG);
+        return MPI_SUCCESS;
+    }
+    uint64_t off, bytes;
+    int err = mpcr_bytes_of(count, t, &bytes);
+    if (!err) err = mpcr_staging_alloc(bytes, &off);
+    if (err) return err;
+    mpcr_pack(mpcr_staging_ptr(off), buf, count, t);
+    const struct mpcr_reply *r = mpcr_p2p_call(op, q->comm->vid, dest, tag, off, bytes);
+    if (r->rc) {
+        mpcr_staging_free(off);
+        return r->rc;
+    }
+    q->token = r->token, q->offset = off, q->has_staging = 1;
+    return MPI_SUCCESS;
+}
+
+int mpcr_request_start_recv(struct mpcr_request *q, void *buf, MPI_Count count,
+                            const struct mpcr_type *t, int source, int tag)
+{
+    q->kind = MPCR_REQ_RECV;
+    q->inactive = 0;
+    if (!q->type) {
+        q->type = t;
+        mpcr_type_ref((struct mpcr_type *)t);
+    }
+    if (source == MPI_PROC_NULL) {
+        done_here(q, MPI_PROC_NULL, MPI_ANY_TAG);
+        return MPI_SUCCESS;
+    }
+    uint64_t capacity, off;
+    int err = mpcr_bytes_of(count, t, &capacity);
+    if (!err) err = mpcr_staging_alloc(capacity, &off);
+    if (err) return err;
+    const struct mpcr_reply *r =
+        mpcr_p2p_call(MPCR_OP_IRECV, q->comm->vid, source, tag, off, capacity);
+    if (r->rc) {
+        mpcr_staging_free(off);
+        return r->rc;
+    }
+    q->token = r->token, q->offset = off, q->has_staging = 1;
+    q->buf = buf, q->capacity = capacity;
+    return MPI_SUCCESS;
+}
+
+/* ---- orphans ---- */
+
+void mpcr_orphans_poll(int wait_buffered)
+{
+    uint32_t n = 0, buffered = 0;
+    for (struct mpcr_request *q = orphans; q; q = q->next_orphan)
+        n++, buffered += q->bsend_charge > 0;
+    if (!n) return;
+    uint64_t off,
+        bytes = mpcr_completion_offset(0, n) + (uint64_t)n * sizeof(struct mpcr_completion);
+    if (mpcr_staging_alloc(bytes, &off)) return; /* tried again at the next call */
+    uint32_t *tokens = mpcr_staging_ptr(off), i = 0;
+    for (struct mpcr_request *q = orphans; q; q = q->next_orphan)
+        tokens[i++] = !wait_buffered || q->bsend_charge ? q->token : 0;
+    enum mpcr_complete_mode mode = wait_buffered && buffered ? MPCR_WAITALL : MPCR_TESTSOME;
+    int err = mpcr_complete_call(mode, n, off)->rc;
+    const struct mpcr_completion *res = mpcr_staging_ptr(mpcr_completion_offset(off, n));
+    struct mpcr_request **link = &orphans;
+    for (i = 0; !err && i < n; i++) {
+        struct mpcr_request *q = *link;
+        if (!res[i].done) {
+            link = &q->next_orphan;
+            continue;
+        }
+        struct mpcr_reply r = {
+            .rc = res[i].rc, .source = res[i].source, .tag = res[i].tag, .bytes = res[i].bytes};
+        mpcr_request_settle(q, &r); /* an orphan's error has nobody to go to */
+        mpcr_bsend_release(q->bsend_charge);
+        *link = q->next_orphan;
+        mpcr_obj_unref(q);
+    }
+    mpcr_staging_free(off);
+}
+
+/* ---- MPI_Request_free, MPI_Request_get_status, MPI_Cancel ---- */
+
+int mpcr_impl_Request_free(MPI_Request *request)
+{
+    if (!request || *request == MPI_REQUEST_NULL) return MPI_ERR_REQUEST;
+    struct mpcr_request *q = mpcr_request_get(*request);
+    if (!q) return MPI_ERR_REQUEST;
+    if (q->greq && !q->inactive) return mpcr_grequest_free(request, q);
+    mpcr_request_free(request, q);
+    return MPI_SUCCESS;
+}
+
+/* Completion without freeing: a request the proxy reports complete is
+ * settled here (its data unpacked), so that the Wait or Test that follows
+ * finds it completed. */
+int mpcr_impl_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    *flag = 1;
+    struct mpcr_request *q = request == MPI_REQUEST_NULL ? NULL : mpcr_request_get(request);
+    if (request != MPI_REQUEST_NULL && !q) return MPI_ERR_REQUEST;
+    if (!q || q->inactive) {
+        mpcr_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
+        return MPI_SUCCESS;
+    }
+    if (q->greq) {
+        *flag = mpcr_grequest_done(q);
+    } else if (q->token) {
+        struct mpcr_call *call = mpcr_call_begin(MPCR_OP_TEST);
+        call->token = q->token;
+        const struct mpcr_reply *r = mpcr_call_finish();
+        *flag = r->flag;
+        if (r->flag) mpcr_request_settle(q, r);
+    }
+    if (*flag && status != MPI_STATUS_IGNORE) {
+        int keep = status->MPI_ERROR;
+        *status = q->status;
+        status->MPI_ERROR = keep;
+    }
+    mpcr_orphans_poll(0);
+    return *flag ? q->rc : MPI_SUCCESS;
+}
+
+/* A receive not yet matched is cancelled (the proxy cancels the real one);
+ * a matched receive and every send complete as if not cancelled, as with
+ * MPICH, whose sends are never cancelled. */
+int mpcr_impl_Cancel(MPI_Request *request)
+{
+    struct mpcr_request *q = *request == MPI_REQUEST_NULL ? NULL : mpcr_request_get(*request);
+    if (!q) return MPI_ERR_REQUEST;
+    if (q->greq) return mpcr_grequest_cancel(q);
+    if (q->kind != MPCR_REQ_RECV || !q->token) return MPI_SUCCESS;
+    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_CANCEL);
+    call->token = q->token;
+    const struct mpcr_reply *r = mpcr_call_finish();
+    if (r->rc || !r->flag) return r->rc;
+    mpcr_request_settle(q, NULL);
+    q->rc = MPI_SUCCESS;
+    mpcr_status_set(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
+    q->status.count_hi_and_cancelled |= 1;
+    return MPI_SUCCESS;
 }

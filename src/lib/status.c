@@ -1,8 +1,9 @@
 /* MPI_Status in MPICH's layout: the byte count split over count_lo and
  * count_hi_and_cancelled (whose lowest bit is the cancelled flag).
  * MPI_ERROR is left alone: single-completion calls must not set it (MPI 4.0
- * section 3.2.5); calls completing several requests set it themselves. */
-#include "lib.h"
+ * section 3.2.5); calls completing several requests set it themselves.
+ * Also the status functions of MPI 4.0 sections 3.2.5, 3.8.4 and 13.2. */
+#include "api_gen.h"
 
 void mpcr_status_set(MPI_Status *st, int source, int tag, uint64_t bytes)
 {
@@ -11,4 +12,138 @@ void mpcr_status_set(MPI_Status *st, int source, int tag, uint64_t bytes)
     st->MPI_TAG = tag;
     st->count_lo = (int)(uint32_t)bytes;
     st->count_hi_and_cancelled = (int)(uint32_t)((bytes >> 32) << 1);
+}
+
+/* The byte count, keeping the cancelled flag (MPI_Status_set_elements). */
+static void set_bytes(MPI_Status *st, uint64_t bytes)
+{
+    st->count_lo = (int)(uint32_t)bytes;
+    st->count_hi_and_cancelled =
+        (int)((uint32_t)((bytes >> 32) << 1) | ((uint32_t)st->count_hi_and_cancelled & 1));
+}
+
+/* ---- basic elements (MPI_Get_elements) ---- */
+
+/* The parts of one element of t in the order its data is packed: n
+ * groups, group i being copies[i] elements of types[i]. A basic type has
+ * none. Returns -1 for a type whose parts are not known here. */
+static int64_t parts(const struct mpcr_type *t, struct mpcr_type *const **types,
+                     const int64_t **copies, int64_t *one)
+{
+    *types = t->types;
+    *copies = one;
+    switch (t->combiner) {
+    case MPCR_COMBINER_NAMED:
+    case MPCR_COMBINER_F90_REAL:
+    case MPCR_COMBINER_F90_COMPLEX:
+    case MPCR_COMBINER_F90_INTEGER:
+        return 0;
+    case MPCR_COMBINER_DUP:
+    case MPCR_COMBINER_RESIZED:
+        *one = 1;
+        return 1;
+    case MPCR_COMBINER_CONTIGUOUS:
+        *one = t->ints[0];
+        return 1;
+    case MPCR_COMBINER_VECTOR:
+    case MPCR_COMBINER_HVECTOR:
+    case MPCR_COMBINER_INDEXED_BLOCK:
+    case MPCR_COMBINER_HINDEXED_BLOCK:
+        *one = t->ints[0] * t->ints[1];
+        return 1;
+    case MPCR_COMBINER_INDEXED:
+    case MPCR_COMBINER_HINDEXED:
+        *one = 0;
+        for (int64_t i = 0; i < t->ints[0]; i++)
+            *one += t->ints[1 + i];
+        return 1;
+    case MPCR_COMBINER_STRUCT: /* blocks in the order given: types[i], ints[1 + i] copies */
+        *copies = t->ints + 1;
+        return t->ints[0];
+    case MPCR_COMBINER_SUBARRAY: { /* ndims, sizes, subsizes, starts, order */
+        int64_t n = t->ints[0];
+        *one = 1;
+        for (int64_t i = 0; i < n; i++)
+            *one *= t->ints[1 + n + i];
+        return 1;
+    }
+    default:
+        return -1;
+    }
+}
+
+/* Basic elements wholly in the first `bytes` bytes of the packed form of
+ * elements of t (bytes may cover several); *partial is set when t is basic
+ * and they end inside an element (MPICH counts what a derived type's
+ * partial element holds, but answers MPI_UNDEFINED for a basic one). */
+static int64_t elements(const struct mpcr_type *t, uint64_t bytes, int *partial)
+{
+    if (t->size <= 0) return 0;
+    struct mpcr_type *const *types;
+    const int64_t *copies;
+    int64_t one, n = parts(t, &types, &copies, &one);
+    if (n < 0) mpcr_unsupported_feature("MPI_Get_elements with a distributed-array datatype");
+    uint64_t whole = bytes / (uint64_t)t->size, rest = bytes % (uint64_t)t->size;
+    if (n == 0) {
+        *partial |= rest != 0;
+        return (int64_t)whole;
+    }
+    int64_t per = 0, got = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int ignore = 0;
+        uint64_t group = (uint64_t)(types[i]->size * copies[i]);
+        int64_t e = elements(types[i], group, &ignore);
+        per += e;
+        if (rest >= group) {
+            got += e, rest -= group;
+        } else if (rest) {
+            got += elements(types[i], rest, &ignore);
+            rest = 0;
+        }
+    }
+    return (int64_t)whole * per + got;
+}
+
+int mpcr_impl_Get_elements(const MPI_Status *status, const struct mpcr_type *t, MPI_Count *count)
+{
+    int partial = 0;
+    int64_t n = elements(t, mpcr_status_bytes(status), &partial);
+    *count = partial ? MPI_UNDEFINED : n;
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Get_elements_x(const MPI_Status *status, const struct mpcr_type *t, MPI_Count *count)
+{
+    if (!count) return MPI_ERR_ARG;
+    return mpcr_impl_Get_elements(status, t, count);
+}
+
+/* As MPICH: the byte count becomes count elements of the type's size, so
+ * that MPI_Get_elements and MPI_Get_count answer from it. */
+int mpcr_impl_Status_set_elements(MPI_Status *status, const struct mpcr_type *t, MPI_Count count)
+{
+    uint64_t bytes;
+    if (status == MPI_STATUS_IGNORE || count < 0) return MPI_ERR_ARG;
+    if (__builtin_mul_overflow((uint64_t)count, (uint64_t)t->size, &bytes)) return MPI_ERR_COUNT;
+    set_bytes(status, bytes);
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Status_set_elements_x(MPI_Status *status, const struct mpcr_type *t, MPI_Count count)
+{
+    return mpcr_impl_Status_set_elements(status, t, count);
+}
+
+int mpcr_impl_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    if (status == MPI_STATUS_IGNORE) return MPI_ERR_ARG;
+    status->count_hi_and_cancelled = (status->count_hi_and_cancelled & ~1) | (flag ? 1 : 0);
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    if (status == MPI_STATUS_IGNORE || !flag) return MPI_ERR_ARG;
+    *flag = status->count_hi_and_cancelled & 1;
+    return MPI_SUCCESS;
 }

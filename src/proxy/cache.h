@@ -10,6 +10,12 @@
 
 #include "requests.h"
 
+/* A cached message's comm with this bit is a matched message (MPI_Mprobe),
+ * the rest of comm its id (serve_p2p.c): no receive or probe matches it,
+ * and the state file keeps it as any other. Communicator ids stay below it
+ * (proxy.h: MAP_COMM_ID_END), collective contexts have MPCR_COLL_CONTEXT. */
+#define CACHE_MATCHED 0x40000000u
+
 struct cached_msg {
     uint32_t comm;       /* mpcr communicator id, MPCR_COLL_CONTEXT included */
     int32_t source, tag; /* neutral values */

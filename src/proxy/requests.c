@@ -166,6 +166,13 @@ static int cancel_active(struct req *q)
     return cancelled;
 }
 
+int req_cancel(struct req *q)
+{
+    if (q->kind != REQ_RECV || q->state != REQ_ACTIVE || !cancel_active(q)) return 0;
+    req_release(q);
+    return 1;
+}
+
 void req_withdraw(struct req *q)
 {
     if (q->state == REQ_ACTIVE) cancel_active(q);

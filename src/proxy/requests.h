@@ -56,6 +56,10 @@ void req_settle_for_image(void);
 /* Cancels a request nobody will wait for (or lets it complete, if it
  * cannot be cancelled any more) and frees its entry. */
 void req_withdraw(struct req *q);
+/* The program's MPI_Cancel: a receive not matched yet is cancelled in the
+ * real MPI and its entry freed (1); a matched receive completes, a send
+ * goes on (0), as with MPICH, which never cancels a send. */
+int req_cancel(struct req *q);
 /* After a checkpoint (or in a new proxy): posts the cancelled receives again. */
 void req_repost_all(void);
 /* Completion of a real receive or send into neutral terms. */

@@ -8,6 +8,7 @@
 #include "creation.h"
 #include "record.h"
 #include "requests.h"
+#include "serve_p2p.h"
 #include "stats.h"
 
 #include <limits.h>
@@ -79,7 +80,7 @@ static void reply_status(struct mpcr_reply *r, int rc, const MPI_Status *st)
  * does, after a restart). Only calls that have changed nothing yet in the
  * real MPI, or whose change is undone (a cancelled receive), are left so. */
 int call_abandoned;
-static void abandon(void)
+void abandon(void)
 {
     call_abandoned = 1;
     stats_count(STAT_ABANDONED);
@@ -362,16 +363,6 @@ static void op_comm_free(const struct mpcr_call *c, struct mpcr_reply *r)
     r->rc = error_class(comm_free(c->comm));
 }
 
-static void op_cancel(const struct mpcr_call *c, struct mpcr_reply *r)
-{
-    struct req *q = req_get(c->token);
-    if (!q) {
-        r->rc = MPI_ERR_REQUEST;
-        return;
-    }
-    req_withdraw(q);
-}
-
 /* ---- BATCH (channel.h: struct mpcr_batch_op) ---- */
 
 static int check_call(const struct mpcr_call *c, unsigned args);
@@ -538,6 +529,8 @@ static int check_call(const struct mpcr_call *c, unsigned args)
     if ((args & MPCR_ARG_NEW_COMM) && !map_comm_id_free(c->token) && !creation_is_done(c->token))
         return MPI_ERR_COMM;
     if ((args & MPCR_ARG_TOKEN) && !req_get(c->token)) return MPI_ERR_REQUEST;
+    if ((args & MPCR_ARG_NEW_MESSAGE) && !message_id_free(c->token)) return MPI_ERR_REQUEST;
+    if ((args & MPCR_ARG_MESSAGE) && message_find(c->token) < 0) return MPI_ERR_REQUEST;
     if ((args & MPCR_ARG_DATA) && !in_staging(c->offset, c->bytes)) return MPI_ERR_BUFFER;
     if ((args & MPCR_ARG_INIT_OUT) &&
         !in_staging(c->offset, MPCR_INIT_NAME_MAX + MPCR_INIT_VERSION_MAX))

@@ -1,0 +1,83 @@
+/* Generalized requests (MPI 4.0 section 13.2): the program's own
+ * operations, completed by MPI_Grequest_complete, wholly in the program's
+ * memory (nothing at the proxy), so a checkpoint saves them as they are.
+ * query_fn fills the status when a Wait or Test completes one; free_fn runs
+ * when the request is freed (by that Wait or Test, or by MPI_Request_free:
+ * at once, complete or not, as MPICH does); a request freed before it is
+ * complete lives on, unseen, until MPI_Grequest_complete. */
+#include "api_gen.h"
+#include "p2p.h"
+
+#include <stdlib.h>
+
+struct mpcr_grequest {
+    MPI_Grequest_query_function *query_fn;
+    MPI_Grequest_free_function *free_fn;
+    MPI_Grequest_cancel_function *cancel_fn;
+    void *extra_state;
+    int complete, freed;
+};
+
+int mpcr_impl_Grequest_start(MPI_Grequest_query_function *query_fn,
+                             MPI_Grequest_free_function *free_fn,
+                             MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                             MPI_Request *request)
+{
+    struct mpcr_grequest *g = calloc(1, sizeof *g);
+    if (!g) return MPI_ERR_NO_MEM;
+    struct mpcr_request *q = mpcr_request_new(mpcr_comm_get(MPI_COMM_WORLD), request);
+    if (!q) {
+        free(g);
+        return MPI_ERR_NO_MEM;
+    }
+    *g = (struct mpcr_grequest){query_fn, free_fn, cancel_fn, extra_state, 0, 0};
+    q->greq = g;
+    q->kind = MPCR_REQ_GREQ;
+    return MPI_SUCCESS;
+}
+
+/* The program's handle stays valid after MPI_Request_free until the
+ * request is complete too (the object is looked up by it here). */
+int mpcr_impl_Grequest_complete(MPI_Request request)
+{
+    struct mpcr_request *q = mpcr_request_get(request);
+    if (!q || !q->greq || q->greq->complete) return MPI_ERR_REQUEST;
+    q->greq->complete = 1;
+    if (q->greq->freed) mpcr_request_free(&request, q);
+    return MPI_SUCCESS;
+}
+
+int mpcr_grequest_done(struct mpcr_request *q)
+{
+    return q->greq->complete;
+}
+
+int mpcr_grequest_finish(struct mpcr_request *q)
+{
+    mpcr_status_set(&q->status, MPI_UNDEFINED, MPI_UNDEFINED, 0);
+    q->rc = q->greq->query_fn(q->greq->extra_state, &q->status);
+    return q->rc;
+}
+
+int mpcr_grequest_free(MPI_Request *handle, struct mpcr_request *q)
+{
+    int err = q->greq->free_fn(q->greq->extra_state);
+    if (q->greq->complete) {
+        mpcr_request_free(handle, q);
+    } else { /* MPI_Grequest_complete still names it */
+        q->greq->freed = 1;
+        *handle = MPI_REQUEST_NULL;
+    }
+    return err;
+}
+
+int mpcr_grequest_cancel(struct mpcr_request *q)
+{
+    return q->greq->cancel_fn(q->greq->extra_state, q->greq->complete);
+}
+
+void mpcr_grequest_destroy(struct mpcr_request *q)
+{
+    free(q->greq);
+    q->greq = NULL;
+}

@@ -1,0 +1,120 @@
+/* Matched probes (MPI 4.0 section 3.8.2). A message MPI_Mprobe matches is
+ * taken out of the real MPI at once: the proxy receives it whole into its
+ * cache of received messages, under the id of the program's MPI_Message
+ * (its handle slot + 1), and MPI_Mrecv asks for it by that id. So no
+ * matched message is ever inside the real MPI at a checkpoint: it is in the
+ * proxy's cache, which the checkpoint's state file keeps and a restarted
+ * proxy loads, and a message handle taken before a checkpoint is received
+ * after it (docs/pt2pt.md). */
+#include "api_gen.h"
+#include "p2p.h"
+
+struct mpcr_message {
+    struct mpcr_object h;
+    struct mpcr_comm *comm; /* referenced: its error handler, its life */
+};
+
+static void destroy(void *obj)
+{
+    mpcr_comm_unref(((struct mpcr_message *)obj)->comm);
+}
+
+static uint32_t id_of(const struct mpcr_message *m)
+{
+    return mpcr_obj_index(m) + 1;
+}
+
+/* MPROBE or IMPROBE; *message is set when a message was matched. */
+static int mprobe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int *flag,
+                  MPI_Message *message, MPI_Status *status)
+{
+    if (!message) return MPI_ERR_ARG;
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        *message = MPI_MESSAGE_NO_PROC;
+        mpcr_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
+        return MPI_SUCCESS;
+    }
+    struct mpcr_message *m = mpcr_obj_new(MPCR_KIND_MESSAGE, sizeof *m, destroy);
+    if (!m) return MPI_ERR_NO_MEM;
+    m->comm = c;
+    mpcr_comm_ref(c);
+    struct mpcr_call *call = mpcr_call_begin(op);
+    call->comm = c->vid, call->peer = source, call->tag = tag, call->token = id_of(m);
+    const struct mpcr_reply *r = mpcr_call_finish();
+    *flag = r->flag;
+    if (!r->flag) {
+        int err = r->rc;
+        mpcr_obj_drop_handle(m);
+        return err;
+    }
+    mpcr_status_set(status, r->source, r->tag, r->bytes);
+    *message = (MPI_Message)mpcr_obj_handle(m);
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Mprobe(int source, int tag, struct mpcr_comm *c, MPI_Message *message,
+                     MPI_Status *status)
+{
+    int flag;
+    return mprobe(MPCR_OP_MPROBE, source, tag, c, &flag, message, status);
+}
+
+int mpcr_impl_Improbe(int source, int tag, struct mpcr_comm *c, int *flag, MPI_Message *message,
+                      MPI_Status *status)
+{
+    if (!flag) return MPI_ERR_ARG;
+    return mprobe(MPCR_OP_IMPROBE, source, tag, c, flag, message, status);
+}
+
+/* Receives matched message *message into buf; *comm is its communicator. */
+static int mrecv(void *buf, MPI_Count count, const struct mpcr_type *t, MPI_Message *message,
+                 MPI_Status *status, struct mpcr_comm **comm)
+{
+    if (!message) return MPI_ERR_ARG;
+    if (*message == MPI_MESSAGE_NO_PROC) {
+        *message = MPI_MESSAGE_NULL;
+        mpcr_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
+        return MPI_SUCCESS;
+    }
+    struct mpcr_message *m = mpcr_obj_get(MPCR_KIND_MESSAGE, (uint32_t)*message);
+    if (!m) return MPI_ERR_REQUEST;
+    *comm = m->comm;
+    uint64_t capacity, off;
+    int err = mpcr_bytes_of(count, t, &capacity);
+    if (!err) err = mpcr_staging_alloc(capacity, &off);
+    if (err) return err;
+    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_MRECV);
+    call->token = id_of(m), call->offset = off, call->bytes = capacity;
+    err = mpcr_finish_recv(mpcr_call_finish(), buf, capacity, off, t, status);
+    mpcr_staging_free(off);
+    mpcr_obj_drop_handle(m);
+    *message = MPI_MESSAGE_NULL;
+    return err;
+}
+
+int mpcr_impl_Mrecv(void *buf, MPI_Count count, const struct mpcr_type *t, MPI_Message *message,
+                    MPI_Status *status)
+{
+    struct mpcr_comm *c = NULL;
+    return mrecv(buf, count, t, message, status, &c);
+}
+
+/* The message is at the proxy already: it is received at once, and the
+ * request is complete (its error, if any, is reported by the Wait or Test). */
+int mpcr_impl_Imrecv(void *buf, MPI_Count count, const struct mpcr_type *t, MPI_Message *message,
+                     MPI_Request *request)
+{
+    if (!message || !request) return MPI_ERR_ARG;
+    struct mpcr_comm *c = mpcr_comm_get(MPI_COMM_SELF);
+    struct mpcr_message *m = *message == MPI_MESSAGE_NO_PROC
+                                 ? NULL
+                                 : mpcr_obj_get(MPCR_KIND_MESSAGE, (uint32_t)*message);
+    if (!m && *message != MPI_MESSAGE_NO_PROC) return MPI_ERR_REQUEST;
+    if (m) c = m->comm;
+    struct mpcr_request *q = mpcr_request_new(c, request);
+    if (!q) return MPI_ERR_NO_MEM;
+    q->kind = MPCR_REQ_RECV;
+    q->rc = mrecv(buf, count, t, message, &q->status, &c);
+    return MPI_SUCCESS;
+}

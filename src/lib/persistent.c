@@ -1,0 +1,91 @@
+/* Persistent requests (MPI 4.0 section 3.9). A persistent request is an
+ * ordinary request object that keeps its arguments: MPI_Start starts a
+ * send or a receive on it at the proxy (request.c), completion makes it
+ * inactive again, and only MPI_Request_free ends it. Everything is in the
+ * program's memory, so across a checkpoint an inactive request is plain
+ * data and an active one is a pending request of the proxy's, drained,
+ * reposted or restored as any other; the handle the program holds never
+ * changes (docs/pt2pt.md). */
+#include "api_gen.h"
+#include "p2p.h"
+
+static int init(enum mpcr_op op, int buffered, const void *buf, MPI_Count count,
+                const struct mpcr_type *t, int peer, int tag, struct mpcr_comm *c,
+                MPI_Request *request)
+{
+    struct mpcr_request *q = mpcr_request_new(c, request);
+    if (!q) return MPI_ERR_NO_MEM;
+    q->kind = op == MPCR_OP_IRECV ? MPCR_REQ_RECV : MPCR_REQ_SEND;
+    q->persistent = 1, q->inactive = 1;
+    q->start_op = op, q->buffered = buffered;
+    q->sbuf = buf, q->count = count, q->peer = peer, q->tag = tag;
+    q->type = t;
+    mpcr_type_ref((struct mpcr_type *)t);
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Send_init(const void *buf, MPI_Count count, const struct mpcr_type *t, int dest,
+                        int tag, struct mpcr_comm *c, MPI_Request *request)
+{
+    return init(MPCR_OP_ISEND, 0, buf, count, t, dest, tag, c, request);
+}
+
+int mpcr_impl_Ssend_init(const void *buf, MPI_Count count, const struct mpcr_type *t, int dest,
+                         int tag, struct mpcr_comm *c, MPI_Request *request)
+{
+    return init(MPCR_OP_ISSEND, 0, buf, count, t, dest, tag, c, request);
+}
+
+/* A ready send is a standard send (p2p.c: MPI_Rsend). */
+int mpcr_impl_Rsend_init(const void *buf, MPI_Count count, const struct mpcr_type *t, int dest,
+                         int tag, struct mpcr_comm *c, MPI_Request *request)
+{
+    return init(MPCR_OP_ISEND, 0, buf, count, t, dest, tag, c, request);
+}
+
+int mpcr_impl_Bsend_init(const void *buf, MPI_Count count, const struct mpcr_type *t, int dest,
+                         int tag, struct mpcr_comm *c, MPI_Request *request)
+{
+    return init(MPCR_OP_ISEND, 1, buf, count, t, dest, tag, c, request);
+}
+
+int mpcr_impl_Recv_init(void *buf, MPI_Count count, const struct mpcr_type *t, int source, int tag,
+                        struct mpcr_comm *c, MPI_Request *request)
+{
+    return init(MPCR_OP_IRECV, 0, buf, count, t, source, tag, c, request);
+}
+
+/* A buffered one is sent from the attached buffer and complete at once. */
+static int start(MPI_Request handle)
+{
+    struct mpcr_request *q = mpcr_request_get(handle);
+    if (!q || !q->persistent || !q->inactive) return MPI_ERR_REQUEST;
+    q->rc = MPI_SUCCESS;
+    if (q->start_op == MPCR_OP_IRECV)
+        return mpcr_request_start_recv(q, (void *)q->sbuf, q->count, q->type, q->peer, q->tag);
+    if (!q->buffered)
+        return mpcr_request_start_send(q, q->start_op, q->sbuf, q->count, q->type, q->peer, q->tag);
+    int err = mpcr_bsend(q->sbuf, q->count, q->type, q->peer, q->tag, q->comm);
+    if (!err) {
+        q->inactive = 0;
+        mpcr_status_set(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
+    }
+    return err;
+}
+
+int mpcr_impl_Start(MPI_Request *request)
+{
+    if (!request) return MPI_ERR_ARG;
+    return start(*request);
+}
+
+/* Starts each in turn; the first that cannot start ends the call with its
+ * error (those before it are started). */
+int mpcr_impl_Startall(MPI_Count count, MPI_Request requests[])
+{
+    for (MPI_Count i = 0; i < count; i++) {
+        int err = start(requests[i]);
+        if (err) return err;
+    }
+    return MPI_SUCCESS;
+}
