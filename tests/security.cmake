@@ -29,3 +29,18 @@ sec_test(coord_conns coord_conns.sh $<TARGET_FILE:sec_wait>)
 # point 2 for MPI jobs: swapped rank images, another job's image or state file refused (as the current user only: an MPI job is the costly part)
 add_test(NAME security.binding_mpi COMMAND ${SEC}/binding_mpi.sh $<TARGET_FILE:t_ckpt_ring> 300 1)
 set_tests_properties(security.binding_mpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" TIMEOUT 180)
+
+# point 10: the fuzz targets (tests/security/fuzz.sh runs them under libFuzzer) replay their
+# seed corpus and every crash found so far, under AddressSanitizer and UBSan
+file(GLOB fuzz_manifest_inputs CONFIGURE_DEPENDS ${SEC}/fuzz/corpus/fuzz_manifest/* ${SEC}/fuzz/crashes/fuzz_manifest/*)
+file(GLOB fuzz_lines_inputs CONFIGURE_DEPENDS ${SEC}/fuzz/corpus/fuzz_lines/* ${SEC}/fuzz/crashes/fuzz_lines/*)
+set(coord_src ${PROJECT_SOURCE_DIR}/src/coord)
+add_executable(replay_fuzz_manifest ${SEC}/fuzz/fuzz_manifest.c ${SEC}/fuzz/replay.c ${coord_src}/binding.c ${coord_src}/private.c)
+add_executable(replay_fuzz_lines ${SEC}/fuzz/fuzz_lines.c ${SEC}/fuzz/replay.c ${coord_src}/binding.c ${coord_src}/private.c
+    ${coord_src}/coord.c ${coord_src}/gens.c ${coord_src}/fault.c)
+foreach(t fuzz_manifest fuzz_lines)
+    target_include_directories(replay_${t} PRIVATE ${coord_src} ${PROJECT_SOURCE_DIR}/src/engine)
+    target_compile_options(replay_${t} PRIVATE -fsanitize=address,undefined -fno-sanitize-recover=undefined)
+    target_link_options(replay_${t} PRIVATE -fsanitize=address,undefined)
+    add_test(NAME security.replay_${t} COMMAND replay_${t} ${${t}_inputs})
+endforeach()

@@ -309,6 +309,7 @@ int mpcr_manifest_read(const char *dir, unsigned long gen, struct mpcr_manifest 
                -1;
     }
     free(seen);
+    m->gen = gen;
     unsigned long long sum = 0;
     for (int r = 0; r < m->nranks; r++)
         sum += m->files[2 * r].size;
