@@ -115,6 +115,12 @@ int mpcr_type_hindexed_block(int64_t count, int64_t blocklen, const int64_t byte
 /* MPI_LB and MPI_UB (mpcr_type_marker) may appear among the types. */
 int mpcr_type_struct(int64_t count, const int64_t blocklens[], const int64_t byte_displs[],
                      struct mpcr_type *const types[], struct mpcr_type **out);
+/* MPI_Type_create_subarray's type map (typemap_subarray.c): dimensions in
+ * C order (the last fastest) or Fortran order; extent the whole array's.
+ * Its envelope is left as built: the caller records its own. */
+int mpcr_type_subarray(int ndims, const int64_t sizes[], const int64_t subsizes[],
+                       const int64_t starts[], bool c_order, struct mpcr_type *old,
+                       struct mpcr_type **out);
 /* The same data with markers at lb and lb + extent (the old ones erased). */
 int mpcr_type_resized(struct mpcr_type *old, int64_t lb, int64_t extent, struct mpcr_type **out);
 int mpcr_type_dup(struct mpcr_type *old, struct mpcr_type **out);

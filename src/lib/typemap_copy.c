@@ -18,13 +18,27 @@ static inline __attribute__((always_inline)) void move(char *mem, char *buf, int
         memcpy(buf, mem, (size_t)n);
 }
 
+/* One block of n bytes: blocks of a few words are copied a word at a
+ * time (inlined), longer ones by memcpy. */
+static inline __attribute__((always_inline)) void move_small(char *mem, char *buf, int64_t n,
+                                                             bool unpack)
+{
+    if (n > 64 || n % 8) {
+        move(mem, buf, n, unpack);
+        return;
+    }
+    for (int64_t i = 0; i < n; i += 8)
+        move(mem + i, buf + i, 8, unpack);
+}
+
 /* n blocks of `unit` bytes, `stride` apart at mem, to or from buf where
  * they lie end to end. The usual sizes get a copy the compiler inlines. */
 static inline __attribute__((always_inline)) void strided(char *mem, int64_t stride, char *buf,
                                                           int64_t unit, int64_t n, bool unpack)
 {
 #define STRIDED(u)                                                                                 \
-    for (int64_t i = 0; i < n; i++, mem += stride, buf += (u)) {                                   \
+    _Pragma("GCC unroll 4") for (int64_t i = 0; i < n; i++, mem += stride, buf += (u))             \
+    {                                                                                              \
         move(mem, buf, (u), unpack);                                                               \
     }
     switch (unit) {
@@ -109,6 +123,12 @@ static int64_t seq_copy(const struct mpcr_tm_seq *s, uintptr_t base, char *buf, 
     for (int64_t i = lo; i < s->n && done < max; i++) {
         const struct tm_item *it = &s->item[i];
         int64_t in = skip > it->pos ? skip - it->pos : 0;
+        if (!it->body && it->count == 1 && !in && it->unit <= max - done) {
+            /* one whole block (an indexed type's irregular blocks): no seeking */
+            move_small((char *)(base + (uintptr_t)it->disp), buf + done, it->unit, unpack);
+            done += it->unit;
+            continue;
+        }
         done += item_copy(it, base, buf + done, in, max - done, unpack);
     }
     return done;
