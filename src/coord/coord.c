@@ -406,12 +406,12 @@ static void on_request(void *arg, const struct mpcr_request *rq)
     }
     if (!strncmp(line, "image ", 6)) {
         if (from_the_process(rq->pid, sv->child)) {
-            finish_checkpoint(sv->c, sv->p, fd, line);
-            return;
+            finish_checkpoint(sv->c, sv->p, fd, line); /* answers the engine; closed below */
+        } else {
+            fprintf(stderr, "mpcr: coordinator: refused \"%.80s\" from pid %d: not the process "
+                            "(pid %d) or its image writer\n", line, (int)rq->pid, (int)sv->child);
+            mpcr_coord_send_line(fd, "error an image report must come from the process\n");
         }
-        fprintf(stderr, "mpcr: coordinator: refused \"%.80s\" from pid %d: not the process "
-                        "(pid %d) or its image writer\n", line, (int)rq->pid, (int)sv->child);
-        mpcr_coord_send_line(fd, "error an image report must come from the process\n");
     } else if (!strcmp(line, "status")) {
         unsigned long newest, highest;
         mpcr_gen_scan(sv->c->dir, &newest, &highest);

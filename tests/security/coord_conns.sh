@@ -6,6 +6,8 @@
 #  - a forged image report (from a process of the same user that is not the
 #    checkpointed one) while the process is stopped is refused and said,
 #    and writes no manifest; the real report completes the generation;
+#  - 5 more checkpoints leave the coordinator with as many descriptors as
+#    before (each engine report's connection was kept: found by long_runs.sh);
 #  - a TCP connection to `mpcr coordinator --listen` that does not send the
 #    secret is closed within 30 s even with the silent timeout at 100 s.
 #   coord_conns.sh SEC_WAIT      (env MPCR)
@@ -42,6 +44,12 @@ grep -q "refused \"image 2 ok 5\"" "$T/run.err" || fail "the coordinator did not
 kill -CONT "$child"
 wait $ckpt || fail "the real checkpoint failed: $(cat "$T/ck2.err")"
 [ -s "$T/ck/gen-2/manifest" ] || fail "no manifest after the real report"
+# the coordinator keeps no descriptor of a checkpoint that is over
+fds() { ls "/proc/$run/fd" | wc -l; }
+before=$(fds)
+for i in 1 2 3 4 5; do "$MPCR" checkpoint "$T/ck" 2>/dev/null || fail "checkpoint $i after gen-2 failed"; done
+after=$(fds)
+[ "$after" = "$before" ] || fail "the coordinator had $before descriptors before 5 checkpoints, $after after"
 "$MPCR" checkpoint --exit "$T/ck" 2>/dev/null
 wait $run
 
