@@ -131,8 +131,13 @@ int cmd_restart(int argc, char **argv)
     if (!dir) dir = MPCR_DEFAULT_CKPT_DIR;
     unsigned long newest, highest;
     int rc = mpcr_gen_scan(dir, &newest, &highest);
+    if (rc == -ENOTDIR) {
+        mpcr_err("restart: %s is a file, not a checkpoint directory; give the directory that holds "
+                 "gen-K (mpcr-restore restores one image)", dir);
+        return 1;
+    }
     if (rc || !newest) {
-        mpcr_err("no complete checkpoint in %s%s", dir, rc ? " (cannot read the directory)" : "");
+        mpcr_err("no complete checkpoint in %s%s%s", dir, rc ? ": " : "", rc ? strerror(-rc) : "");
         return 1;
     }
     /* Owners, modes, the manifest, and every file's job, generation, rank,

@@ -33,6 +33,9 @@ grep -q "is a directory, not an image" "$T/dir.err" || fail "directory: $(cat "$
 timeout -k 5 20 "$restorer" "$T/none.img" 2>"$T/none.err" && fail "mpcr-restore of a missing file succeeded"
 grep -q "no such file or directory (ENOENT)" "$T/none.err" || fail "missing file: $(cat "$T/none.err")"
 
+"$MPCR" restart "$T/fifo" 2>"$T/restart-file.err" && fail "mpcr restart of a FIFO succeeded"
+grep -q "is a file, not a checkpoint directory" "$T/restart-file.err" || fail "restart of a file: $(cat "$T/restart-file.err")"
+
 # kill -9 of mpcr run --no-mpi: the program must not go on alone
 "$MPCR" run --no-mpi --ckpt-dir "$T/ck" "$prog" orphan 60 >"$T/orphan.out" 2>"$T/orphan.err" &
 run=$!
