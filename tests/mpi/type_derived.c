@@ -292,6 +292,36 @@ static void names(void)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
+/* The F90 types: the same handle for the same (p, r), the sized type's
+ * size, the envelope recording (p, r). */
+static void f90(void)
+{
+    int ps[][2] = {{6, MPI_UNDEFINED}, {7, 30}, {MPI_UNDEFINED, 300}, {15, 307}, {1, 1}};
+    for (int i = 0; i < 5; i++) {
+        MPI_Datatype t, t2, c;
+        int sz, csz, ni, na, nt, comb, ints[2];
+        MPI_Type_create_f90_real(ps[i][0], ps[i][1], &t);
+        MPI_Type_create_f90_real(ps[i][0], ps[i][1], &t2);
+        MPI_Type_size(t, &sz);
+        MPI_Type_get_envelope(t, &ni, &na, &nt, &comb);
+        MPI_Type_get_contents(t, 2, 0, 0, ints, NULL, NULL);
+        MPI_Type_create_f90_complex(ps[i][0], ps[i][1], &c);
+        MPI_Type_size(c, &csz);
+        out("f90 real(%d,%d): size %d same %d envelope %d %d %d %d: %d %d complex size %d\n",
+            ps[i][0], ps[i][1], sz, t == t2, ni, na, nt, comb, ints[0], ints[1], csz);
+    }
+    int rs[] = {2, 3, 9, 10, 18};
+    for (int i = 0; i < 5; i++) {
+        MPI_Datatype t;
+        int sz, ni, na, nt, comb, r;
+        MPI_Type_create_f90_integer(rs[i], &t);
+        MPI_Type_size(t, &sz);
+        MPI_Type_get_envelope(t, &ni, &na, &nt, &comb);
+        MPI_Type_get_contents(t, 1, 0, 0, &r, NULL, NULL);
+        out("f90 integer(%d): size %d envelope %d %d: %d\n", rs[i], sz, ni, comb, r);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -301,6 +331,7 @@ int main(int argc, char **argv)
         constructors();
         external32();
         names();
+        f90();
     }
     halo();
     bottom();
