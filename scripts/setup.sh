@@ -6,8 +6,10 @@ cd "$(dirname "$0")/.."
 
 # Open MPI's packages make its `mpicc`/`mpirun` Debian's defaults: mpcr
 # always calls mpicc.mpich, mpiexec.mpich and mpirun.openmpi by name.
+# dpkg-dev, xz-utils, perl, make: scripts/conformance.sh fetches MPICH's test
+# suite (apt-get source) and configures and builds it.
 packages=(build-essential cmake pkg-config python3 mpich libmpich-dev openmpi-bin libopenmpi-dev
-    netpipe-mpich2 util-linux procps)
+    netpipe-mpich2 util-linux procps dpkg-dev xz-utils perl make)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

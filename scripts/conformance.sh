@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# MPICH's own test suite (test/mpi of Debian's source package mpich) run
+# natively and under mpcr, side by side (docs/conformance.md).
+#
+#   scripts/conformance.sh [--mode plain|ckpt|restart] [options] DIR...
+#     DIR: pt2pt coll comm group topo datatype attr info errhan ... (test/mpi's directories)
+#     --mode plain    `mpcr run` (the default)
+#     --mode ckpt     `mpcr checkpoint` (checkpoint-and-continue) every 0.1 s to W/3
+#                     while each test runs (W: the native run's length)
+#     --mode restart  one `mpcr checkpoint --exit` per test, then `mpcr restart`
+#     --passing       ckpt/restart: only the tests that pass in plain mode
+#     --check FILE    a regression guard: runs the tests FILE lists (`DIR: testlist line`)
+#                     under mpcr only, fails if any fails; writes no results
+#     --max-np N      leave out tests asking more than N ranks (--min-np N: fewer)
+#     --no-dtp        leave out the testlist.dtp variants (many; each long natively)
+#     --no-report     do not regenerate docs/conformance.md
+#     --seed S        the random delays of the checkpoints
+# Results: scripts/conformance/results/MODE.tsv (the directories run are
+# replaced), then docs/conformance.md and scripts/conformance/expected-pass.txt
+# are regenerated from them. Exit status 1 if a test that passes natively
+# failed under mpcr.
+#
+# The suite is fetched (apt-get source mpich, through a private apt
+# configuration: no root needed), configured and built once under
+# ${MPCR_CONFORMANCE_CACHE:-/var/tmp/mpcr-conformance}; the native results
+# are cached there too. MPCR names the mpcr binary (default: build/bin/mpcr).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+here=$root/scripts/conformance
+cache=${MPCR_CONFORMANCE_CACHE:-/var/tmp/mpcr-conformance}
+mpcr=${MPCR:-$root/build/bin/mpcr}
+version=4.0.2
+usage="usage: conformance.sh [--mode plain|ckpt|restart] [--passing] [--check FILE] [--max-np N] [--min-np N] [--no-dtp] [--no-report] [--seed S] DIR..."
+
+mode=plain check='' passing='' maxnp='' report=1 seed='' minnp='' nodtp=''
+dirs=()
+while (($#)); do
+    case $1 in
+    --mode) mode=${2:?$usage} && shift ;;
+    --passing) passing=1 ;;
+    --check) check=${2:?$usage} && shift ;;
+    --max-np) maxnp=${2:?$usage} && shift ;;
+    --min-np) minnp=${2:?$usage} && shift ;;
+    --no-report) report= ;;
+    --no-dtp) nodtp=1 ;;
+    --seed) seed=${2:?$usage} && shift ;;
+    -h | --help) echo "$usage" && exit 0 ;;
+    -*) echo "$usage" >&2 && exit 2 ;;
+    *) dirs+=("$1") ;;
+    esac
+    shift
+done
+case $mode in plain | ckpt | restart) ;; *) echo "$usage" >&2 && exit 2 ;; esac
+if [ -n "$check" ] && [ ${#dirs[@]} = 0 ]; then
+    mapfile -t dirs < <(grep -v '^#' "$check" | cut -d: -f1 | sort -u)
+fi
+((${#dirs[@]})) || { echo "$usage" >&2 && exit 2; }
+
+die() {
+    echo "conformance.sh: $*" >&2
+    exit 2
+}
+
+# Every tool the fetch, the build and the run need, named when missing.
+need=()
+for t in apt-get dpkg-source xz make perl python3 mpicc.mpich mpiexec.mpich; do
+    command -v "$t" >/dev/null || need+=("$t")
+done
+((${#need[@]} == 0)) || die "missing: ${need[*]} (Debian packages: apt dpkg-dev xz-utils make perl python3 mpich libmpich-dev; scripts/setup.sh installs them)"
+[ -x "$mpcr" ] || die "no mpcr binary at $mpcr (build mpcr first, or set MPCR)"
+
+src=$cache/src/mpich-$version
+suite=$src/test/mpi
+
+# ---- fetch: Debian's source package, through an apt configuration of our
+# own (deb-src of bookworm), so that neither root nor the system's
+# sources.list is needed.
+fetch() {
+    local apt=$cache/apt
+    mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$cache/src"
+    echo "deb-src http://deb.debian.org/debian bookworm main" >"$apt/sources.list"
+    local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=/nonexistent"
+        -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt" -o "Debug::NoLocking=1"
+        -o "APT::Sandbox::User=$(id -un)")
+    echo "conformance.sh: fetching Debian's source package mpich (test/mpi) into $cache/src" >&2
+    apt-get "${opts[@]}" update -qq >"$cache/fetch.log" 2>&1 ||
+        die "apt-get update of deb-src bookworm failed (no network to deb.debian.org?): $(tail -3 "$cache/fetch.log")"
+    (cd "$cache/src" && apt-get "${opts[@]}" source -qq "mpich=$version-3" >>"$cache/fetch.log" 2>&1) ||
+        (cd "$cache/src" && apt-get "${opts[@]}" source -qq mpich >>"$cache/fetch.log" 2>&1) ||
+        die "apt-get source mpich failed: $(tail -3 "$cache/fetch.log")"
+    [ -d "$suite" ] || die "the source package unpacked no $suite ($(ls "$cache/src"))"
+}
+
+# ---- configure: for MPICH's mpicc, without Fortran, C++, I/O, spawn.
+configure() {
+    echo "conformance.sh: configuring the suite in $suite (a few minutes)" >&2
+    # MPICC by full name, no --with-mpi: with --with-mpi=/usr configure
+    # takes /usr/bin/mpicc, which is Open MPI's where both are installed.
+    local cc
+    cc=$(command -v mpicc.mpich)
+    (cd "$suite" && ./configure MPICC="$cc" CC="$cc" MPIEXEC="$(command -v mpiexec.mpich)" --enable-fortran=no \
+        --disable-cxx --disable-romio --disable-spawn --disable-ft-tests --disable-perftest) \
+        >"$cache/configure.log" 2>&1 || die "configure of the suite failed: see $cache/configure.log"
+    grep -qx "CC = $cc" "$suite/Makefile" ||
+        die "configure chose $(grep '^CC =' "$suite/Makefile") instead of $cc: see $cache/configure.log"
+}
+
+mkdir -p "$cache"
+exec 9>"$cache/.lock"
+flock 9 # one fetch/configure/build at a time
+[ -f "$suite/runtests.in" ] || fetch
+[ -f "$suite/Makefile" ] || configure
+# The helper libraries every test links (util/, dtpools/), then the programs
+# of the directories asked.
+make -s -C "$suite/util" >"$cache/build.log" 2>&1 || die "building test/mpi/util failed: see $cache/build.log"
+if [ -f "$suite/dtpools/Makefile" ]; then
+    make -s -C "$suite/dtpools" >>"$cache/build.log" 2>&1 || die "building dtpools failed: see $cache/build.log"
+fi
+for d in "${dirs[@]}"; do
+    [ -d "$suite/$d" ] || die "no directory $d in the suite ($suite)"
+    # All programs at once, two compilers at a time (run.py builds each
+    # test it runs in any case, and reports one that does not build; the
+    # guard builds only the programs it runs).
+    # Without optimization (as run.py builds): coll/allred.c took more than
+    # 15 minutes at -O2 on 2 loaded cores.
+    [ -n "$check" ] || make -s -k -j2 -C "$suite/$d" CFLAGS="-g -O0" >>"$cache/build.log" 2>&1 || true
+done
+flock -u 9
+
+# The mpcr tested, named in the results: MPCR_REVISION, or this tree's commit
+# (with "+" when its working tree differs from it) when MPCR is its build's.
+if [ -z "${MPCR_REVISION:-}" ]; then
+    MPCR_REVISION=unknown
+    case $mpcr in "$root"/*)
+        MPCR_REVISION=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+        git -C "$root" diff --quiet HEAD -- src 2>/dev/null || MPCR_REVISION+="+"
+        ;;
+    esac
+fi
+export MPCR_REVISION
+args=(--suite "$suite" --mpcr "$mpcr" --mode "$mode" --cache "$cache" --results "$here/results")
+[ -n "$seed" ] && args+=(--seed "$seed")
+[ -n "$maxnp" ] && args+=(--max-np "$maxnp")
+[ -n "$minnp" ] && args+=(--min-np "$minnp")
+[ -n "$nodtp" ] && args+=(--no-dtp)
+[ -n "$passing" ] && args+=(--only-passing)
+[ -n "$check" ] && args+=(--only "$check" --no-native --no-save)
+rc=0
+python3 -B "$here/run.py" "${args[@]}" "${dirs[@]}" || rc=$?
+[ $rc -le 1 ] || exit $rc
+if [ -z "$check" ] && [ -n "$report" ]; then
+    python3 -B "$here/report.py" --results "$here/results" --doc "$root/docs/conformance.md" \
+        --expected "$here/expected-pass.txt"
+fi
+exit $rc

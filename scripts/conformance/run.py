@@ -1,0 +1,475 @@
+#!/usr/bin/env python3
+"""Runs MPICH's test suite (test/mpi) natively and under mpcr, side by side.
+
+Invoked by scripts/conformance.sh, which fetches, configures and builds the
+suite first.  For each test line of a directory's testlist (and testlist.dtp)
+it runs the program with mpiexec.mpich, then with `mpcr run` in the mode
+asked (plain, ckpt, restart), judges both runs with the rules of the suite's
+own driver (runtests), classifies each mpcr failure by its cause, and stores
+the results in scripts/conformance/results/MODE.tsv (one line per test; the
+lines of the directories run are replaced, the others kept).
+docs/conformance.md is generated from those files by report.py.
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+
+import common
+
+CHECKPOINT_REFUSED = re.compile(
+    r"try again|the job is ending|ended during the checkpoint|ended before the checkpoint|nothing is running"
+)
+
+
+# ---------------------------------------------------------------- testlists
+
+
+def configured_flags(suite):
+    """What configure decided for runtests: strict MPI, MPIX, xfail runs."""
+    flags = {"strict": "false", "mpix": "yes", "xfail": "false"}
+    try:
+        text = open(os.path.join(suite, "runtests")).read()
+    except OSError:
+        return flags
+    for key, var in (("strict", "testIsStrict"), ("mpix", "MPIhasMPIX"), ("xfail", "runxfail")):
+        m = re.search(r"\$" + var + r'\s*=\s*"([^"]*)"', text)
+        if m:
+            flags[key] = m.group(1).lower()
+    return flags
+
+
+def read_testlist(suite, rel, flags, out, prep, dtp=True):
+    """Appends the tests of directory `rel` (relative to the suite) to out.
+
+    Lines as runtests reads them: `program [np [key=value...]]`; a program
+    that is a directory is descended into; `!dir:target` builds a helper.
+    """
+    for listname in ("testlist", "testlist.dtp"):
+        path = os.path.join(suite, rel, listname)
+        if not os.path.isfile(path):
+            continue
+        for raw in open(path):
+            line = re.sub(r"#.*", "", raw).strip()
+            if not line:
+                continue
+            m = re.match(r"!([^:]*):(.*)", line)
+            if m:
+                prep.append((rel, m.group(1), m.group(2)))
+                continue
+            words = line.split()
+            prog = words[0]
+            if os.path.isdir(os.path.join(suite, rel, prog)):
+                read_testlist(suite, os.path.join(rel, prog), flags, out, prep, dtp)
+                continue
+            test = common.Test(rel, " ".join(words))
+            skip = None
+            if test.opts.get("strict", "").lower() == "false" and flags["strict"] == "true":
+                skip = "non-strict test, strict MPI configured"
+            elif test.opts.get("xfail") and flags["xfail"] != "true":
+                skip = "xfail (" + test.opts["xfail"] + ")"
+            elif test.opts.get("mpix", "").lower() == "true" and flags["mpix"] == "no":
+                skip = "MPIX test, MPIX disabled"
+            elif listname == "testlist.dtp" and not dtp:
+                skip = "testlist.dtp left out (--no-dtp)"
+            test.skip = skip
+            out.append(test)
+
+
+# ---------------------------------------------------------------- processes
+
+
+class Job:
+    """A command in its own session, marked in its environment so that every
+    process it starts (mpcr's proxies and ranks leave the session) can be
+    found and ended: only ours, never by name."""
+
+    seq = 0
+
+    def __init__(self, argv, cwd, env, out_path):
+        Job.seq += 1
+        self.mark = "%d-%d-%d" % (os.getpid(), Job.seq, random.randrange(1 << 30))
+        env = dict(env)
+        env["MPCR_CONFORMANCE_JOB"] = self.mark
+        self.out = open(out_path, "wb")
+        self.start = time.monotonic()
+        self.proc = subprocess.Popen(
+            argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=self.out, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def pids(self):
+        needle = ("MPCR_CONFORMANCE_JOB=" + self.mark).encode()
+        found = []
+        for p in os.listdir("/proc"):
+            if not p.isdigit():
+                continue
+            try:
+                with open("/proc/%s/environ" % p, "rb") as f:
+                    if needle in f.read().split(b"\0"):
+                        found.append(int(p))
+            except OSError:
+                pass
+        return found
+
+    def kill_all(self):
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(self.proc.pid, sig)
+            except OSError:
+                pass
+            for p in self.pids():
+                try:
+                    os.kill(p, sig)
+                except OSError:
+                    pass
+            if sig == signal.SIGTERM:
+                time.sleep(1)
+
+    def wait(self, timeout):
+        """(rc, seconds, timed_out); rc is -SIG for a signal."""
+        left = max(0.1, timeout - (time.monotonic() - self.start))
+        timed_out = False
+        try:
+            rc = self.proc.wait(left)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            self.kill_all()
+            rc = self.proc.wait()
+        elapsed = time.monotonic() - self.start
+        # Whatever the job left behind (a rank whose launcher died) is ended.
+        for _ in range(20):
+            if not self.pids():
+                break
+            time.sleep(0.25)
+        else:
+            self.kill_all()
+        self.out.close()
+        return rc, elapsed, timed_out
+
+
+# ---------------------------------------------------------------- judging
+
+
+def judge(test, rc, output):
+    """runtests' verdict on a run: (passed, why-not)."""
+    lines = [l for l in output.splitlines() if "FORTRAN STOP" not in l]
+    kind = test.opts.get("resultTest", "")
+    if kind in ("TestStatus", "TestErrFatal"):
+        # runtests: the program must end with a non-zero status.
+        return (rc != 0, "" if rc != 0 else "exited with status 0, a failure was expected")
+    noerr = any(re.match(r"^\s*No [Ee]rrors\s*$", l) for l in lines)
+    extra = [
+        l for l in lines
+        if not re.match(r"^\s*No [Ee]rrors\s*$", l) and not re.match(r"^\s*Test Passed\s*$", l)
+        and not (kind == "" and (l.rstrip().endswith("requesting checkpoint") or l.rstrip().endswith("checkpoint completed")))
+    ]
+    if extra:
+        return False, "unexpected output: " + extra[0].strip()
+    if not noerr:
+        return False, "exited without 'No Errors'" + (" (status %d)" % rc if rc else "")
+    if kind == "TestStatusNoErrors":
+        return (rc != 0, "" if rc != 0 else "exited with status 0, a failure was expected")
+    if rc != 0:
+        return False, "exited with status %d" % rc
+    return True, ""
+
+
+UNSUPPORTED = re.compile(r"mpcr: (MPI_\w+|PMPI_\w+) is not supported")
+PARTIAL = re.compile(r"mpcr: ((?:MPI|PMPI)_\w+ .+?) is not supported")
+
+
+def classify(test, rc, output, timed_out, why, limit):
+    """(cause, detail) of a failed mpcr run; cause is one of common.CAUSES."""
+    m = UNSUPPORTED.search(output)
+    if m:
+        return "unsupported", m.group(1)
+    m = PARTIAL.search(output)
+    if m:
+        return "partial", m.group(1)
+    if timed_out:
+        return "timeout", "no end within %d s" % limit
+    mpcr_lines = [l.strip() for l in output.splitlines() if l.startswith("mpcr")]
+    if rc < 0 or (128 < rc < 160) or any("signal" in l for l in mpcr_lines):
+        sig = -rc if rc < 0 else rc - 128
+        detail = next((l for l in mpcr_lines if "signal" in l), "")
+        return "crash", detail or "ended by signal %d" % sig
+    if mpcr_lines:
+        return "error", mpcr_lines[0]
+    return "wrong", why
+
+
+# ---------------------------------------------------------------- running
+
+
+def native_run(test, suite, scratch, timeout):
+    argv = ["mpiexec.mpich", "-n", str(test.np)] + test.mpiexecargs + ["./" + test.prog] + test.args
+    env = dict(os.environ, **test.env)
+    env["MPIEXEC_TIMEOUT"] = str(int(timeout))
+    job = Job(argv, os.path.join(suite, test.dir), env, os.path.join(scratch, "native.out"))
+    rc, secs, timed_out = job.wait(timeout + 10)
+    out = open(os.path.join(scratch, "native.out"), errors="replace").read()
+    return rc, secs, timed_out, out
+
+
+def mpcr_run(test, suite, scratch, mode, mpcr, timeout, native_secs, rng):
+    """Runs the test under mpcr in `mode`; returns (rc, secs, timed_out, output, note, ckpt_failure)."""
+    cwd = os.path.join(suite, test.dir)
+    env = dict(os.environ, **test.env)
+    env["MPCR_EXPECT_MPI"] = "1"
+    ckdir = os.path.join(scratch, "ck")
+    run_argv = [mpcr, "run", "-n", str(test.np)]
+    if mode != "plain":
+        run_argv += ["--ckpt-dir", ckdir]
+    run_argv += ["./" + test.prog] + test.args
+    out1 = os.path.join(scratch, "mpcr.out")
+    job = Job(run_argv, cwd, env, out1)
+    if mode == "plain":
+        rc, secs, timed_out = job.wait(timeout)
+        return rc, secs, timed_out, open(out1, errors="replace").read(), "", ""
+
+    def checkpoint(extra):
+        """0 taken, 1 refused (or the job ended), 2 failed (message in the log)."""
+        try:
+            r = subprocess.run([mpcr, "checkpoint"] + extra + [ckdir], env=dict(env, MPCR_CONFORMANCE_JOB="ck"),
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=180)
+        except subprocess.TimeoutExpired:
+            return 2, "mpcr checkpoint did not answer within 180 s"
+        text = r.stdout.decode(errors="replace").strip()
+        if r.returncode == 0:
+            return 0, text
+        if job.proc.poll() is not None or CHECKPOINT_REFUSED.search(text):
+            return 1, text
+        return 2, text
+
+    taken, failure = 0, ""
+    deadline = job.start + timeout
+    # The first cut early (mpcr's start-up is most of a short test), the
+    # next ones spread over the native run's length.
+    delay = rng.uniform(0.05, max(0.3, min(1.0, native_secs * 0.5)))
+    if mode == "ckpt":
+        while job.proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(delay)
+            if job.proc.poll() is not None:
+                break
+            st, text = checkpoint([])
+            if st == 2:
+                failure = "checkpoint failed: " + (text.splitlines() or [""])[-1]
+                break
+            taken += st == 0
+            # Refused (MPI_Init not reached yet): asked again at once.
+            delay = rng.uniform(0.1, max(0.3, native_secs / 3)) if st == 0 else 0.05
+        rc, secs, timed_out = job.wait(timeout)
+        output = open(out1, errors="replace").read()
+        return rc, secs, timed_out, output, "%d checkpoints" % taken, failure
+
+    # restart: one --exit checkpoint, then mpcr restart.
+    time.sleep(delay)
+    while job.proc.poll() is None and time.monotonic() < deadline:
+        st, text = checkpoint(["--exit"])
+        if st == 0:
+            taken = 1
+            break
+        if st == 2:
+            failure = "checkpoint --exit failed: " + (text.splitlines() or [""])[-1]
+            break
+        time.sleep(0.1)
+    rc, secs, timed_out = job.wait(timeout)
+    output = open(out1, errors="replace").read()
+    if not taken or failure or timed_out:
+        return rc, secs, timed_out, output, "no checkpoint landed" if not taken else "", failure
+    if rc != 0:
+        return rc, secs, timed_out, output, "", "the checkpointed run ended with status %d" % rc
+    out2 = os.path.join(scratch, "restart.out")
+    rjob = Job([mpcr, "restart", ckdir], cwd, env, out2)
+    rc, secs2, timed_out = rjob.wait(max(30, timeout - secs))
+    output += open(out2, errors="replace").read()
+    return rc, secs + secs2, timed_out, output, "restarted", ""
+
+
+def build(suite, test, built):
+    key = (test.dir, test.prog)
+    if key not in built:
+        try:
+            r = subprocess.run(["make", "-s", common.MAKE_CFLAGS, test.prog], cwd=os.path.join(suite, test.dir),
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=1200)
+            built[key] = (r.returncode == 0, r.stdout.decode(errors="replace").strip().splitlines()[-1:] or [""])
+        except subprocess.TimeoutExpired:
+            built[key] = (False, ["make %s did not end within 1200 s" % test.prog])
+    return built[key]
+
+
+def load_native_cache(path):
+    try:
+        return json.load(open(path))
+    except (OSError, ValueError):
+        return {}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--suite", required=True)
+    ap.add_argument("--mpcr", required=True)
+    ap.add_argument("--mode", default="plain", choices=("plain", "ckpt", "restart"))
+    ap.add_argument("--cache", required=True, help="directory for the native results cache and scratch")
+    ap.add_argument("--results", required=True, help="directory of MODE.tsv")
+    ap.add_argument("--only", help="file of DIR<TAB>line entries: run those tests only")
+    ap.add_argument("--only-passing", action="store_true",
+                    help="run only the tests that pass under mpcr in plain mode (results/plain.tsv)")
+    ap.add_argument("--no-native", action="store_true", help="mpcr runs only (a regression guard)")
+    ap.add_argument("--no-save", action="store_true", help="print, do not update the results")
+    ap.add_argument("--max-np", type=int, default=0, help="leave out tests asking more ranks")
+    ap.add_argument("--min-np", type=int, default=0, help="leave out tests asking fewer ranks")
+    ap.add_argument("--no-dtp", action="store_true",
+                    help="leave out testlist.dtp (the datatype-pool variants: many, and long natively)")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("dirs", nargs="+")
+    a = ap.parse_args()
+
+    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
+    rng = random.Random(seed)
+    flags = configured_flags(a.suite)
+    only = None
+    if a.only:
+        only = set(common.read_entries(a.only))
+    if a.only_passing:
+        plain = common.read_results(os.path.join(a.results, "plain.tsv"))
+        passing = {k for k, r in plain.items() if r["mpcr"] == "pass"}
+        only = passing if only is None else only & passing
+    native_cache_path = os.path.join(a.cache, "native-results.json")
+    native_cache = load_native_cache(native_cache_path)
+    scratch = os.path.join(a.cache, "scratch-%d" % os.getpid())
+    os.makedirs(scratch, exist_ok=True)
+    built = {}
+    failures = 0
+    failed, found = [], set()
+    results_path = os.path.join(a.results, a.mode + ".tsv")
+    all_results = common.read_results(results_path)
+    print("conformance: mode %s, seed %d, suite %s" % (a.mode, seed, a.suite), flush=True)
+
+    for d in a.dirs:
+        tests, prep = [], []
+        read_testlist(a.suite, d, flags, tests, prep, not a.no_dtp)
+        seen = {}
+        for t in tests:  # a line listed twice is two tests
+            seen[t.key] = seen.get(t.key, 0) + 1
+            if seen[t.key] > 1:
+                t.key += " [%d]" % seen[t.key]
+        if not tests:
+            print("conformance: %s has no testlist in %s (not configured?)" % (d, a.suite), file=sys.stderr)
+            sys.exit(2)
+        for rel, sub, target in prep:
+            subprocess.run(["make", "-s", target], cwd=os.path.join(a.suite, rel, sub),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        done = {}
+        counts = {"tried": 0, "native": 0, "mpcr": 0}
+        for t in tests:
+            found.add(t.key)
+            if only is not None and t.key not in only:
+                continue
+            if t.skip:
+                done[t.key] = common.result(t, "skip", "skip", "skipped", t.skip, 0, 0)
+                continue
+            if (a.max_np and t.np > a.max_np) or t.np < a.min_np:
+                # Recorded as left out, unless an earlier run has its result.
+                if t.key not in all_results or all_results[t.key]["cause"] == "skipped":
+                    done[t.key] = common.result(t, "skip", "skip", "skipped", "asks %d ranks, left out (%s)" % (
+                        t.np, "--max-np %d" % a.max_np if a.max_np and t.np > a.max_np else "--min-np %d" % a.min_np),
+                        0, 0)
+                continue
+            ok, msg = build(a.suite, t, built)
+            if not ok:
+                done[t.key] = common.result(t, "build", "build", "build", "does not build: " + msg[0], 0, 0)
+                print("%-60s BUILD FAILED %s" % (t.key, msg[0]), flush=True)
+                continue
+            counts["tried"] += 1
+            limit = int(t.opts.get("timeLimit", "180") if t.opts.get("timeLimit", "").isdigit() else 180)
+            # A rank count beyond the 2 cores is oversubscribed: MPICH busy-polls.
+            limit = min(max(limit, limit * t.np // 2), 600)
+            nkey = t.key
+            exe = os.path.join(a.suite, t.dir, t.prog)
+            stamp = str(int(os.path.getmtime(exe)))
+            cached = native_cache.get(nkey)
+            if a.no_native:
+                native_ok, native_why, nsecs = True, "", 2.0
+            elif cached and cached.get("stamp") == stamp:
+                native_ok, native_why, nsecs = cached["ok"], cached["why"], cached["secs"]
+            else:
+                rc, nsecs, to, out = native_run(t, a.suite, scratch, limit)
+                native_ok, native_why = judge(t, rc, out)
+                if to:
+                    native_ok, native_why = False, "timeout (%d s)" % limit
+                entry = {"stamp": stamp, "ok": native_ok, "why": native_why, "secs": round(nsecs, 2)}
+                native_cache[nkey] = entry
+                with common.Locked(native_cache_path):  # other runs of the harness may add theirs
+                    cache = load_native_cache(native_cache_path)
+                    cache[nkey] = entry
+                    json.dump(cache, open(native_cache_path + ".new", "w"), indent=0, sort_keys=True)
+                    os.replace(native_cache_path + ".new", native_cache_path)
+            counts["native"] += native_ok
+            # Under mpcr a rank is two processes: allow ten times the native
+            # run (on a loaded node), a minute at least, never beyond the limit.
+            mlimit = min(limit * 3, max(60, 30 + 10 * nsecs))
+            subprocess.run(["rm", "-rf", os.path.join(scratch, "ck")])
+            rc, msecs, to, out, note, ckfail = mpcr_run(t, a.suite, scratch, a.mode, a.mpcr, mlimit, nsecs, rng)
+            ok, why = judge(t, rc, out)
+            if UNSUPPORTED.search(out) or PARTIAL.search(out):
+                ok = False  # a test that expects a failure must not pass on mpcr's refusal
+            if ckfail:
+                ok = False
+            if to:
+                ok = False
+            if ok:
+                counts["mpcr"] += 1
+                cause, detail = "pass", note
+            elif ckfail:
+                cause, detail = "checkpoint", ckfail
+            else:
+                cause, detail = classify(t, rc, out, to, why, mlimit)
+                if a.mode != "plain" and cause not in ("unsupported", "partial"):
+                    cause, detail = "checkpoint", "%s: %s" % (cause, detail)
+            if native_ok and not ok:
+                failures += 1
+            done[t.key] = common.result(t, "pass" if native_ok else "fail", "pass" if ok else "fail", cause,
+                                        detail if ok or native_ok else native_why, nsecs, msecs)
+            native_word = "-   " if a.no_native else "ok  " if native_ok else "FAIL"
+            print("%-60s native %s %4.1fs  mpcr %-4s %5.1fs  %s%s" % (
+                t.key[:60], native_word, 0 if a.no_native else nsecs, "ok" if ok else "FAIL", msecs,
+                "" if ok else cause + ": ", detail), flush=True)
+            if native_ok and not ok:
+                failed.append(t.key)
+        print("conformance: %s (%s): tried %d, native pass %d, mpcr pass %d" % (
+            d, a.mode, counts["tried"], counts["native"], counts["mpcr"]), flush=True)
+        if not a.no_save:
+            # Keep the other directories' lines; this directory's are replaced,
+            # except, when only some tests were run, those not run now.
+            with common.Locked(results_path):  # other runs of the harness may write other directories
+                all_results = common.read_results(results_path)
+                for k in list(all_results):
+                    if all_results[k]["dir"] == d and (only is None and not a.max_np and not a.min_np):
+                        del all_results[k]
+                all_results.update(done)
+                common.write_results(results_path, all_results)
+    subprocess.run(["rm", "-rf", scratch])
+    if a.only:
+        # A listed test the suite no longer has is a failure, not a pass.
+        missing = sorted(k for k in only if k.split(":")[0] in a.dirs and k not in found)
+        for k in missing:
+            print("conformance: %s, listed in %s, is not in the suite's testlists" % (k, a.only))
+        failures += len(missing)
+        failed += missing
+    if failed:
+        print("conformance: %d tests that pass natively failed under mpcr (%s mode): %s" % (
+            len(failed), a.mode, ", ".join(failed)))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
