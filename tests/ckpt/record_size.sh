@@ -10,23 +10,32 @@ T=$(mktemp -d /tmp/mpcr-record-size.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "record_size: $*"; for f in "$T"/*.err; do [ -s "$f" ] && { echo "--- $f"; tail -5 "$f"; }; done; exit 1; }
 
+# Each stage says when it ends, so that a run stopped by ctest's timeout shows
+# where it was: slowness on a loaded machine, or a hang.
+T0=$(date +%s.%N)
+stage() { echo "record_size: $(awk "BEGIN {printf \"%.1f\", $(date +%s.%N) - $T0}") s: $*"; }
+
 # run NAME CHURN: round 0 makes and frees CHURN communicators; checkpoint
 # --exit once it is done (while rank 0 computes in round 1), then restart.
 run() {
     local name=$1 churn=$2 args="3 1500 $2 1"
     mpiexec.mpich -n 2 "$prog" $args >"$T/$name.ref" 2>/dev/null || fail "$name: the native run failed"
+    stage "$name: native run done"
     "$mpcr" run -n 2 --ckpt-dir "$T/$name" "$prog" $args >"$T/$name.out" 2>"$T/$name.run.err" &
     local job=$!
     for _ in $(seq 3000); do grep -q "round 0 done" "$T/$name.out" && break; sleep 0.02; done
     grep -q "round 0 done" "$T/$name.out" || fail "$name: round 0 never ended"
+    stage "$name: round 0 done under mpcr"
     "$mpcr" checkpoint --exit "$T/$name" 2>"$T/$name.ck.err" || fail "$name: the checkpoint failed"
     wait $job
+    stage "$name: checkpointed"
     local bytes
     bytes=$(cat "$T/$name"/gen-1/rank-*.state | wc -c)
     local t0 t1
     t0=$(date +%s.%N)
     "$mpcr" restart "$T/$name" >>"$T/$name.out" 2>"$T/$name.restart.err" || fail "$name: the restart failed"
     t1=$(date +%s.%N)
+    stage "$name: restarted job ended"
     sort "$T/$name.ref" >"$T/a"; sort -u "$T/$name.out" >"$T/b"
     cmp -s "$T/a" "$T/b" || fail "$name: output differs from the native run's: $(diff "$T/a" "$T/b" | head -5)"
     echo "$bytes $(awk "BEGIN {print $t1 - $t0}")" >"$T/$name.result"
