@@ -292,6 +292,46 @@ static void names(void)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
+/* Distributed arrays: each rank's part of a few block/cyclic layouts. */
+static void darrays(void)
+{
+    unsigned char buf[4096];
+    for (int i = 0; i < (int)sizeof buf; i++)
+        buf[i] = (unsigned char)(i * 13 + 5);
+    int g2[2] = {10, 9}, d2[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC},
+        a2[2] = {MPI_DISTRIBUTE_DFLT_DARG, 2}, p2[2] = {2, 2};
+    int g1[1] = {17}, d1[1] = {MPI_DISTRIBUTE_CYCLIC}, a1[1] = {3}, p1[1] = {3};
+    int g3[3] = {4, 5, 3},
+        d3[3] = {MPI_DISTRIBUTE_NONE, MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC},
+        a3[3] = {MPI_DISTRIBUTE_DFLT_DARG, 3, MPI_DISTRIBUTE_DFLT_DARG}, p3[3] = {1, 2, 2};
+    for (int r = 0; r < 4; r++) {
+        MPI_Datatype t;
+        char what[48];
+        for (int order = 0; order < 2; order++) {
+            MPI_Type_create_darray(4, r, 2, g2, d2, a2, p2, order ? MPI_ORDER_FORTRAN : MPI_ORDER_C,
+                                   MPI_INT, &t);
+            MPI_Type_commit(&t);
+            snprintf(what, sizeof what, "darray 2-D order %d rank %d", order, r);
+            describe(what, t);
+            show_packed(what, buf, 1, t);
+            MPI_Type_free(&t);
+        }
+        MPI_Type_create_darray(4, r, 3, g3, d3, a3, p3, MPI_ORDER_C, MPI_SHORT, &t);
+        MPI_Type_commit(&t);
+        snprintf(what, sizeof what, "darray 3-D rank %d", r);
+        describe(what, t);
+        show_packed(what, buf, 1, t);
+        MPI_Type_free(&t);
+        if (r == 3) break;
+        MPI_Type_create_darray(3, r, 1, g1, d1, a1, p1, MPI_ORDER_C, MPI_DOUBLE, &t);
+        MPI_Type_commit(&t);
+        snprintf(what, sizeof what, "darray 1-D rank %d", r);
+        describe(what, t);
+        show_packed(what, buf, 1, t);
+        MPI_Type_free(&t);
+    }
+}
+
 /* The F90 types: the same handle for the same (p, r), the sized type's
  * size, the envelope recording (p, r). */
 static void f90(void)
@@ -332,6 +372,7 @@ int main(int argc, char **argv)
         external32();
         names();
         f90();
+        darrays();
     }
     halo();
     bottom();
