@@ -3,12 +3,35 @@
 mpi_program(t_group_ops mpi/group_ops.c)
 mpi_program(t_comm_create mpi/comm_create.c)
 mpi_program(t_topo_all mpi/topo_all.c)
+mpi_program(t_topo_neighbor mpi/topo_neighbor.c)
 # Each compared with MPICH's own run: groups (incl. MPI_GROUP_EMPTY and the
 # error classes), communicators made every way, topologies of every kind.
 mpi_test(mpi.group_ops 4 t_group_ops)
 mpi_test(mpi.comm_create 3 t_comm_create)
 mpi_test(mpi.topo_all 4 t_topo_all)
+# Neighbourhood collectives over grids (periodic: one rank both neighbours;
+# open: MPI_PROC_NULL ends), a graph and a distributed graph.
+mpi_test(mpi.topo_neighbor 4 t_topo_neighbor)
 if(TARGET mpcr-proxy-openmpi)
     mpi_test(openmpi.comm_create 4 t_comm_create)
     set_property(TEST openmpi.comm_create APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+endif()
+
+# A 2-D Cartesian Jacobi stencil (Cart_create, Cart_shift, Cart_sub, a
+# Comm_split for row sums; each step also makes and frees a communicator with
+# Comm_create_group and Comm_split_type, and checks every topology, group and
+# name query against its first answers), checkpointed at random instants:
+# --exit and restarted (under Open MPI), and checkpoint-and-continue.
+add_executable(t_ckpt_jacobi ckpt/ckpt_jacobi.c)
+target_link_libraries(t_ckpt_jacobi PRIVATE PkgConfig::MPICH)
+target_compile_options(t_ckpt_jacobi PRIVATE -O2)
+set_target_properties(t_ckpt_jacobi PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+add_test(NAME ckpt.comm_jacobi COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 4
+    $<TARGET_FILE:t_ckpt_jacobi> 20 16 5)
+add_test(NAME ckpt.comm_jacobi_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
+    $<TARGET_FILE:t_ckpt_jacobi> 20 16 5)
+set_tests_properties(ckpt.comm_jacobi ckpt.comm_jacobi_continue PROPERTIES
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RUN_SERIAL TRUE TIMEOUT 300)
+if(TARGET mpcr-proxy-openmpi)
+    set_property(TEST ckpt.comm_jacobi APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
