@@ -10,7 +10,10 @@
  * object needs a field for them; a program holds few. A keyval is an
  * object of the handle system whose handle is the int the program holds;
  * each attribute holds a reference, so a keyval freed while attributes use
- * it lives on until the last is deleted (MPI 4.0 section 7.7.2). */
+ * it lives on until the last is deleted (MPI 4.0 section 7.7.2). Until
+ * then its value still works, as in MPICH: attributes can be read and
+ * deleted through it, and freeing it again does nothing (MPICH's tests
+ * attr/fkeyval and keyval_double_free do both). */
 #include "api_gen.h"
 #include "dtype.h"
 
@@ -29,6 +32,7 @@ struct mpcr_keyval {
         MPI_Type_delete_attr_function *type;
     } del;
     void *extra_state;
+    int freed; /* the program freed it: its reference is gone, attributes hold the rest */
 };
 
 static struct attr {
@@ -169,7 +173,10 @@ static int keyval_free(enum mpcr_attr_on on, int *keyval)
 {
     struct mpcr_keyval *kv = keyval ? keyval_get(*keyval, on) : NULL;
     if (!kv) return MPI_ERR_KEYVAL;
-    mpcr_obj_drop_handle(kv); /* attributes that use it keep it */
+    if (!kv->freed) { /* attributes that use it keep it */
+        kv->freed = 1;
+        mpcr_obj_unref(kv);
+    }
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
@@ -214,6 +221,7 @@ static int set(enum mpcr_attr_on on, uint32_t object, int keyval, void *value)
     struct mpcr_keyval *kv = keyval_get(keyval, on);
     if (!kv) return MPI_ERR_KEYVAL;
     struct attr *a = find(on, object, kv);
+    if (!a && kv->freed) return MPI_ERR_KEYVAL; /* no new use of a freed keyval */
     if (!a) return add(on, object, kv, value);
     int err = run_delete(a); /* the old value goes first (MPI 4.0 section 7.7.3) */
     if (err) return err;

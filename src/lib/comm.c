@@ -121,6 +121,7 @@ int mpcr_impl_Comm_dup(struct mpcr_comm *c, MPI_Comm *newcomm)
     }
     if ((err = mpcr_attr_comm_dup(c, n))) { /* a copy callback failed (attr.c) */
         mpcr_impl_Comm_free(&(MPI_Comm){mpcr_comm_handle(n)}, n);
+        *newcomm = MPI_COMM_NULL;
         return err;
     }
     *newcomm = mpcr_comm_handle(n);

@@ -144,7 +144,11 @@ int mpcr_error_world(int err, const char *fn)
 #define MAX_CLASSES 255
 #define MAX_CODES   4096
 static int nclasses, ncodes;
-static unsigned char code_class[MAX_CODES + 1]; /* code k's class c */
+static int code_class[MAX_CODES + 1]; /* code k's class (predefined ones too); 0: deleted */
+static unsigned char class_deleted[MAX_CLASSES + 1];
+/* Deleted numbers, reused most recently deleted first (MPICH's errhan/adderr
+ * adds and deletes 32 classes and 160 codes 10000 times). */
+static int free_classes[MAX_CLASSES], nfree_classes, free_codes[MAX_CODES], nfree_codes;
 static char *class_string[MAX_CLASSES + 1], *code_string[MAX_CODES + 1];
 
 int mpcr_last_used_code(void)
@@ -158,8 +162,8 @@ static int class_of(int code)
     if (code >= 0 && code < NCLASSES && class_text[code]) return code;
     if ((code & ~0x3fffffff) != DYNAMIC) return -1;
     int c = code & 0xff, k = (code >> 8) & 0x3fffff;
-    if (c < 1 || c > nclasses || k > ncodes || (k && code_class[k] != c)) return -1;
-    return DYNAMIC | c;
+    if (k) return k <= ncodes && code_class[k] && (code_class[k] & 0xff) == c ? code_class[k] : -1;
+    return c >= 1 && c <= nclasses && !class_deleted[c] ? DYNAMIC | c : -1;
 }
 
 /* Where the string of a dynamic class or code is kept. */
@@ -173,18 +177,34 @@ static char **string_slot(int code)
 int mpcr_impl_Add_error_class(int *errorclass)
 {
     if (!errorclass) return MPI_ERR_ARG;
-    if (nclasses == MAX_CLASSES) return MPI_ERR_OTHER;
-    *errorclass = DYNAMIC | ++nclasses;
+    int c;
+    if (nfree_classes)
+        c = free_classes[--nfree_classes];
+    else if (nclasses < MAX_CLASSES)
+        c = ++nclasses;
+    else
+        return MPI_ERR_OTHER;
+    class_deleted[c] = 0;
+    *errorclass = DYNAMIC | c;
     return MPI_SUCCESS;
 }
 
+/* A code may be added to a predefined class too (MPICH's test
+ * errhan/dynamic_errcode_predefined_errclass). */
 int mpcr_impl_Add_error_code(int errorclass, int *errorcode)
 {
-    if (!errorcode || errorclass < DYNAMIC || class_of(errorclass) != errorclass)
+    if (!errorcode || errorclass == MPI_SUCCESS || class_of(errorclass) != errorclass ||
+        (errorclass >= DYNAMIC && (errorclass >> 8) & 0x3fffff))
         return MPI_ERR_ARG;
-    if (ncodes == MAX_CODES) return MPI_ERR_OTHER;
-    code_class[++ncodes] = (unsigned char)(errorclass & 0xff);
-    *errorcode = DYNAMIC | ncodes << 8 | (errorclass & 0xff);
+    int k;
+    if (nfree_codes)
+        k = free_codes[--nfree_codes];
+    else if (ncodes < MAX_CODES)
+        k = ++ncodes;
+    else
+        return MPI_ERR_OTHER;
+    code_class[k] = errorclass;
+    *errorcode = DYNAMIC | k << 8 | (errorclass & 0xff);
     return MPI_SUCCESS;
 }
 
@@ -196,6 +216,38 @@ int mpcr_impl_Add_error_string(int errorcode, const char *string)
     if (!copy) return MPI_ERR_NO_MEM;
     free(*slot);
     *slot = copy;
+    return MPI_SUCCESS;
+}
+
+/* MPICH's extensions: a deleted class or code is no longer valid; its
+ * number is given to the next one added. */
+int mpcr_impl_MPIX_Delete_error_class(int errorclass)
+{
+    if (errorclass < DYNAMIC || class_of(errorclass) != errorclass) return MPI_ERR_ARG;
+    for (int k = 1; k <= ncodes; k++)
+        if (code_class[k] == errorclass) return MPI_ERR_OTHER; /* codes of it remain */
+    mpcr_impl_MPIX_Delete_error_string(errorclass);
+    class_deleted[errorclass & 0xff] = 1;
+    free_classes[nfree_classes++] = errorclass & 0xff;
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_MPIX_Delete_error_code(int errorcode)
+{
+    int k = (errorcode >> 8) & 0x3fffff;
+    if (errorcode < DYNAMIC || !k || class_of(errorcode) < 0) return MPI_ERR_ARG;
+    mpcr_impl_MPIX_Delete_error_string(errorcode);
+    code_class[k] = 0;
+    free_codes[nfree_codes++] = k;
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_MPIX_Delete_error_string(int errorcode)
+{
+    char **slot = string_slot(errorcode);
+    if (!slot) return MPI_ERR_ARG;
+    free(*slot);
+    *slot = NULL;
     return MPI_SUCCESS;
 }
 

@@ -167,10 +167,12 @@ int mpcr_impl_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     struct mpcr_type *old = mutable(mpcr_type_get(oldtype)), *t;
     if (!old) return MPI_ERR_TYPE;
     MPI_Datatype h;
+    *newtype = MPI_DATATYPE_NULL; /* on failure (MPI 4.0 section 7.7.4) */
     int err = finish(mpcr_type_dup(old, &t), &t, &h);
     if (err) return err;
     err = mpcr_attr_copy_all(MPCR_ATTR_TYPE, (uint32_t)oldtype, (uint32_t)h);
-    if (err) {
+    if (err) { /* a copy callback failed: the copies made so far go with the type */
+        mpcr_attr_delete_all(MPCR_ATTR_TYPE, (uint32_t)h);
         mpcr_obj_drop_handle(mpcr_dtype_get(h));
         return err;
     }
