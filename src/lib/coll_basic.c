@@ -44,6 +44,7 @@ int mpcr_impl_Bcast(void *buf, MPI_Count count, const struct mpcr_type *t, int r
                     struct mpcr_comm *c)
 {
     struct coll k = coll_begin(c);
+    if (count == 0 || t->size == 0) return MPI_SUCCESS; /* the same on every rank: MPI's rule */
     return coll_bcast(&k, 0, buf, count, t, root);
 }
 
@@ -113,6 +114,7 @@ int mpcr_impl_Reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     int err = check_op(op, type);
     if (err) return err;
     struct coll k = coll_begin(c);
+    if (count == 0) return MPI_SUCCESS; /* the same count on every rank */
     int here = c->rank == root;
     void *acc = here ? recvbuf : coll_tmp(count, t);
     if (!acc) return MPI_ERR_NO_MEM;

@@ -123,9 +123,11 @@ int coll_check_used(MPI_Count scount, const struct mpcr_type *st, MPI_Count rcou
 
 void *coll_tmp(MPI_Count count, const struct mpcr_type *t)
 {
-    uint64_t len;
+    /* count extents (an op may copy a whole element, padding included, as
+     * MINLOC's struct assignment does), and room for the data's span. */
+    uint64_t len, extent = (uint64_t)(t->extent < 0 ? -t->extent : t->extent);
     if (count <= 0) count = 1;
-    if (coll_span(count - 1, (uint64_t)t->extent, &len) ||
+    if (coll_span(count, extent, &len) ||
         __builtin_add_overflow(len, (uint64_t)(t->true_ub - t->true_lb) + 1, &len))
         return NULL;
     char *p = malloc(len);
