@@ -3,8 +3,10 @@
  * halo partners), row sums over a MPI_Comm_split of the grid, column sums
  * over a MPI_Cart_sub. Every step also makes and frees a communicator of
  * the row's group (MPI_Comm_create_group) and one of the ranks sharing a
- * host (MPI_Comm_split_type), so checkpoints land inside creations, and
- * asks every topology, group and name query again: each must answer what
+ * host (MPI_Comm_split_type), so checkpoints land inside creations,
+ * exchanges with neighbourhood collectives over a graph and a distributed
+ * graph (rings made before the first step), and asks every topology,
+ * group and name query again: each must answer what
  * it answered before the first step, whatever checkpoints and restarts
  * (under another MPI too) happened in between (MANA loses the Cartesian
  * topology at a restart). Integer arithmetic: the result is exact, the
@@ -17,7 +19,41 @@ struct view { /* everything the program asks of its communicators */
     int topo, ndims, dims[2], periods[2], coords[2], rank, up, down, left, right;
     int row_size, row_rank, col_ndims, col_dims, col_coord, row_cmp, row_in_world[8], namelen;
     char name[MPI_MAX_OBJECT_NAME];
+    int graph_topo, nnodes, nedges, nneighbours, neighbours[8], dist_topo, indeg, outdeg, weighted;
+    int sources[2], sourceweights[2], destinations[2], destweights[2];
 };
+
+/* A ring as a graph and as a distributed graph (weighted), both made
+ * before the first step, so in every image. */
+static void rings(MPI_Comm *graph, MPI_Comm *dist)
+{
+    int size, me;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    int index[64], edges[128];
+    for (int i = 0; i < size; i++) {
+        edges[2 * i] = (i + 1) % size, edges[2 * i + 1] = (i + size - 1) % size;
+        index[i] = 2 * i + 2;
+    }
+    MPI_Graph_create(MPI_COMM_WORLD, size, index, edges, 0, graph);
+    int src[2] = {(me + size - 1) % size, (me + 1) % size}, sw[2] = {me, 10 + me};
+    int dst[2] = {(me + 1) % size, (me + size - 1) % size}, dw[2] = {20 + me, 30 + me};
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, src, sw, 2, dst, dw, MPI_INFO_NULL, 0, dist);
+}
+
+static void look_rings(MPI_Comm graph, MPI_Comm dist, struct view *v)
+{
+    int me;
+    MPI_Comm_rank(graph, &me);
+    MPI_Topo_test(graph, &v->graph_topo);
+    MPI_Graphdims_get(graph, &v->nnodes, &v->nedges);
+    MPI_Graph_neighbors_count(graph, me, &v->nneighbours);
+    MPI_Graph_neighbors(graph, me, 8, v->neighbours);
+    MPI_Topo_test(dist, &v->dist_topo);
+    MPI_Dist_graph_neighbors_count(dist, &v->indeg, &v->outdeg, &v->weighted);
+    MPI_Dist_graph_neighbors(dist, 2, v->sources, v->sourceweights, 2, v->destinations,
+                             v->destweights);
+}
 
 static void look(MPI_Comm grid, MPI_Comm row, MPI_Comm col, MPI_Group rowg, struct view *v)
 {
@@ -68,8 +104,11 @@ int main(int argc, char **argv)
     MPI_Cart_sub(grid, keep_col, &col);
     MPI_Group rowg;
     MPI_Comm_group(row, &rowg);
+    MPI_Comm graph, dist;
+    rings(&graph, &dist);
     struct view before, now;
     look(grid, row, col, rowg, &before);
+    look_rings(graph, dist, &before);
 
     /* (n+2) x (n+2) points with a halo; fixed values on the global border */
     long w = n + 2;
@@ -122,7 +161,16 @@ int main(int argc, char **argv)
         MPI_Comm_free(&byrow);
         MPI_Comm_split_type(grid, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &shared);
         MPI_Comm_free(&shared);
+        /* the neighbourhood collectives over the rings: each rank's change */
+        int64_t around[2] = {-1, -1}, back[2] = {-1, -1}, mine[2] = {change, -change};
+        MPI_Neighbor_allgather(&change, 1, MPI_INT64_T, around, 1, MPI_INT64_T, graph);
+        MPI_Neighbor_alltoall(mine, 1, MPI_INT64_T, back, 1, MPI_INT64_T, dist);
+        int64_t check_sum = 0;
+        MPI_Allreduce(&around[0], &check_sum, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+        check(check_sum == total, "step %ld: the changes gathered from the graph's neighbours", s);
+        work = mix2(work, (uint64_t)(back[0] * 3 + back[1])); /* in the report */
         look(grid, row, col, rowg, &now);
+        look_rings(graph, dist, &now);
         check(!memcmp(&now, &before, sizeof now),
               "step %ld: a topology, group or name query answers otherwise", s);
         if (s % 10 == 9) progress("step %ld: change %" PRId64 "\n", s + 1, total);
@@ -141,6 +189,7 @@ int main(int argc, char **argv)
     report("jacobi", names, v, 3);
     MPI_Group_free(&rowg);
     MPI_Comm_free(&row), MPI_Comm_free(&col), MPI_Comm_free(&grid);
+    MPI_Comm_free(&graph), MPI_Comm_free(&dist);
     free(a), free(b), free(sendbuf), free(recvbuf);
     MPI_Finalize();
     return 0;
