@@ -253,8 +253,9 @@ static int settle(struct acc *a, bool pad, struct mpcr_type *t)
     t->true_ub = a->data ? a->true_ub : 0;
     t->lb_kind = side_get(&a->lo, &t->lb);
     t->ub_kind = side_get(&a->hi, &t->ub);
-    if (t->lb_kind == MPCR_BOUND_NONE) t->lb = t->ub; /* markers on one side only */
-    if (t->ub_kind == MPCR_BOUND_NONE) t->ub = t->lb;
+    /* Markers on one side only, no data: the other side is 0, as in MPICH
+     * (struct {(MPI_LB, 10)} has extent -10: MPICH's test
+     * datatype/struct_no_real_types). */
     if (pad && t->ub_kind == MPCR_BOUND_NATURAL) {
         int64_t r = add(t->ub, -t->lb, &a->ovf) % t->align;
         if (r < 0) r += t->align;
@@ -441,8 +442,8 @@ static int make_indexed(enum mpcr_combiner combiner, int64_t count, const int64_
     int err = -ENOMEM;
     if (!bls || !disp || !types) goto out;
     bool ovf = false;
-    for (int64_t j = 0; !bytes && j < count; j++)
-        disp[j] = mul(displs[j], old->extent, &ovf);
+    for (int64_t j = 0; !bytes && j < count; j++) /* an empty block's may be anything */
+        disp[j] = bls[j] ? mul(displs[j], old->extent, &ovf) : 0;
     if ((err = ovf ? -EOVERFLOW : check_blocks(count, bls, disp, types))) goto out;
     t = make_blocks(count, bls, disp, types, false, &err);
     ints = envelope_ints(count, bl ? 0 : 1, &bl1, bl, bytes ? NULL : displs);
