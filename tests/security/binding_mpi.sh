@@ -48,5 +48,7 @@ fresh && mv "$T/c/$gb/rank-0.img" "$T/c/x" && mv "$T/c/$gb/rank-1.img" "$T/c/$gb
 fresh && cp "$T/A/$ga/rank-1.img" "$T/c/$gb/rank-1.img" && refused "job A's rank-1 image in B" "rank-1.img belongs to .*another job"
 fresh && cp "$T/A/$ga/rank-0.state" "$T/c/$gb/rank-0.state" && refused "job A's rank-0 state in B" "rank-0.state belongs to .*another job"
 fresh && timeout -k 10 120 "$MPCR" restart "$T/c" >"$T/r.out" 2>"$T/r.err" || fail "the intact copy did not restart: $(tail -3 "$T/r.err")"
-sort "$T/r.out" | cmp -s - <(sort "$T/ref") || fail "the restarted job's output differs from the native run's"
+# what B printed before its checkpoint, and what the restart printed after
+cat "$T/B.out" "$T/r.out" | sort | cmp -s - <(sort "$T/ref") ||
+    fail "the restarted job's output differs from the native run's: $(cat "$T/B.out" "$T/r.out")"
 echo "$name: PASS ($n files of other slots refused; the intact copy restarted to the native output)"
