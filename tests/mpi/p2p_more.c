@@ -54,6 +54,14 @@ static void replace(void)
     MPI_Sendrecv_replace_c(d, 1, vec, peer, 6, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     out("sendrecv_replace_c vector: %.1f %.1f %.1f\n", d[0], d[1], d[2]);
     MPI_Type_free(&vec);
+    MPI_Request rq;
+    double e[2] = {rank * 10.0, rank * 10.0 + 1}, f[2] = {0};
+    MPI_Isendrecv(e, 2, MPI_DOUBLE, peer, 7, f, 2, MPI_DOUBLE, peer, 7, MPI_COMM_WORLD, &rq);
+    MPI_Wait(&rq, &st);
+    out("isendrecv: %.1f %.1f from %d\n", f[0], f[1], st.MPI_SOURCE); /* MPICH: a wrong tag */
+    MPI_Isendrecv_replace_c(f, 2, MPI_DOUBLE, peer, 8, peer, 8, MPI_COMM_WORLD, &rq);
+    MPI_Wait(&rq, &st);
+    out("isendrecv_replace_c: %.1f %.1f\n", f[0], f[1]);
     int x = 7;
     MPI_Sendrecv_replace(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &st);
     out("sendrecv_replace proc_null: %d source %d\n", x, st.MPI_SOURCE == MPI_PROC_NULL);
