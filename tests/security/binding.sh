@@ -11,7 +11,8 @@
 #  - a directory, generation directory, image or manifest writable by
 #    others; as root also owned by another user (nobody), and a directory
 #    of mode 1777 where another user planted gen-99;
-#  - a FIFO in the image's place (refused, not waited on).
+#  - a FIFO in the image's place (refused, not waited on);
+#  - a damaged region (found by the restorer, whose message names the image).
 # The intact copy then restarts and prints B's result.
 #   binding.sh SEC_WAIT      (env MPCR)
 set -u
@@ -75,6 +76,12 @@ if is_root; then
 else
     others="not root: other owners not tried"
 fi
+# A damaged region passes the manifest (its checksum is in the region
+# table); the restorer finds it, and its message names the image.
+fresh && printf '\x5a\xa5' | dd of="$T/c/gen-2/rank-0.img" bs=1 seek=$((4096 + 4000)) conv=notrunc status=none
+timeout -k 5 60 "$MPCR" restart "$T/c" >"$T/r.out" 2>"$T/r.err" && fail "an image with a damaged region was restored"
+grep -q "mpcr-restore: .*/gen-2/rank-0.img: .*corrupt" "$T/r.err" || fail "damaged region: $(cat "$T/r.err")"
+echo "refused a damaged region: $(grep -m1 corrupt "$T/r.err")"
 fresh && timeout 60 "$MPCR" restart "$T/c" >"$T/r.out" 2>"$T/r.err" || fail "the intact copy did not restart: $(cat "$T/r.err")"
 grep -q "^B done after 400 steps" "$T/r.out" || fail "the intact restart printed: $(cat "$T/r.out")"
 echo "$name: PASS ($n tampered copies refused; $others; the intact copy restarted: $(cat "$T/r.out"))"
