@@ -46,8 +46,8 @@
 static struct {
     MPI_Datatype handle;
     struct mpcr_type *type;
-    unsigned char unit;      /* external32: bytes swapped as one (a complex's part) */
-    unsigned char same_size; /* external32 size is the native size */
+    unsigned char unit;  /* external32: bytes swapped as one (a complex's part) */
+    unsigned char ext32; /* its size in external32 */
     char name[MPI_MAX_OBJECT_NAME];
 } builtin[256];
 
@@ -99,7 +99,7 @@ static void add(MPI_Datatype h, struct mpcr_type *t, const char *name, int unit)
     builtin[i].handle = h;
     builtin[i].type = t;
     builtin[i].unit = (unsigned char)unit;
-    builtin[i].same_size = (unsigned char)(ext32_size(h) == t->size);
+    builtin[i].ext32 = (unsigned char)ext32_size(h);
     snprintf(builtin[i].name, sizeof builtin[i].name, "%s", name);
 }
 
@@ -181,12 +181,12 @@ char *mpcr_type_builtin_name(MPI_Datatype h)
     return NULL;
 }
 
-int mpcr_type_builtin_unit(MPI_Datatype h, int *same_size)
+int mpcr_type_builtin_unit(MPI_Datatype h, int *ext32)
 {
     uint32_t u = (uint32_t)h;
-    *same_size = 0;
+    *ext32 = 0;
     if ((u & 0xffff0000u) != BUILTIN_PREFIX || builtin[u & 0xff].handle != h) return 0;
-    *same_size = builtin[u & 0xff].same_size;
+    *ext32 = builtin[u & 0xff].ext32;
     return builtin[u & 0xff].unit;
 }
 

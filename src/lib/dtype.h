@@ -28,9 +28,10 @@ struct mpcr_dtype *mpcr_dtype_get(MPI_Datatype h);
 MPI_Datatype mpcr_type_predefined_handle(const struct mpcr_type *t);
 /* The name slot of a predefined type (MPI_Type_set_name may change it), or NULL. */
 char *mpcr_type_builtin_name(MPI_Datatype h);
-/* The swap unit of a predefined type in external32 (1, 2, 4, 8) and whether
- * its external32 size is its native size; 0 for the pair types and markers. */
-int mpcr_type_builtin_unit(MPI_Datatype h, int *same_size);
+/* The swap unit of a basic predefined type (1, 2, 4, 8, 16: a complex's
+ * part) and in *ext32 its size in external32 (MPI_LONG: 4); 0 for the pair
+ * types and markers. */
+int mpcr_type_builtin_unit(MPI_Datatype h, int *ext32);
 
 /* Converts a typemap errno to an MPI error class. */
 static inline int mpcr_type_errclass(int neg_errno)

@@ -143,6 +143,8 @@ static void external32(void)
     MPI_Pack_external("external32", i, 1, every_other, buf, sizeof buf, &pos);
     MPI_Pack_external("external32", &d, 1, MPI_DOUBLE, buf, sizeof buf, &pos);
     MPI_Pack_external("external32", s, 2, MPI_SHORT, buf, sizeof buf, &pos);
+    long l[2] = {-5, 0x12345678}; /* 4 bytes each in external32 */
+    MPI_Pack_external("external32", l, 2, MPI_LONG, buf, sizeof buf, &pos);
     out("external32: size %ld packed %ld:", (long)esize, (long)pos);
     for (int k = 0; k < pos; k++)
         out("%02x", buf[k]);
@@ -153,7 +155,10 @@ static void external32(void)
     MPI_Unpack_external("external32", buf, pos, &upos, wi, 1, every_other);
     MPI_Unpack_external("external32", buf, pos, &upos, &wd, 1, MPI_DOUBLE);
     MPI_Unpack_external("external32", buf, pos, &upos, ws, 2, MPI_SHORT);
-    out(" back: %x %d %d %d %g %x %d\n", wi[0], wi[1], wi[2], wi[3], wd, ws[0], ws[1]);
+    long wl[2] = {0};
+    MPI_Unpack_external("external32", buf, pos, &upos, wl, 2, MPI_LONG);
+    out(" back: %x %d %d %d %g %x %d %ld %lx\n", wi[0], wi[1], wi[2], wi[3], wd, ws[0], ws[1],
+        wl[0], wl[1]);
     MPI_Type_free(&every_other);
 }
 
