@@ -363,6 +363,12 @@ void restore_main(long *sp)
     for (uint32_t i = 0; i < h->nthreads; i++) mains += th[i].is_main != 0;
     if (mains != 1) die(1, "the image has no main thread", (char *)0);
     unsigned char *placed = zalloc(h->table[MPCR_T_REGIONS].count);
+    if (!check_only) { /* everything but the data is checked: from here on, nothing may
+                        * interrupt the restore halfway; blocked before the helper thread
+                        * that fills memory starts, so that it has them blocked too */
+        uint64_t all = ~0ull;
+        sc(rt_sigprocmask, 0 /* SIG_BLOCK */, &all, 0, 8);
+    }
     if (!layout_only) load_regions(h, t[MPCR_T_REGIONS], str, check_only, placed);
     if (check_only) {
         mpcr_image_named = 0;
@@ -372,8 +378,6 @@ void restore_main(long *sp)
     }
 
     /* ---- no way back from here ---- */
-    uint64_t all = ~0ull; /* nothing may interrupt what follows halfway */
-    sc(rt_sigprocmask, 0 /* SIG_BLOCK */, &all, 0, 8);
     handoff.magic = MPCR_HANDOFF_MAGIC;
     handoff.hdr = h;
     for (int i = 0; i < MPCR_T_COUNT; i++) handoff.table[i] = t[i];
