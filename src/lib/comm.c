@@ -130,7 +130,7 @@ int mpcr_impl_Comm_dup(struct mpcr_comm *c, MPI_Comm *newcomm)
 
 int mpcr_impl_Comm_dup_with_info(struct mpcr_comm *c, MPI_Info info, MPI_Comm *newcomm)
 {
-    (void)info; /* hints: none changes what mpcr does */
+    if (!mpcr_info_valid_or_null(info)) return MPI_ERR_INFO; /* hints: none changes mpcr */
     return mpcr_impl_Comm_dup(c, newcomm);
 }
 
@@ -195,7 +195,7 @@ int mpcr_impl_Comm_split(struct mpcr_comm *c, int color, int key, MPI_Comm *newc
 int mpcr_impl_Comm_split_type(struct mpcr_comm *c, int split_type, int key, MPI_Info info,
                               MPI_Comm *newcomm)
 {
-    (void)info;
+    if (!mpcr_info_valid_or_null(info)) return MPI_ERR_INFO;
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
         if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED ||
             split_type == MPIX_COMM_TYPE_NEIGHBORHOOD)

@@ -229,22 +229,24 @@ static int expand_ranges(const struct mpcr_group *g, int n, int ranges[][3], int
     return MPI_SUCCESS;
 }
 
-int mpcr_impl_Group_range_incl(struct mpcr_group *g, int n, int ranges[][3], MPI_Group *newgroup)
+/* The ranks the ranges name, included or excluded. */
+static int range_pick(struct mpcr_group *g, int n, int ranges[][3], int incl, MPI_Group *newgroup)
 {
     int *ranks, k;
     int err = expand_ranges(g, n, ranges, &ranks, &k);
     if (err) return err;
-    err = mpcr_impl_Group_incl(g, k, ranks, newgroup);
+    err = incl ? mpcr_impl_Group_incl(g, k, ranks, newgroup)
+               : mpcr_impl_Group_excl(g, k, ranks, newgroup);
     free(ranks);
     return err;
 }
 
+int mpcr_impl_Group_range_incl(struct mpcr_group *g, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    return range_pick(g, n, ranges, 1, newgroup);
+}
+
 int mpcr_impl_Group_range_excl(struct mpcr_group *g, int n, int ranges[][3], MPI_Group *newgroup)
 {
-    int *ranks, k;
-    int err = expand_ranges(g, n, ranges, &ranks, &k);
-    if (err) return err;
-    err = mpcr_impl_Group_excl(g, k, ranks, newgroup);
-    free(ranks);
-    return err;
+    return range_pick(g, n, ranges, 0, newgroup);
 }

@@ -25,6 +25,13 @@ void mpcr_topo_free(struct mpcr_topo *t);
  * number of processes. */
 int mpcr_cart_grid_size(int ndims, const int dims[], int *n);
 
+/* An info argument of a constructor: hints, which mpcr may ignore, but the
+ * handle must be MPI_INFO_NULL or a valid info object (else MPI_ERR_INFO). */
+static inline int mpcr_info_valid_or_null(MPI_Info info)
+{
+    return info == MPI_INFO_NULL || mpcr_info_get(info) != NULL;
+}
+
 /* ---- comm.c, for the topology constructors ---- */
 
 /* A new communicator of the ranks of c with color >= 0, ordered by key then

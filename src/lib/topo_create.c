@@ -147,10 +147,10 @@ static int ranks_valid(const int *r, int n, int size)
 int mpcr_impl_Dist_graph_create_adjacent(struct mpcr_comm *c, int indegree, const int sources[],
                                          const int sourceweights[], int outdegree,
                                          const int destinations[], const int destweights[],
-                                         MPI_Info info, int reorder,
-                                         MPI_Comm *comm_dist_graph)
+                                         MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
-    (void)info, (void)reorder;
+    (void)reorder;
+    if (!mpcr_info_valid_or_null(info)) return MPI_ERR_INFO;
     if (indegree < 0 || outdegree < 0 || !comm_dist_graph) return MPI_ERR_ARG;
     if ((indegree && !sources) || (outdegree && !destinations)) return MPI_ERR_ARG;
     if (!ranks_valid(sources, indegree, c->size) || !ranks_valid(destinations, outdegree, c->size))
@@ -209,7 +209,8 @@ int mpcr_impl_Dist_graph_create(struct mpcr_comm *c, int n, const int sources[],
                                 const int degrees[], const int destinations[], const int weights[],
                                 MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
-    (void)info, (void)reorder;
+    (void)reorder;
+    if (!mpcr_info_valid_or_null(info)) return MPI_ERR_INFO;
     if (n < 0 || !comm_dist_graph || (n && (!sources || !degrees))) return MPI_ERR_ARG;
     int nedges = 0;
     for (int i = 0; i < n; i++) {
