@@ -11,7 +11,7 @@
 
 static void empty_status(MPI_Status *status)
 {
-    mpcr_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
+    mpcr_status_set_empty(status);
 }
 
 /* Whether handle h names no active request: MPI_REQUEST_NULL, or a

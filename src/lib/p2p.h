@@ -9,6 +9,9 @@
 /* Bytes of `count` elements of t; MPI_ERR_COUNT when that overflows. */
 int mpcr_bytes_of(MPI_Count count, const struct mpcr_type *t, uint64_t *bytes);
 
+/* MPI's empty status (status.c): the status of an inactive request. */
+void mpcr_status_set_empty(MPI_Status *st);
+
 /* ---- buffered sends (bsend.c) ---- */
 /* A buffered send of count elements of t: charged to the attached buffer
  * (MPI_ERR_BUFFER when it has no room), then sent by an orphan request. */

@@ -186,7 +186,7 @@ int mpcr_impl_Request_get_status(MPI_Request request, int *flag, MPI_Status *sta
     struct mpcr_request *q = request == MPI_REQUEST_NULL ? NULL : mpcr_request_get(request);
     if (request != MPI_REQUEST_NULL && !q) return MPI_ERR_REQUEST;
     if (!q || q->inactive) {
-        mpcr_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
+        mpcr_status_set_empty(status);
         return MPI_SUCCESS;
     }
     if (q->greq) {

@@ -4,6 +4,7 @@
  * section 3.2.5); calls completing several requests set it themselves.
  * Also the status functions of MPI 4.0 sections 3.2.5, 3.8.4 and 13.2. */
 #include "api_gen.h"
+#include "p2p.h"
 
 void mpcr_status_set(MPI_Status *st, int source, int tag, uint64_t bytes)
 {
@@ -12,6 +13,15 @@ void mpcr_status_set(MPI_Status *st, int source, int tag, uint64_t bytes)
     st->MPI_TAG = tag;
     st->count_lo = (int)(uint32_t)bytes;
     st->count_hi_and_cancelled = (int)(uint32_t)((bytes >> 32) << 1);
+}
+
+/* MPI 4.0 3.7.3's empty status: MPI_ANY_SOURCE, MPI_ANY_TAG, no bytes, not
+ * cancelled, MPI_ERROR MPI_SUCCESS (as MPICH sets it). */
+void mpcr_status_set_empty(MPI_Status *st)
+{
+    if (st == MPI_STATUS_IGNORE) return;
+    mpcr_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
+    st->MPI_ERROR = MPI_SUCCESS;
 }
 
 /* The byte count, keeping the cancelled flag (MPI_Status_set_elements). */
