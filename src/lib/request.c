@@ -80,12 +80,14 @@ static void done_here(struct mpcr_request *q, int source, int tag)
     mpcr_status_set(&q->status, source, tag, 0);
 }
 
-int mpcr_request_start_send(struct mpcr_request *q, enum mpcr_op op, const void *buf,
-                            MPI_Count count, const struct mpcr_type *t, int dest, int tag)
+/* Starts op at the proxy on q: count elements of t staged (a send's packed
+ * from buf, which may be MPI_BOTTOM; a receive's room), a peer
+ * MPI_PROC_NULL completing at once. */
+static int start(struct mpcr_request *q, enum mpcr_op op, const void *buf, MPI_Count count,
+                 const struct mpcr_type *t, int peer, int tag)
 {
-    q->kind = MPCR_REQ_SEND;
     q->inactive = 0;
-    if (dest == MPI_PROC_NULL) {
+    if (peer == MPI_PROC_NULL) {
         done_here(q, MPI_PROC_NULL, MPI_ANY_TAG);
         return MPI_SUCCESS;
     }
@@ -93,42 +95,33 @@ int mpcr_request_start_send(struct mpcr_request *q, enum mpcr_op op, const void 
     int err = mpcr_bytes_of(count, t, &bytes);
     if (!err) err = mpcr_staging_alloc(bytes, &off);
     if (err) return err;
-    mpcr_pack(mpcr_staging_ptr(off), buf, count, t);
-    const struct mpcr_reply *r = mpcr_p2p_call(op, q->comm->vid, dest, tag, off, bytes);
+    if (q->kind == MPCR_REQ_SEND) mpcr_pack(mpcr_staging_ptr(off), buf, count, t);
+    const struct mpcr_reply *r = mpcr_p2p_call(op, q->comm->vid, peer, tag, off, bytes);
     if (r->rc) {
         mpcr_staging_free(off);
         return r->rc;
     }
-    q->token = r->token, q->offset = off, q->has_staging = 1;
+    q->token = r->token, q->offset = off, q->has_staging = 1, q->capacity = bytes;
     return MPI_SUCCESS;
+}
+
+int mpcr_request_start_send(struct mpcr_request *q, enum mpcr_op op, const void *buf,
+                            MPI_Count count, const struct mpcr_type *t, int dest, int tag)
+{
+    q->kind = MPCR_REQ_SEND;
+    return start(q, op, buf, count, t, dest, tag);
 }
 
 int mpcr_request_start_recv(struct mpcr_request *q, void *buf, MPI_Count count,
                             const struct mpcr_type *t, int source, int tag)
 {
     q->kind = MPCR_REQ_RECV;
-    q->inactive = 0;
+    q->buf = buf;
     if (!q->type) {
         q->type = t;
         mpcr_type_ref((struct mpcr_type *)t);
     }
-    if (source == MPI_PROC_NULL) {
-        done_here(q, MPI_PROC_NULL, MPI_ANY_TAG);
-        return MPI_SUCCESS;
-    }
-    uint64_t capacity, off;
-    int err = mpcr_bytes_of(count, t, &capacity);
-    if (!err) err = mpcr_staging_alloc(capacity, &off);
-    if (err) return err;
-    const struct mpcr_reply *r =
-        mpcr_p2p_call(MPCR_OP_IRECV, q->comm->vid, source, tag, off, capacity);
-    if (r->rc) {
-        mpcr_staging_free(off);
-        return r->rc;
-    }
-    q->token = r->token, q->offset = off, q->has_staging = 1;
-    q->buf = buf, q->capacity = capacity;
-    return MPI_SUCCESS;
+    return start(q, MPCR_OP_IRECV, NULL, count, t, source, tag);
 }
 
 /* ---- orphans ---- */
