@@ -28,3 +28,8 @@ add_test(NAME ckpt.coll_cg3_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ck
     $<TARGET_FILE:t_ckpt_coll_cg> 240 2)
 set_tests_properties(ckpt.coll_cg ckpt.coll_cg3_continue PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned" RUN_SERIAL TRUE TIMEOUT 300)
+# The same under Open MPI's proxy (tags below 2^15 are valid under any MPI).
+if(TARGET mpcr-proxy-openmpi)
+    mpi_test(openmpi.coll_more3 3 t_coll_more)
+    set_property(TEST openmpi.coll_more3 APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+endif()
