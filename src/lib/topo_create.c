@@ -82,12 +82,17 @@ int mpcr_impl_Cart_sub(struct mpcr_comm *c, const int remain_dims[], MPI_Comm *n
             color = color * t->dims[d] + coords[d];
         }
     }
+    /* No dimension kept: a zero-dimensional grid, which (as from
+     * MPI_Cart_create with no dimension) holds one rank, the first; the
+     * others get MPI_COMM_NULL, as MPICH answers (its test topo/cartsuball) */
+    if (kept == 0) color = c->rank == 0 ? 0 : MPI_UNDEFINED;
     struct mpcr_topo *sub = cart(kept, dims, periods);
     if (!sub) return MPI_ERR_NO_MEM;
     struct mpcr_comm *nc;
     int err = mpcr_comm_split(c, color, c->rank, &nc);
-    if (err) {
+    if (err || !nc) {
         mpcr_topo_free(sub);
+        if (!err) *newcomm = MPI_COMM_NULL;
         return err;
     }
     nc->topo = sub;

@@ -65,8 +65,18 @@ static void cart(int n, int me)
     int dd[2], dp[2], dc[2];
     MPI_Cart_get(dup, 2, dd, dp, dc);
     out("  dup: kind %s %dx%d coords %d,%d\n", kind(t), dd[0], dd[1], dc[0], dc[1]);
-    /* (no dimension kept: MPI says each rank gets a grid of its own, MPICH
-     * gives MPI_COMM_NULL to all but one; not compared) */
+    /* no dimension kept: a zero-dimensional grid for the first rank only */
+    int keep_none[2] = {0, 0};
+    MPI_Comm none;
+    MPI_Cart_sub(grid, keep_none, &none);
+    if (none == MPI_COMM_NULL) {
+        out("  sub of no dimension: MPI_COMM_NULL\n");
+    } else {
+        int nsz, nnd;
+        MPI_Comm_size(none, &nsz), MPI_Cartdim_get(none, &nnd);
+        out("  sub of no dimension: size %d ndims %d\n", nsz, nnd);
+        MPI_Comm_free(&none);
+    }
     int keep_row[2] = {0, 1}, keep_col[2] = {1, 0};
     MPI_Cart_sub(grid, keep_row, &row);
     MPI_Cart_sub(grid, keep_col, &col);
