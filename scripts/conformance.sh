@@ -13,6 +13,7 @@
 #                     under mpcr only, fails if any fails; writes no results
 #     --max-np N      leave out tests asking more than N ranks (--min-np N: fewer)
 #     --no-dtp        leave out the testlist.dtp variants (many; each long natively)
+#     --budget S      begin no test after S seconds (those not reached are recorded so)
 #     --no-report     do not regenerate docs/conformance.md
 #     --seed S        the random delays of the checkpoints
 # Results: scripts/conformance/results/MODE.tsv (the directories run are
@@ -30,9 +31,9 @@ here=$root/scripts/conformance
 cache=${MPCR_CONFORMANCE_CACHE:-/var/tmp/mpcr-conformance}
 mpcr=${MPCR:-$root/build/bin/mpcr}
 version=4.0.2
-usage="usage: conformance.sh [--mode plain|ckpt|restart] [--passing] [--check FILE] [--max-np N] [--min-np N] [--no-dtp] [--no-report] [--seed S] DIR..."
+usage="usage: conformance.sh [--mode plain|ckpt|restart] [--passing] [--check FILE] [--max-np N] [--min-np N] [--no-dtp] [--budget S] [--no-report] [--seed S] DIR..."
 
-mode=plain check='' passing='' maxnp='' report=1 seed='' minnp='' nodtp=''
+mode=plain check='' passing='' maxnp='' report=1 seed='' minnp='' nodtp='' budget=''
 dirs=()
 while (($#)); do
     case $1 in
@@ -43,6 +44,7 @@ while (($#)); do
     --min-np) minnp=${2:?$usage} && shift ;;
     --no-report) report= ;;
     --no-dtp) nodtp=1 ;;
+    --budget) budget=${2:?$usage} && shift ;;
     --seed) seed=${2:?$usage} && shift ;;
     -h | --help) echo "$usage" && exit 0 ;;
     -*) echo "$usage" >&2 && exit 2 ;;
@@ -143,6 +145,7 @@ args=(--suite "$suite" --mpcr "$mpcr" --mode "$mode" --cache "$cache" --results 
 [ -n "$maxnp" ] && args+=(--max-np "$maxnp")
 [ -n "$minnp" ] && args+=(--min-np "$minnp")
 [ -n "$nodtp" ] && args+=(--no-dtp)
+[ -n "$budget" ] && args+=(--budget "$budget")
 [ -n "$passing" ] && args+=(--only-passing)
 [ -n "$check" ] && args+=(--only "$check" --no-native --no-save)
 rc=0

@@ -329,6 +329,8 @@ def main():
     ap.add_argument("--min-np", type=int, default=0, help="leave out tests asking fewer ranks")
     ap.add_argument("--no-dtp", action="store_true",
                     help="leave out testlist.dtp (the datatype-pool variants: many, and long natively)")
+    ap.add_argument("--budget", type=int, default=0,
+                    help="seconds: tests not begun by then are recorded as not reached")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("dirs", nargs="+")
     a = ap.parse_args()
@@ -347,6 +349,7 @@ def main():
     native_cache = load_native_cache(native_cache_path)
     scratch = os.path.join(a.cache, "scratch-%d" % os.getpid())
     os.makedirs(scratch, exist_ok=True)
+    started = time.monotonic()
     built = {}
     failures = 0
     failed, found = [], set()
@@ -369,24 +372,41 @@ def main():
             subprocess.run(["make", "-s", target], cwd=os.path.join(a.suite, rel, sub),
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         done = {}
+
+        def save(key, res):
+            """One test's result, into results/MODE.tsv at once (a run cut short keeps what it did)."""
+            done[key] = res
+            if not a.no_save:
+                with common.Locked(results_path):  # other runs of the harness may write other directories
+                    current = common.read_results(results_path)
+                    current[key] = res
+                    common.write_results(results_path, current)
+
         counts = {"tried": 0, "native": 0, "mpcr": 0}
+        cut = False
         for t in tests:
             found.add(t.key)
             if only is not None and t.key not in only:
                 continue
+            if a.budget and time.monotonic() - started > a.budget:
+                cut = True
+                if t.key not in all_results:
+                    save(t.key, common.result(t, "skip", "skip", "skipped",
+                                              "not reached within the run's time (--budget %d)" % a.budget, 0, 0))
+                continue
             if t.skip:
-                done[t.key] = common.result(t, "skip", "skip", "skipped", t.skip, 0, 0)
+                save(t.key, common.result(t, "skip", "skip", "skipped", t.skip, 0, 0))
                 continue
             if (a.max_np and t.np > a.max_np) or t.np < a.min_np:
                 # Recorded as left out, unless an earlier run has its result.
                 if t.key not in all_results or all_results[t.key]["cause"] == "skipped":
-                    done[t.key] = common.result(t, "skip", "skip", "skipped", "asks %d ranks, left out (%s)" % (
+                    save(t.key, common.result(t, "skip", "skip", "skipped", "asks %d ranks, left out (%s)" % (
                         t.np, "--max-np %d" % a.max_np if a.max_np and t.np > a.max_np else "--min-np %d" % a.min_np),
-                        0, 0)
+                        0, 0))
                 continue
             ok, msg = build(a.suite, t, built)
             if not ok:
-                done[t.key] = common.result(t, "build", "build", "build", "does not build: " + msg[0], 0, 0)
+                save(t.key, common.result(t, "build", "build", "build", "does not build: " + msg[0], 0, 0))
                 print("%-60s BUILD FAILED %s" % (t.key, msg[0]), flush=True)
                 continue
             counts["tried"] += 1
@@ -404,7 +424,7 @@ def main():
             else:
                 rc, nsecs, to, out = native_run(t, a.suite, scratch, limit)
                 native_ok, native_why = judge(t, rc, out)
-                if to:
+                if to or "APPLICATION TIMED OUT" in out:  # killed by us, or by mpiexec (MPIEXEC_TIMEOUT)
                     native_ok, native_why = False, "timeout (%d s)" % limit
                 entry = {"stamp": stamp, "ok": native_ok, "why": native_why, "secs": round(nsecs, 2)}
                 native_cache[nkey] = entry
@@ -414,6 +434,11 @@ def main():
                     json.dump(cache, open(native_cache_path + ".new", "w"), indent=0, sort_keys=True)
                     os.replace(native_cache_path + ".new", native_cache_path)
             counts["native"] += native_ok
+            if not native_ok and (native_why.startswith("timeout") or "TIMED OUT" in native_why):
+                # Not worth minutes more under mpcr.
+                save(t.key, common.result(t, "fail", "skip", "native", native_why + "; not run under mpcr", nsecs, 0))
+                print("%-60s native FAIL %4.1fs  (%s; not run under mpcr)" % (t.key[:60], nsecs, native_why), flush=True)
+                continue
             # Under mpcr a rank is two processes: allow ten times the native
             # run (on a loaded node), a minute at least, never beyond the limit.
             mlimit = min(limit * 3, max(60, 30 + 10 * nsecs))
@@ -437,8 +462,8 @@ def main():
                     cause, detail = "checkpoint", "%s: %s" % (cause, detail)
             if native_ok and not ok:
                 failures += 1
-            done[t.key] = common.result(t, "pass" if native_ok else "fail", "pass" if ok else "fail", cause,
-                                        detail if ok or native_ok else native_why, nsecs, msecs)
+            save(t.key, common.result(t, "pass" if native_ok else "fail", "pass" if ok else "fail", cause,
+                                      detail if ok or native_ok else native_why, nsecs, msecs))
             native_word = "-   " if a.no_native else "ok  " if native_ok else "FAIL"
             print("%-60s native %s %4.1fs  mpcr %-4s %5.1fs  %s%s" % (
                 t.key[:60], native_word, 0 if a.no_native else nsecs, "ok" if ok else "FAIL", msecs,
@@ -447,16 +472,14 @@ def main():
                 failed.append(t.key)
         print("conformance: %s (%s): tried %d, native pass %d, mpcr pass %d" % (
             d, a.mode, counts["tried"], counts["native"], counts["mpcr"]), flush=True)
-        if not a.no_save:
-            # Keep the other directories' lines; this directory's are replaced,
-            # except, when only some tests were run, those not run now.
-            with common.Locked(results_path):  # other runs of the harness may write other directories
-                all_results = common.read_results(results_path)
-                for k in list(all_results):
-                    if all_results[k]["dir"] == d and (only is None and not a.max_np and not a.min_np):
-                        del all_results[k]
-                all_results.update(done)
-                common.write_results(results_path, all_results)
+        if not a.no_save and only is None and not a.max_np and not a.min_np and not cut:
+            # A complete run of the directory: lines of tests its testlists no longer have go.
+            with common.Locked(results_path):
+                current = common.read_results(results_path)
+                for k in list(current):
+                    if current[k]["dir"] == d and k not in done:
+                        del current[k]
+                common.write_results(results_path, current)
     subprocess.run(["rm", "-rf", scratch])
     if a.only:
         # A listed test the suite no longer has is a failure, not a pass.
