@@ -1,5 +1,6 @@
 /* Start and end of MPI: connecting to the proxy, MPI_Finalize, MPI_Abort
  * and the thread-level queries. */
+#include "dtype.h"
 #include "lib.h"
 #include "report.h"
 
@@ -140,8 +141,12 @@ MPCR_ALIAS(Finalized);
 int PMPI_Finalize(void)
 {
     MPCR_REQUIRE_INIT("MPI_Finalize");
+    /* MPI 4.0 section 11.2.2: first, as if MPI_COMM_SELF were freed, its
+     * attributes' delete callbacks run (the last set first); they may
+     * still call MPI. Programs use this as an at-exit hook. */
+    int self_rc = mpcr_attr_delete_all(MPCR_ATTR_COMM, (uint32_t)MPI_COMM_SELF);
     const struct mpcr_reply *r = mpcr_call_finish_op(MPCR_OP_FINALIZE);
-    int rc = r->rc;
+    int rc = r->rc ? r->rc : self_rc;
     mpcr.finalized = 1;
     return mpcr_error_world(rc, "MPI_Finalize");
 }
