@@ -4,21 +4,23 @@
  * middle (the batch is served again, channel.h). The neighbours come from
  * the topology in the program's memory (topo.h). */
 #include "api_gen.h"
+#include "coll.h"
 #include "topo.h"
 
 #include <stdlib.h>
 
-/* Tags on the collective context: above the library's collectives'. A
- * Cartesian neighbour in dimension d sends towards -1 with tag
- * NEIGHBOR_TAG + 2d and towards +1 with + 2d + 1, so that with two ranks in a
- * periodic dimension (both neighbours the same rank) each block still
- * reaches its place. */
-enum { NEIGHBOR_TAG = 1000 };
+/* Tags: a neighbourhood collective is a collective like the others, with
+ * the communicator's next sequence number in its tags (coll.h), so two in a
+ * row, or one after another collective, never take each other's messages.
+ * Its phase: a Cartesian neighbour in dimension d sends towards -1 in phase
+ * 2d and towards +1 in phase 2d + 1, so that with two ranks in a periodic
+ * dimension (both neighbours the same rank) each block still reaches its
+ * place; graph neighbours use phase 0. */
 
 struct hood {
     int nin, nout;
     int in[MPCR_BATCH_MAX], out[MPCR_BATCH_MAX];
-    int in_tag[MPCR_BATCH_MAX], out_tag[MPCR_BATCH_MAX];
+    int in_tag[MPCR_BATCH_MAX], out_tag[MPCR_BATCH_MAX]; /* phases (coll.h) */
 };
 
 static int hood_of(const struct mpcr_comm *c, struct hood *h)
@@ -27,8 +29,8 @@ static int hood_of(const struct mpcr_comm *c, struct hood *h)
     if (!t) return MPI_ERR_TOPOLOGY;
     h->nin = h->nout = 0;
     if (t->kind == MPI_CART) {
-        if (2 * t->ndims > (int)MPCR_BATCH_MAX / 2)
-            mpcr_unsupported_feature("a neighbourhood collective over more than 16 dimensions");
+        if (2 * t->ndims > COLL_PHASES)
+            mpcr_unsupported_feature("a neighbourhood collective over more than 8 dimensions");
         int coords[t->ndims + 1];
         int r = c->rank;
         for (int d = t->ndims - 1; d >= 0; d--) {
@@ -51,8 +53,8 @@ static int hood_of(const struct mpcr_comm *c, struct hood *h)
                 h->in[pos] = h->out[pos] = peer;
                 /* sent towards dir: tag 2d (+1 when dir is +1); what comes
                  * from the -1 side was sent towards +1 */
-                h->out_tag[pos] = NEIGHBOR_TAG + pos;
-                h->in_tag[pos] = NEIGHBOR_TAG + 2 * d + (dir < 0);
+                h->out_tag[pos] = pos;
+                h->in_tag[pos] = 2 * d + (dir < 0);
             }
         h->nin = h->nout = 2 * t->ndims;
         return MPI_SUCCESS;
@@ -69,9 +71,9 @@ static int hood_of(const struct mpcr_comm *c, struct hood *h)
     if (h->nin + h->nout > (int)MPCR_BATCH_MAX)
         mpcr_unsupported_feature("a neighbourhood collective with more than 64 neighbours");
     for (int i = 0; i < h->nin; i++)
-        h->in[i] = in[i], h->in_tag[i] = NEIGHBOR_TAG;
+        h->in[i] = in[i], h->in_tag[i] = 0;
     for (int i = 0; i < h->nout; i++)
-        h->out[i] = out[i], h->out_tag[i] = NEIGHBOR_TAG;
+        h->out[i] = out[i], h->out_tag[i] = 0;
     return MPI_SUCCESS;
 }
 
@@ -98,11 +100,11 @@ static int exchange(struct mpcr_comm *c, const struct hood *h, const struct bloc
     int where[MPCR_BATCH_MAX]; /* each op's block: receives 0.., sends nin.. */
     unsigned n = 0;
     int err = MPI_SUCCESS;
-    uint32_t ctx = c->vid | MPCR_COLL_CONTEXT;
+    struct coll k = coll_begin(c);
     for (int i = 0; i < h->nin + h->nout && !err; i++) {
-        int is_recv = i < h->nin, k = is_recv ? i : i - h->nin;
-        int peer = is_recv ? h->in[k] : h->out[k];
-        const struct block *b = is_recv ? &recv[k] : &send[k];
+        int is_recv = i < h->nin, j = is_recv ? i : i - h->nin;
+        int peer = is_recv ? h->in[j] : h->out[j];
+        const struct block *b = is_recv ? &recv[j] : &send[j];
         uint64_t bytes, off;
         err = bytes_of(b, &bytes);
         if (err || peer == MPI_PROC_NULL) continue;
@@ -110,9 +112,9 @@ static int exchange(struct mpcr_comm *c, const struct hood *h, const struct bloc
         if (!is_recv) mpcr_pack(mpcr_staging_ptr(off), b->buf, b->count, b->t);
         where[n] = i;
         ops[n++] = (struct mpcr_batch_op){.op = is_recv ? MPCR_OP_RECV : MPCR_OP_SEND,
-                                          .comm = ctx,
+                                          .comm = k.ctx,
                                           .peer = peer,
-                                          .tag = is_recv ? h->in_tag[k] : h->out_tag[k],
+                                          .tag = k.tag + (is_recv ? h->in_tag[j] : h->out_tag[j]),
                                           .offset = off,
                                           .bytes = bytes};
     }
