@@ -182,8 +182,9 @@ int mpcr_impl_Request_get_status(MPI_Request request, int *flag, MPI_Status *sta
         mpcr_status_set_empty(status);
         return MPI_SUCCESS;
     }
-    if (q->greq) {
+    if (q->greq) { /* its status is query_fn's (MPI 4.0 13.2) */
         *flag = mpcr_grequest_done(q);
+        if (*flag) mpcr_grequest_finish(q);
     } else if (q->token) {
         struct mpcr_call *call = mpcr_call_begin(MPCR_OP_TEST);
         call->token = q->token;

@@ -345,6 +345,9 @@ static void generalized(void)
     MPI_Test(&rq, &flag, &st);
     out("grequest test before complete: %d\n", flag);
     MPI_Grequest_complete(rq);
+    MPI_Request_get_status(rq, &flag, &st);
+    MPI_Get_count(&st, MPI_INT, &c);
+    out("grequest get_status: flag %d count %d source %d\n", flag, c, st.MPI_SOURCE);
     MPI_Wait(&rq, &st);
     MPI_Get_count(&st, MPI_INT, &c);
     out("grequest wait: count %d source %d tag %d null %d freed %d\n", c, st.MPI_SOURCE, st.MPI_TAG,
