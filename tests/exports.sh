@@ -16,6 +16,17 @@ if [ -n "$missing" ]; then
     echo "$missing" | head -50
     exit 1
 fi
+# MPICH's Fortran library (docs/fortran.md) runs over ours: everything it
+# takes from libmpich.so.12 (the MPI functions and MPICH's MPII_* entry
+# points) must be there.
+fort=$(ldconfig -p | awk '/libmpichfort\.so\.12 .*x86-64/ {print $NF; exit}')
+if [ -n "$fort" ]; then
+    needed=$(nm -D --undefined-only "$fort" | awk '{print $NF}' | grep -E '^P?MPI[IRX]?_' | sort -u)
+    fort_missing=$(comm -23 <(echo "$needed") <(nm -D --defined-only "$ours" | awk '{print $3}' | sort -u))
+    if [ -n "$fort_missing" ]; then
+        echo "$fort needs symbols $ours does not export:"; echo "$fort_missing" | head -20; exit 1
+    fi
+fi
 undefined=$(nm -D --undefined-only "$ours" | grep -v '@GLIBC' | grep -v ' w ' || true)
 if [ -n "$undefined" ]; then
     echo "$ours needs symbols other than glibc's:"; echo "$undefined"; exit 1

@@ -32,7 +32,18 @@ struct mpcr_keyval {
         MPI_Type_delete_attr_function *type;
     } del;
     void *extra_state;
+    /* Set by MPII_Keyval_set_proxy for a keyval created from Fortran: they
+     * call the callbacks above with Fortran's conventions (fortran_attr.c). */
+    mpcr_attr_copy_proxy *copy_proxy;
+    mpcr_attr_delete_proxy *delete_proxy;
     int freed; /* the program freed it: its reference is gone, attributes hold the rest */
+};
+
+/* A Fortran attribute as C reads it: a pointer to an int (MPI_ATTR_PUT's
+ * INTEGER) or to an MPI_Aint (MPI_COMM_SET_ATTR's address-sized integer). */
+union attr_cell {
+    int fint;
+    MPI_Aint aint;
 };
 
 static struct attr {
@@ -40,6 +51,8 @@ static struct attr {
     uint32_t object;
     struct mpcr_keyval *kv;
     void *value;
+    enum mpcr_attr_kind kind; /* how the value was given: C pointer, Fortran integer */
+    union attr_cell *cell;    /* what a C reader of a Fortran value points to (NULL until read) */
 } * attrs;
 static size_t nattrs, cap;
 
@@ -78,7 +91,8 @@ static struct attr *find(enum mpcr_attr_on on, uint32_t object, const struct mpc
     return NULL;
 }
 
-static int add(enum mpcr_attr_on on, uint32_t object, struct mpcr_keyval *kv, void *value)
+static int add(enum mpcr_attr_on on, uint32_t object, struct mpcr_keyval *kv, void *value,
+               enum mpcr_attr_kind kind)
 {
     if (nattrs == cap) {
         size_t n = cap ? 2 * cap : 16;
@@ -87,13 +101,14 @@ static int add(enum mpcr_attr_on on, uint32_t object, struct mpcr_keyval *kv, vo
         attrs = a, cap = n;
     }
     mpcr_obj_ref(kv);
-    attrs[nattrs++] = (struct attr){on, object, kv, value};
+    attrs[nattrs++] = (struct attr){on, object, kv, value, kind, NULL};
     return MPI_SUCCESS;
 }
 
 static void remove_at(struct attr *a)
 {
     struct mpcr_keyval *kv = a->kv;
+    free(a->cell);
     memmove(a, a + 1, (size_t)(attrs + nattrs - (a + 1)) * sizeof *a);
     nattrs--;
     mpcr_obj_unref(kv);
@@ -104,6 +119,9 @@ static void remove_at(struct attr *a)
 static int run_delete(const struct attr *a)
 {
     const struct mpcr_keyval *kv = a->kv;
+    if (kv->delete_proxy && kv->del.comm)
+        return kv->delete_proxy(kv->del.comm, (int)a->object, (int)kv->h.handle, a->kind, a->value,
+                                kv->extra_state);
     if (kv->on == MPCR_ATTR_COMM && kv->del.comm)
         return kv->del.comm((MPI_Comm)a->object, (int)kv->h.handle, a->value, kv->extra_state);
     if (kv->on == MPCR_ATTR_TYPE && kv->del.type)
@@ -121,14 +139,17 @@ int mpcr_attr_copy_all(enum mpcr_attr_on on, uint32_t from, uint32_t to)
         if (a.on != on || a.object != from) continue;
         void *out = NULL;
         int flag = 0, err = MPI_SUCCESS;
-        if (on == MPCR_ATTR_COMM && a.kv->copy.comm)
+        if (a.kv->copy_proxy && a.kv->copy.comm)
+            err = a.kv->copy_proxy(a.kv->copy.comm, (int)from, (int)a.kv->h.handle,
+                                   a.kv->extra_state, a.kind, a.value, &out, &flag);
+        else if (on == MPCR_ATTR_COMM && a.kv->copy.comm)
             err = a.kv->copy.comm((MPI_Comm)from, (int)a.kv->h.handle, a.kv->extra_state, a.value,
                                   &out, &flag);
         else if (on == MPCR_ATTR_TYPE && a.kv->copy.type)
             err = a.kv->copy.type((MPI_Datatype)from, (int)a.kv->h.handle, a.kv->extra_state,
                                   a.value, &out, &flag);
         if (err) return err;
-        if (flag && (err = add(on, to, a.kv, out))) return err;
+        if (flag && (err = add(on, to, a.kv, out, a.kind))) return err;
     }
     return MPI_SUCCESS;
 }
@@ -216,27 +237,44 @@ int mpcr_impl_Type_free_keyval(int *keyval)
 
 /* ---- set, get, delete ---- */
 
-static int set(enum mpcr_attr_on on, uint32_t object, int keyval, void *value)
+int mpcr_attr_set(enum mpcr_attr_on on, uint32_t object, int keyval, void *value,
+                  enum mpcr_attr_kind kind)
 {
     struct mpcr_keyval *kv = keyval_get(keyval, on);
     if (!kv) return MPI_ERR_KEYVAL;
     struct attr *a = find(on, object, kv);
     if (!a && kv->freed) return MPI_ERR_KEYVAL; /* no new use of a freed keyval */
-    if (!a) return add(on, object, kv, value);
+    if (!a) return add(on, object, kv, value, kind);
     int err = run_delete(a); /* the old value goes first (MPI 4.0 section 7.7.3) */
     if (err) return err;
-    a->value = value;
+    a->value = value, a->kind = kind;
     return MPI_SUCCESS;
 }
 
-static int get(enum mpcr_attr_on on, uint32_t object, int keyval, void *value, int *flag)
+/* A C reader (MPCR_ATTR_PTR) of a Fortran attribute gets a pointer to an
+ * int (MPI_ATTR_PUT) or MPI_Aint (MPI_COMM_SET_ATTR) holding the value (MPI
+ * 4.0 section 19.3.7, as MPICH), a cell that lives as long as the
+ * attribute; Fortran reads any attribute as stored: a C pointer as an
+ * address-sized integer. */
+int mpcr_attr_get(enum mpcr_attr_on on, uint32_t object, int keyval, void *value, int *flag,
+                  enum mpcr_attr_kind reader)
 {
     struct mpcr_keyval *kv = keyval_get(keyval, on);
     if (!kv) return MPI_ERR_KEYVAL;
     if (!value || !flag) return MPI_ERR_ARG;
     struct attr *a = find(on, object, kv);
     *flag = a != NULL;
-    if (a) *(void **)value = a->value;
+    if (!a) return MPI_SUCCESS;
+    if (reader == MPCR_ATTR_PTR && a->kind != MPCR_ATTR_PTR) {
+        if (!a->cell && !(a->cell = malloc(sizeof *a->cell))) return MPI_ERR_NO_MEM;
+        if (a->kind == MPCR_ATTR_INT)
+            a->cell->fint = (int)(intptr_t)a->value;
+        else
+            a->cell->aint = (MPI_Aint)(intptr_t)a->value;
+        *(void **)value = a->cell;
+    } else {
+        *(void **)value = a->value;
+    }
     return MPI_SUCCESS;
 }
 
@@ -254,7 +292,7 @@ static int del(enum mpcr_attr_on on, uint32_t object, int keyval)
 
 int mpcr_impl_Comm_set_attr(struct mpcr_comm *c, int keyval, void *value)
 {
-    return set(MPCR_ATTR_COMM, comm_handle(c), keyval, value);
+    return mpcr_attr_set(MPCR_ATTR_COMM, comm_handle(c), keyval, value, MPCR_ATTR_PTR);
 }
 
 int mpcr_impl_Attr_put(struct mpcr_comm *c, int keyval, void *value)
@@ -313,13 +351,32 @@ static int predefined_get(int keyval, void *value, int *flag)
     return MPI_SUCCESS;
 }
 
-int mpcr_impl_Comm_get_attr(struct mpcr_comm *c, int keyval, void *value, int *flag)
+/* Fortran reads a predefined attribute as its value, C through a pointer.
+ * MPICH's Fortran keyvals of the predefined attributes are C's plus one
+ * (mpif.h: MPI_TAG_UB is 0x64400002, mpi.h 0x64400001). */
+int mpcr_attr_comm_get(struct mpcr_comm *c, int keyval, void *value, int *flag,
+                       enum mpcr_attr_kind reader)
 {
     if (!mpcr_obj_get(MPCR_KIND_KEYVAL, (uint32_t)keyval)) {
         if (!value || !flag) return MPI_ERR_ARG;
-        return predefined_get(keyval, value, flag);
+        int fortran_predefined = (keyval & ~0xf) == (MPI_TAG_UB & ~0xf) && !(keyval & 1);
+        if (reader != MPCR_ATTR_PTR && fortran_predefined) keyval -= 1;
+        int err = predefined_get(keyval, value, flag);
+        if (!err && reader != MPCR_ATTR_PTR) *(void **)value = (void *)(intptr_t) * *(int **)value;
+        return err;
     }
-    return get(MPCR_ATTR_COMM, comm_handle(c), keyval, value, flag);
+    return mpcr_attr_get(MPCR_ATTR_COMM, comm_handle(c), keyval, value, flag, reader);
+}
+
+int mpcr_impl_Comm_get_attr(struct mpcr_comm *c, int keyval, void *value, int *flag)
+{
+    return mpcr_attr_comm_get(c, keyval, value, flag, MPCR_ATTR_PTR);
+}
+
+void mpcr_keyval_set_proxy(int keyval, mpcr_attr_copy_proxy *copy, mpcr_attr_delete_proxy *del)
+{
+    struct mpcr_keyval *kv = mpcr_obj_get(MPCR_KIND_KEYVAL, (uint32_t)keyval);
+    if (kv) kv->copy_proxy = copy, kv->delete_proxy = del;
 }
 
 int mpcr_impl_Attr_get(struct mpcr_comm *c, int keyval, void *value, int *flag)
@@ -331,13 +388,13 @@ int mpcr_impl_Attr_get(struct mpcr_comm *c, int keyval, void *value, int *flag)
 int mpcr_impl_Type_set_attr(MPI_Datatype t, int keyval, void *value)
 {
     if (!mpcr_type_get(t)) return MPI_ERR_TYPE;
-    return set(MPCR_ATTR_TYPE, (uint32_t)t, keyval, value);
+    return mpcr_attr_set(MPCR_ATTR_TYPE, (uint32_t)t, keyval, value, MPCR_ATTR_PTR);
 }
 
 int mpcr_impl_Type_get_attr(MPI_Datatype t, int keyval, void *value, int *flag)
 {
     if (!mpcr_type_get(t)) return MPI_ERR_TYPE;
-    return get(MPCR_ATTR_TYPE, (uint32_t)t, keyval, value, flag);
+    return mpcr_attr_get(MPCR_ATTR_TYPE, (uint32_t)t, keyval, value, flag, MPCR_ATTR_PTR);
 }
 
 int mpcr_impl_Type_delete_attr(MPI_Datatype t, int keyval)

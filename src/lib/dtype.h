@@ -53,6 +53,30 @@ int mpcr_attr_copy_all(enum mpcr_attr_on on, uint32_t from, uint32_t to);
  * callbacks (last set first); the first callback's failure is returned. */
 int mpcr_attr_delete_all(enum mpcr_attr_on on, uint32_t handle);
 
+/* How an attribute's value was given, with MPICH's values of
+ * MPIR_Attr_type (libmpichfort.so.12 passes them): a C pointer, a Fortran
+ * address-sized integer (MPI_COMM_SET_ATTR), a Fortran INTEGER
+ * (MPI_ATTR_PUT). As a reader's kind: the language reading it. */
+enum mpcr_attr_kind { MPCR_ATTR_PTR = 0, MPCR_ATTR_AINT = 1, MPCR_ATTR_INT = 3 };
+/* MPICH's language proxies (MPII_Attr_copy_proxy / MPII_Attr_delete_proxy):
+ * they call a keyval's callbacks `fn` with another language's conventions. */
+typedef int mpcr_attr_copy_proxy(MPI_Comm_copy_attr_function *fn, int handle, int keyval,
+                                 void *extra_state, enum mpcr_attr_kind kind, void *value,
+                                 void **copy, int *flag);
+typedef int mpcr_attr_delete_proxy(MPI_Comm_delete_attr_function *fn, int handle, int keyval,
+                                   enum mpcr_attr_kind kind, void *value, void *extra_state);
+/* Sets, reads an attribute of the object with handle `object`, the value
+ * being given / read as `kind` (an MPI error class or MPI_SUCCESS). */
+int mpcr_attr_set(enum mpcr_attr_on on, uint32_t object, int keyval, void *value,
+                  enum mpcr_attr_kind kind);
+int mpcr_attr_get(enum mpcr_attr_on on, uint32_t object, int keyval, void *value, int *flag,
+                  enum mpcr_attr_kind reader);
+/* mpcr_attr_get for communicators, the predefined attributes included. */
+int mpcr_attr_comm_get(struct mpcr_comm *c, int keyval, void *value, int *flag,
+                       enum mpcr_attr_kind reader);
+/* Makes keyval's callbacks run through the proxies (an invalid keyval: nothing). */
+void mpcr_keyval_set_proxy(int keyval, mpcr_attr_copy_proxy *copy, mpcr_attr_delete_proxy *del);
+
 /* The handle of a communicator object, MPI_COMM_WORLD and SELF included. */
 MPI_Comm mpcr_comm_handle_of(struct mpcr_comm *c);
 
