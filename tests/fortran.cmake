@@ -35,3 +35,9 @@ endfunction()
 # attributes crossing between C and Fortran through attr_c.c.
 fortran_program(tf_attr fortran/attr.f90 fortran/attr_c.c)
 fortran_test(fortran.attr 3 tf_attr)
+
+# Generalized requests from Fortran are refused by name (fortran_attr.c).
+fortran_program(tf_grequest fortran/grequest.f90)
+add_test(NAME fortran.grequest_unsupported COMMAND ${MPCR_EXE} run -n 1 ${CMAKE_BINARY_DIR}/tests/tf_grequest)
+set_tests_properties(fortran.grequest_unsupported PROPERTIES RUN_SERIAL TRUE
+    PASS_REGULAR_EXPRESSION "mpcr: MPI_Grequest_start from Fortran is not supported")
