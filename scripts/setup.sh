@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 # always calls mpicc.mpich, mpiexec.mpich and mpirun.openmpi by name.
 # dpkg-dev, xz-utils, perl, make: scripts/conformance.sh fetches MPICH's test
 # suite (apt-get source) and configures and builds it.
+# gfortran: the Fortran tests build with mpif90.mpich (docs/fortran.md).
 packages=(build-essential cmake pkg-config python3 mpich libmpich-dev openmpi-bin libopenmpi-dev
-    netpipe-mpich2 util-linux procps dpkg-dev xz-utils perl make)
+    netpipe-mpich2 util-linux procps dpkg-dev xz-utils perl make gfortran)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
