@@ -9,8 +9,10 @@ cd "$(dirname "$0")/.."
 # dpkg-dev, xz-utils, perl, make: scripts/conformance.sh fetches MPICH's test
 # suite (apt-get source) and configures and builds it.
 # gfortran: the Fortran tests build with mpif90.mpich (docs/fortran.md).
+# slurmd, slurmctld, slurm-client, munge: the private Slurm of the batch tests
+# (scripts/slurm/setup.sh starts it; docs/batch-systems.md).
 packages=(build-essential cmake pkg-config python3 mpich libmpich-dev openmpi-bin libopenmpi-dev
-    netpipe-mpich2 util-linux procps dpkg-dev xz-utils perl make gfortran)
+    netpipe-mpich2 util-linux procps dpkg-dev xz-utils perl make gfortran slurmd slurmctld slurm-client munge)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

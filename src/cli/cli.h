@@ -9,6 +9,7 @@ int cmd_checkpoint(int argc, char **argv);
 int cmd_restart(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_coordinator(int argc, char **argv);
+int cmd_exec(int argc, char **argv);
 
 /* `mpcr run --no-mpi ...`: the checkpoint engine alone, for any program.
  * argv[0] is "run"; the options are those of cmd_run. */

@@ -26,7 +26,7 @@ static int usage(void)
 int cmd_coordinator(int argc, char **argv)
 {
     const char *listen = NULL, *dir = MPCR_DEFAULT_CKPT_DIR, *mpi = "mpich";
-    int n = 0, keep = 2;
+    int n = 0, keep = 2, quiet = 0;
     double interval = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--listen") && i + 1 < argc)
@@ -39,6 +39,8 @@ int cmd_coordinator(int argc, char **argv)
             interval = atof(argv[++i]);
         else if (!strcmp(argv[i], "--keep") && i + 1 < argc)
             keep = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--quiet")) /* started by `mpcr exec`: no how-to */
+            quiet = 1;
         else if (!strcmp(argv[i], "--mpi") && i + 1 < argc)
             mpi = argv[++i]; /* the manifest's default for restarts */
         else
@@ -56,10 +58,11 @@ int cmd_coordinator(int argc, char **argv)
         mpcr_coord_close(&c);
         return 1;
     }
-    fprintf(stderr,
-            "mpcr: coordinator of %d ranks on tcp:%s, directory %s; start the job with\n"
-            "mpcr:   mpcr run -n %d --coordinator %s --ckpt-dir %s PROGRAM ARGS...\n",
-            n, listen, c.dir, n, listen, c.dir);
+    if (!quiet)
+        fprintf(stderr,
+                "mpcr: coordinator of %d ranks on tcp:%s, directory %s; start the job with\n"
+                "mpcr:   mpcr run -n %d --coordinator %s --ckpt-dir %s PROGRAM ARGS...\n",
+                n, listen, c.dir, n, listen, c.dir);
     mpcr_job_serve(&c, n, 0, -1, NULL);
     return 0;
 }

@@ -13,6 +13,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"run", cmd_run, "run [-n N] [--mpi MPI] [--ckpt-dir DIR] [--] PROGRAM ARGS...   run a job under mpcr"},
+    {"exec", cmd_exec, "exec [--ckpt-dir DIR] [--restart[-if-any] DIR] PROGRAM   one rank, under srun/mpiexec/mpirun"},
     {"checkpoint", cmd_checkpoint, "checkpoint [--exit] [DIR]        checkpoint a running job"},
     {"restart", cmd_restart, "restart [-n N] [--mpi MPI] DIR                 restart from the newest images"},
     {"status", cmd_status, "status [DIR]                        show a job's state"},

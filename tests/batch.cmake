@@ -1,0 +1,13 @@
+# Launchers that start mpcr on every rank (`mpcr exec`, issue 15;
+# docs/batch-systems.md). Each job is checkpointed with --exit and
+# restarted, the output compared with the native run's.
+function(batch_test name timeout script)
+    add_test(NAME batch.${name} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/batch/${script} ${ARGN})
+    set_tests_properties(batch.${name} PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RUN_SERIAL TRUE
+        TIMEOUT ${timeout})
+endfunction()
+
+# mpiexec.mpich -n 2 mpcr exec --ckpt-dir D / --restart D
+batch_test(exec_mpiexec 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+# sbatch of srun --mpi=pmi2 -n 2 mpcr exec, restarted by a second sbatch
+batch_test(slurm_sbatch 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# `mpcr exec` under a launcher that starts mpcr on every rank, against the
+# uninterrupted native run (mpiexec.mpich) of the same program:
+#   exec_restart.sh NPROCS PROGRAM ARGS...
+# `mpiexec.mpich -n N mpcr exec --ckpt-dir D PROGRAM ARGS` (rank 0 starts
+# the coordinator), `mpcr checkpoint --exit D` once every rank is connected
+# (`mpcr status D`), then `mpiexec.mpich -n N mpcr exec --restart D`. The
+# two pieces' output together must equal the reference's (sorted lines:
+# ranks print in any order), the restart's exit status the reference's;
+# gen-1 must be complete, and no process of either job left.
+# Environment: MPCR (the mpcr binary); LAUNCH (the launcher's command
+# before `mpcr exec`, default "mpiexec.mpich -n NPROCS").
+set -u
+: "${MPCR:?MPCR must name the mpcr binary}"
+n=$1
+shift
+launch=${LAUNCH:-mpiexec.mpich -n $n}
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/mpcr-batch-XXXXXX")
+job=
+fail() {
+    echo "FAIL: $*"
+    for f in "$scratch"/*.err; do [ -s "$f" ] && { echo "--- $f"; tail -20 "$f"; }; done
+    [ -n "$job" ] && kill "$job" 2>/dev/null
+    exit 1
+}
+trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
+. "$(dirname "$0")/common.sh"
+
+mpiexec.mpich -n "$n" "$@" >"$scratch/ref" 2>"$scratch/ref.err"
+ref_rc=$?
+[ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
+
+$launch "$MPCR" exec --ckpt-dir "$scratch/ck" "$@" >"$scratch/first.out" 2>"$scratch/first.err" &
+job=$!
+checkpoint_exit "$job" "$n" "$scratch/ck" 60
+job=
+
+$launch "$MPCR" exec --restart "$scratch/ck" >"$scratch/second.out" 2>"$scratch/second.err"
+rc=$?
+[ "$rc" = "$ref_rc" ] || fail "the restarted job ended with status $rc, the native run with $ref_rc"
+same_output "$scratch/ref" "$scratch/first.out" "$scratch/second.out"
+echo "PASS: $(wc -l <"$scratch/want") lines, checkpointed at $(wc -l <"$scratch/first.out"), restarted to the end"
