@@ -11,3 +11,10 @@ endfunction()
 batch_test(exec_mpiexec 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
 # sbatch of srun --mpi=pmi2 -n 2 mpcr exec, restarted by a second sbatch
 batch_test(slurm_sbatch 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+# mpirun.openmpi -n 2 mpcr exec: the proxy is picked by the launcher (Open MPI's
+# environment: mpcr-proxy-openmpi); an MPICH proxy there would be two singletons
+if(TARGET mpcr-proxy-openmpi)
+    batch_test(exec_mpirun_openmpi 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+    set_property(TEST batch.exec_mpirun_openmpi APPEND PROPERTY ENVIRONMENT
+        "LAUNCH=mpirun.openmpi --allow-run-as-root --oversubscribe -n 2")
+endif()
