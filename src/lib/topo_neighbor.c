@@ -135,19 +135,53 @@ static const void *at(const void *buf, MPI_Count index, MPI_Count count, const s
     return t ? (const char *)buf + index * count * t->extent : buf;
 }
 
-int mpcr_impl_Neighbor_allgather(const void *sendbuf, MPI_Count sendcount,
-                                 const struct mpcr_type *st, void *recvbuf, MPI_Count recvcount,
-                                 const struct mpcr_type *rt, struct mpcr_comm *c)
+/* How one side's blocks lie in its buffer: block i is `count` elements of t
+ * at buf + i blocks (the plain forms), or counts[i] elements at displs[i]
+ * elements (v forms), or counts[i] elements of types[i] at bytes[i] bytes
+ * (w form); with `one`, every block is the whole buffer (allgather's send). */
+struct side {
+    const void *buf;
+    MPI_Count count;
+    const struct mpcr_type *t;
+    const struct mpcr_counts *counts, *displs;
+    const MPI_Aint *bytes;
+    const MPI_Datatype *types;
+    int one;
+};
+
+static struct block block_of(const struct side *s, int i)
+{
+    if (s->one) return (struct block){s->buf, s->count, s->t};
+    if (s->types)
+        return (struct block){(const char *)s->buf + s->bytes[i], mpcr_count_at(*s->counts, i),
+                              mpcr_type_get(s->types[i])};
+    if (s->counts)
+        return (struct block){at(s->buf, mpcr_count_at(*s->displs, i), 1, s->t),
+                              mpcr_count_at(*s->counts, i), s->t};
+    return (struct block){at(s->buf, i, s->count, s->t), s->count, s->t};
+}
+
+/* Every neighbourhood collective: out's block j to out-neighbour j, in's
+ * block i from in-neighbour i, in one round trip. */
+static int neighbor(struct mpcr_comm *c, struct side out, struct side in)
 {
     struct hood h;
     int err = hood_of(c, &h);
     if (err) return err;
     struct block send[MPCR_BATCH_MAX], recv[MPCR_BATCH_MAX];
     for (int j = 0; j < h.nout; j++)
-        send[j] = (struct block){sendbuf, sendcount, st};
+        send[j] = block_of(&out, j);
     for (int i = 0; i < h.nin; i++)
-        recv[i] = (struct block){at(recvbuf, i, recvcount, rt), recvcount, rt};
+        recv[i] = block_of(&in, i);
     return exchange(c, &h, send, recv);
+}
+
+int mpcr_impl_Neighbor_allgather(const void *sendbuf, MPI_Count sendcount,
+                                 const struct mpcr_type *st, void *recvbuf, MPI_Count recvcount,
+                                 const struct mpcr_type *rt, struct mpcr_comm *c)
+{
+    return neighbor(c, (struct side){.buf = sendbuf, .count = sendcount, .t = st, .one = 1},
+                    (struct side){.buf = recvbuf, .count = recvcount, .t = rt});
 }
 
 int mpcr_impl_Neighbor_allgatherv(const void *sendbuf, MPI_Count sendcount,
@@ -155,31 +189,17 @@ int mpcr_impl_Neighbor_allgatherv(const void *sendbuf, MPI_Count sendcount,
                                   struct mpcr_counts recvcounts, struct mpcr_counts displs,
                                   const struct mpcr_type *rt, struct mpcr_comm *c)
 {
-    struct hood h;
-    int err = hood_of(c, &h);
-    if (err) return err;
-    struct block send[MPCR_BATCH_MAX], recv[MPCR_BATCH_MAX];
-    for (int j = 0; j < h.nout; j++)
-        send[j] = (struct block){sendbuf, sendcount, st};
-    for (int i = 0; i < h.nin; i++)
-        recv[i] = (struct block){at(recvbuf, mpcr_count_at(displs, i), 1, rt),
-                                 mpcr_count_at(recvcounts, i), rt};
-    return exchange(c, &h, send, recv);
+    return neighbor(
+        c, (struct side){.buf = sendbuf, .count = sendcount, .t = st, .one = 1},
+        (struct side){.buf = recvbuf, .t = rt, .counts = &recvcounts, .displs = &displs});
 }
 
 int mpcr_impl_Neighbor_alltoall(const void *sendbuf, MPI_Count sendcount,
                                 const struct mpcr_type *st, void *recvbuf, MPI_Count recvcount,
                                 const struct mpcr_type *rt, struct mpcr_comm *c)
 {
-    struct hood h;
-    int err = hood_of(c, &h);
-    if (err) return err;
-    struct block send[MPCR_BATCH_MAX], recv[MPCR_BATCH_MAX];
-    for (int j = 0; j < h.nout; j++)
-        send[j] = (struct block){at(sendbuf, j, sendcount, st), sendcount, st};
-    for (int i = 0; i < h.nin; i++)
-        recv[i] = (struct block){at(recvbuf, i, recvcount, rt), recvcount, rt};
-    return exchange(c, &h, send, recv);
+    return neighbor(c, (struct side){.buf = sendbuf, .count = sendcount, .t = st},
+                    (struct side){.buf = recvbuf, .count = recvcount, .t = rt});
 }
 
 int mpcr_impl_Neighbor_alltoallv(const void *sendbuf, struct mpcr_counts sendcounts,
@@ -188,17 +208,9 @@ int mpcr_impl_Neighbor_alltoallv(const void *sendbuf, struct mpcr_counts sendcou
                                  struct mpcr_counts rdispls, const struct mpcr_type *rt,
                                  struct mpcr_comm *c)
 {
-    struct hood h;
-    int err = hood_of(c, &h);
-    if (err) return err;
-    struct block send[MPCR_BATCH_MAX], recv[MPCR_BATCH_MAX];
-    for (int j = 0; j < h.nout; j++)
-        send[j] = (struct block){at(sendbuf, mpcr_count_at(sdispls, j), 1, st),
-                                 mpcr_count_at(sendcounts, j), st};
-    for (int i = 0; i < h.nin; i++)
-        recv[i] = (struct block){at(recvbuf, mpcr_count_at(rdispls, i), 1, rt),
-                                 mpcr_count_at(recvcounts, i), rt};
-    return exchange(c, &h, send, recv);
+    return neighbor(
+        c, (struct side){.buf = sendbuf, .t = st, .counts = &sendcounts, .displs = &sdispls},
+        (struct side){.buf = recvbuf, .t = rt, .counts = &recvcounts, .displs = &rdispls});
 }
 
 /* Displacements in bytes, a datatype per block. */
@@ -208,15 +220,8 @@ int mpcr_impl_Neighbor_alltoallw(const void *sendbuf, struct mpcr_counts sendcou
                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                  struct mpcr_comm *c)
 {
-    struct hood h;
-    int err = hood_of(c, &h);
-    if (err) return err;
-    struct block send[MPCR_BATCH_MAX], recv[MPCR_BATCH_MAX];
-    for (int j = 0; j < h.nout; j++)
-        send[j] = (struct block){(const char *)sendbuf + sdispls[j], mpcr_count_at(sendcounts, j),
-                                 mpcr_type_get(sendtypes[j])};
-    for (int i = 0; i < h.nin; i++)
-        recv[i] = (struct block){(char *)recvbuf + rdispls[i], mpcr_count_at(recvcounts, i),
-                                 mpcr_type_get(recvtypes[i])};
-    return exchange(c, &h, send, recv);
+    return neighbor(
+        c,
+        (struct side){.buf = sendbuf, .counts = &sendcounts, .bytes = sdispls, .types = sendtypes},
+        (struct side){.buf = recvbuf, .counts = &recvcounts, .bytes = rdispls, .types = recvtypes});
 }
