@@ -72,8 +72,8 @@ static unsigned long long start_time(pid_t pid)
     char *p = strrchr(buf, ')'); /* the command name may hold anything */
     unsigned long long t = 0;
     if (!p) return 0;
-    /* fields 3 (state) to 21 skipped, 22 is starttime */
-    for (int field = 3; field < 22 && p; field++)
+    /* the space before field 3 (state), ..., before field 22 (starttime) */
+    for (int field = 3; field <= 22 && p; field++)
         p = strchr(p + 1, ' ');
     if (p) sscanf(p + 1, "%llu", &t);
     return t;
