@@ -27,7 +27,7 @@ sec_test(lifecycle lifecycle.sh $<TARGET_FILE:sec_wait> $<TARGET_FILE:t_ckpt_rin
 sec_test(coord_conns coord_conns.sh $<TARGET_FILE:sec_wait>)
 
 # point 2 for MPI jobs: swapped rank images, another job's image or state file refused (as the current user only: an MPI job is the costly part)
-add_test(NAME security.binding_mpi COMMAND ${SEC}/binding_mpi.sh $<TARGET_FILE:t_ckpt_ring> 300 1)
+add_test(NAME security.binding_mpi COMMAND ${SEC}/binding_mpi.sh $<TARGET_FILE:t_ckpt_ring> 1500 2)
 set_tests_properties(security.binding_mpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" TIMEOUT 180)
 
 # point 10: the fuzz targets (tests/security/fuzz.sh runs them under libFuzzer) replay their

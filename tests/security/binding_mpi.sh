@@ -20,7 +20,7 @@ checkpointed() {
     "$MPCR" run -n 2 --ckpt-dir "$T/$1" "${@:2}" >"$T/$1.out" 2>"$T/$1-run.err" &
     local run=$! try
     pids="$pids $run"
-    sleep 1
+    sleep 0.2 # the loop below retries until the job has started
     for try in $(seq 120); do
         timeout -k 10 150 "$MPCR" checkpoint --exit "$T/$1" 2>"$T/$1-ck.err" && break
         kill -0 $run 2>/dev/null || fail "job $1 ended before its checkpoint"
