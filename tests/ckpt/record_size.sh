@@ -45,5 +45,9 @@ run many 3000
 read -r few_bytes few_s <"$T/few.result"
 read -r many_bytes many_s <"$T/many.result"
 echo "state files: $few_bytes bytes after 1 communicator freed per round, $many_bytes after 3000; restart $few_s s vs $many_s s"
-[ "$many_bytes" -le "$few_bytes" ] || fail "3000 freed communicators grew the state from $few_bytes to $many_bytes bytes"
+# The files also hold what is pending at the cut (a receive, a cached
+# message: up to a few hundred bytes, depending on where the checkpoint
+# lands); a record of recipes would add at least 8 bytes per communicator
+# ever made, 24 KB for 3000.
+[ "$many_bytes" -le $((few_bytes + 1024)) ] || fail "3000 freed communicators grew the state from $few_bytes to $many_bytes bytes"
 echo "record_size: PASS"
