@@ -23,9 +23,9 @@ target_link_libraries(t_ckpt_objects PRIVATE PkgConfig::MPICH)
 target_compile_options(t_ckpt_objects PRIVATE -O2)
 set_target_properties(t_ckpt_objects PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
 add_test(NAME ckpt.objects COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 2
-    $<TARGET_FILE:t_ckpt_objects> 30 40)
+    $<TARGET_FILE:t_ckpt_objects> 90 40)
 add_test(NAME ckpt.objects_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 2
-    $<TARGET_FILE:t_ckpt_objects> 30 40)
+    $<TARGET_FILE:t_ckpt_objects> 90 40)
 set_tests_properties(ckpt.objects ckpt.objects_continue PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE}" RUN_SERIAL TRUE TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
