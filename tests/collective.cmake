@@ -22,9 +22,9 @@ target_link_libraries(t_ckpt_coll_cg PRIVATE PkgConfig::MPICH m)
 target_compile_options(t_ckpt_coll_cg PRIVATE -O2)
 set_target_properties(t_ckpt_coll_cg PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
 add_test(NAME ckpt.coll_cg COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 2
-    $<TARGET_FILE:t_ckpt_coll_cg> 300 2)
+    $<TARGET_FILE:t_ckpt_coll_cg> 900 2)
 add_test(NAME ckpt.coll_cg3_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 3
-    $<TARGET_FILE:t_ckpt_coll_cg> 240 2)
+    $<TARGET_FILE:t_ckpt_coll_cg> 480 2)
 set_tests_properties(ckpt.coll_cg ckpt.coll_cg3_continue PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned" RUN_SERIAL TRUE TIMEOUT 300)
 # The same under Open MPI's proxy (tags below 2^15 are valid under any MPI).
