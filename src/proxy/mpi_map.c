@@ -16,6 +16,8 @@ static struct {
 } * comms;
 static uint32_t ncomms;
 
+/* Collective over comm (it makes the collective context): record_rebuild
+ * relies on that. */
 int map_comm_add(uint32_t vid, MPI_Comm comm)
 {
     if (vid & MPCR_COLL_CONTEXT) return MPI_ERR_COMM; /* the table would double past 2^32 */

@@ -156,12 +156,82 @@ void *record_save(size_t *len)
     return record_encode(live, nlive, clock, len);
 }
 
+/* Every rank's saved record, decoded: (*theirs)[r], (*counts)[r]. */
+static int gather_records(const void *buf, size_t len, struct outcome ***theirs, uint32_t **counts,
+                          char *err, size_t cap)
+{
+    int size = proxy.size, mylen = (int)len, rc;
+    int *lens = calloc((size_t)size, sizeof *lens), *offs = calloc((size_t)size, sizeof *offs);
+    *theirs = calloc((size_t)size, sizeof **theirs);
+    *counts = calloc((size_t)size, sizeof **counts);
+    char *all = NULL;
+    if (!lens || !offs || !*theirs || !*counts || len > 1u << 30) goto oom;
+    rc = MPI_Allgather(&mylen, 1, MPI_INT, lens, 1, MPI_INT, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) goto mpi;
+    size_t total = 0;
+    for (int r = 0; r < size; r++) {
+        if (lens[r] < 0 || total + (size_t)lens[r] > INT32_MAX) goto oom;
+        offs[r] = (int)total, total += (size_t)lens[r];
+    }
+    if (!(all = malloc(total ? total : 1))) goto oom;
+    rc = MPI_Allgatherv(buf, mylen, MPI_BYTE, all, lens, offs, MPI_BYTE, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) goto mpi;
+    for (int r = 0; r < size; r++) {
+        uint64_t clk;
+        char why[160];
+        if (r != proxy.rank && record_decode(all + offs[r], (size_t)lens[r], r, size, &(*theirs)[r],
+                                             &(*counts)[r], &clk, why, sizeof why)) {
+            snprintf(err, cap, "rank %d's record: %s", r, why);
+            goto fail;
+        }
+    }
+    free(all), free(lens), free(offs);
+    return 0;
+mpi:
+    snprintf(err, cap, "exchanging the records of communicators failed (MPI error %d)", rc);
+    goto fail;
+oom:
+    snprintf(err, cap, "out of memory exchanging the records of communicators");
+fail:
+    free(all), free(lens), free(offs);
+    return -1;
+}
+
+static void free_outcomes(struct outcome *o, uint32_t n)
+{
+    for (uint32_t k = 0; o && k < n; k++)
+        free(o[k].members);
+    free(o);
+}
+
+/* A communicator this rank had freed: it takes part in what its holders do
+ * with it (map_comm_add's collective duplicate), then lets it go. */
+static int made_and_freed(MPI_Comm comm)
+{
+    MPI_Comm coll;
+    int rc = MPI_Comm_dup(comm, &coll);
+    if (rc == MPI_SUCCESS) MPI_Comm_free(&coll);
+    MPI_Comm_free(&comm);
+    return rc;
+}
+
+/* Re-creates, in key order, every communicator this rank is a member of in
+ * any rank's record (record_merge): the ones it still holds go to the id
+ * map, the ones it had freed before the cut are freed again once made. */
 int record_rebuild(const void *buf, size_t len, char *err, size_t cap)
 {
-    struct outcome *o;
-    uint32_t n = 0;
+    struct outcome *mine = NULL, *o = NULL, **theirs = NULL;
+    uint32_t nmine = 0, n = 0, *counts = NULL;
     uint64_t clk;
-    if (record_decode(buf, len, proxy.rank, proxy.size, &o, &n, &clk, err, cap)) return -1;
+    int failed = record_decode(buf, len, proxy.rank, proxy.size, &mine, &nmine, &clk, err, cap) ||
+                 gather_records(buf, len, &theirs, &counts, err, cap);
+    if (!failed && record_merge(mine, nmine, (const struct outcome *const *)theirs, counts,
+                                proxy.size, proxy.rank, &o, &n))
+        failed = snprintf(err, cap, "out of memory merging the records of communicators");
+    for (int r = 0; theirs && r < proxy.size; r++)
+        free_outcomes(theirs[r], counts[r]);
+    free(theirs), free(counts), free_outcomes(mine, nmine);
+    if (failed) return -1;
     MPI_Group world;
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     int rc = MPI_SUCCESS;
@@ -171,16 +241,16 @@ int record_rebuild(const void *buf, size_t len, char *err, size_t cap)
         MPI_Comm comm = MPI_COMM_NULL;
         rc = MPI_Group_incl(world, (int)o[i].nmembers, o[i].members, &g);
         if (rc != MPI_SUCCESS) break;
-        /* Same key, disjoint members: one tag serves every creation. */
+        /* One global order (keys; equal keys only for disjoint members):
+         * one tag serves every creation. */
         rc = MPI_Comm_create_group(MPI_COMM_WORLD, g, 0, &comm);
         MPI_Group_free(&g);
-        if (rc == MPI_SUCCESS) rc = map_comm_add(o[i].id, comm);
-        if (rc == MPI_SUCCESS) rc = add(o[i]), o[i].members = NULL;
+        if (rc == MPI_SUCCESS && !o[i].id) rc = made_and_freed(comm);
+        else if (rc == MPI_SUCCESS) rc = map_comm_add(o[i].id, comm);
+        if (rc == MPI_SUCCESS && o[i].id) rc = add(o[i]), o[i].members = NULL;
     }
     MPI_Group_free(&world);
-    for (uint32_t k = 0; k < n; k++)
-        free(o[k].members);
-    free(o);
+    free_outcomes(o, n);
     clock = clk;
     if (rc != MPI_SUCCESS)
         return snprintf(err, cap, "re-creating communicator %u of %u failed (MPI error %d)", i, n,

@@ -86,3 +86,57 @@ bad:
     return snprintf(err, cap, "its record of communicators is damaged"), -1;
 }
 
+
+static int same(const struct outcome *a, const struct outcome *b)
+{
+    return a->key == b->key && a->nmembers == b->nmembers &&
+           !memcmp(a->members, b->members, (size_t)a->nmembers * 4);
+}
+
+static int has_member(const struct outcome *o, int rank)
+{
+    for (uint32_t k = 0; k < o->nmembers; k++)
+        if (o->members[k] == rank) return 1;
+    return 0;
+}
+
+/* Appends a copy of o (with id) unless it is there already. */
+static int merge_one(struct outcome **all, uint32_t *n, uint32_t *cap, const struct outcome *o,
+                     uint32_t id)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (same(&(*all)[i], o)) return 0;
+    if (*n == *cap) {
+        uint32_t c = *cap ? 2 * *cap : 16;
+        struct outcome *t = realloc(*all, c * sizeof *t);
+        if (!t) return -1;
+        *all = t, *cap = c;
+    }
+    int32_t *m = malloc((size_t)o->nmembers * 4);
+    if (!m) return -1;
+    memcpy(m, o->members, (size_t)o->nmembers * 4);
+    (*all)[(*n)++] = (struct outcome){id, o->nmembers, o->key, m};
+    return 0;
+}
+
+int record_merge(const struct outcome *mine, uint32_t nmine, const struct outcome *const *theirs,
+                 const uint32_t *counts, int size, int rank, struct outcome **out, uint32_t *n)
+{
+    struct outcome *all = NULL;
+    uint32_t nall = 0, cap = 0;
+    int rc = 0;
+    for (uint32_t i = 0; i < nmine && !rc; i++)
+        rc = merge_one(&all, &nall, &cap, &mine[i], mine[i].id);
+    for (int r = 0; r < size && !rc; r++)
+        for (uint32_t i = 0; r != rank && i < counts[r] && !rc; i++)
+            if (has_member(&theirs[r][i], rank)) rc = merge_one(&all, &nall, &cap, &theirs[r][i], 0);
+    if (rc) {
+        for (uint32_t i = 0; i < nall; i++)
+            free(all[i].members);
+        free(all);
+        return -1;
+    }
+    if (nall) qsort(all, nall, sizeof *all, by_key);
+    *out = all, *n = nall;
+    return 0;
+}

@@ -26,4 +26,17 @@ void *record_encode(const struct outcome *o, uint32_t n, uint64_t clock, size_t 
 int record_decode(const void *buf, size_t len, int rank, int size, struct outcome **out,
                   uint32_t *n, uint64_t *clk, char *err, size_t cap);
 
+/* The communicators rank `rank` must take part in re-creating, sorted by
+ * key: every one in `mine` (its own record, ids kept) and every one in
+ * another rank's record that has `rank` among its members although `rank`
+ * no longer holds it (id 0). MPI_Comm_free is local: at a cut, some
+ * members may have freed a communicator the others still use, and a
+ * creation needs all of its members. `theirs[r]` (`counts[r]` outcomes)
+ * is rank r's record, `theirs[rank]` ignored. A communicator is the same
+ * in two records when key and members are (two with a member in common
+ * never share a key). *out's members arrays are copies. 0, or -1 when out
+ * of memory. */
+int record_merge(const struct outcome *mine, uint32_t nmine, const struct outcome *const *theirs,
+                 const uint32_t *counts, int size, int rank, struct outcome **out, uint32_t *n);
+
 #endif

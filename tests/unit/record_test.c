@@ -1,5 +1,6 @@
 /* The saved form of the communicator record (src/proxy/record_form.c):
- * a round trip sorted by key, and every kind of damage refused. */
+ * a round trip sorted by key, every kind of damage refused, and the merge
+ * of every rank's record at restart. */
 #include "record_form.h"
 #include "unit.h"
 
@@ -54,6 +55,23 @@ int main(void)
     ASSERT_EQ(n, 0);
     free(out);
     free(buf), free(b2), free(bad), free(b3), free(b4), free(b5);
+
+    /* The merge: rank 0 freed communicator key 5 that rank 1 still holds;
+     * rank 1's own {1} (key 2) is not rank 0's to make; key 3 is in both. */
+    static int32_t m1[] = {1};
+    struct outcome r0[] = {{2, 2, 3, m01}}, r1[] = {{5, 2, 5, m01}, {6, 1, 2, m1}, {4, 2, 3, m01}};
+    const struct outcome *theirs[] = {NULL, r1};
+    uint32_t counts[] = {0, 3};
+    ASSERT_EQ(record_merge(r0, 1, theirs, counts, 2, 0, &out, &n), 0);
+    ASSERT_EQ(n, 2);
+    ASSERT_EQ(out[0].key, 3);
+    ASSERT_EQ(out[0].id, 2); /* held: its own id */
+    ASSERT_EQ(out[1].key, 5);
+    ASSERT_EQ(out[1].id, 0); /* freed here: made, then freed */
+    ASSERT_EQ(out[1].members[1], 1);
+    for (uint32_t i = 0; i < n; i++)
+        free(out[i].members);
+    free(out);
     printf("record: all passed\n");
     return 0;
 }
