@@ -5,9 +5,8 @@
  *   alltoall_4KiB_us    4 KiB to every rank
  *   allgather_64KiB_us  64 KiB from every rank
  *   collectives [SECONDS]   (default 0.5 per measurement; any number of ranks) */
-#include "bench.h"
+#include "bench_mpi.h"
 
-#include <mpi.h>
 #include <string.h>
 
 enum { AR_8B, AR_64K, AR_1M, BCAST_1M, A2A_4K, AG_64K, NKINDS };
@@ -45,25 +44,14 @@ static double run(int kind, long n)
 int main(int argc, char **argv)
 {
     double seconds = bench_seconds(argc, argv, 0.5);
-    int rank, size;
+    int size;
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     size_t bytes = (size_t)(size < 16 ? 16 : size) * 65536;
     sbuf = malloc(bytes), rbuf = malloc(bytes);
     memset(sbuf, 1, bytes);
-    for (int kind = 0; kind < NKINDS; kind++) {
-        long n = 4;
-        double warm = run(kind, n);
-        /* Rank 0 decides the batch size; every rank must loop as often. */
-        n = (long)(seconds / BENCH_BATCHES / (warm / n));
-        if (n < 4) n = 4;
-        MPI_Bcast(&n, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-        double us[BENCH_BATCHES];
-        for (int b = 0; b < BENCH_BATCHES; b++)
-            us[b] = run(kind, n) / n * 1e6;
-        if (rank == 0) bench_result(names[kind], bench_median(us, BENCH_BATCHES));
-    }
+    for (int kind = 0; kind < NKINDS; kind++)
+        bench_per_iteration(run, kind, 4, seconds, names[kind]);
     free(sbuf), free(rbuf);
     MPI_Finalize();
     return 0;

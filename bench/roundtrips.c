@@ -11,16 +11,16 @@
  *   gather_us     MPI_Gather of 8 bytes a rank to rank 0
  *   allreduce_us  MPI_Allreduce of one double (sum)
  *   roundtrips [SECONDS]   (default 0.5; any number of ranks) */
-#include "bench.h"
+#include "bench_mpi.h"
 
-#include <mpi.h>
 
 enum { SENDRECV, WAITALL8, BARRIER, BCAST, REDUCE, GATHER, ALLREDUCE, NKINDS };
 static const char *const names[NKINDS] = {"sendrecv_us", "waitall8_us", "barrier_us",  "bcast_us",
                                           "reduce_us",   "gather_us",   "allreduce_us"};
 static long all[1024];
+static int peer, from; /* the next rank and the previous */
 
-static double run(int kind, long n, int peer, int from)
+static double run(int kind, long n)
 {
     double t0 = bench_now();
     long x = 0, y[4];
@@ -60,19 +60,9 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (size > 1024) MPI_Abort(MPI_COMM_WORLD, 2);
-    int peer = (rank + 1) % size, from = (rank + size - 1) % size;
-    for (int kind = 0; kind < NKINDS; kind++) {
-        long n = 100;
-        double warm = run(kind, n, peer, from);
-        /* Rank 0 decides the batch size; both ranks must loop as often. */
-        n = (long)(seconds / BENCH_BATCHES / (warm / n));
-        if (n < 10) n = 10;
-        MPI_Bcast(&n, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-        double us[BENCH_BATCHES];
-        for (int b = 0; b < BENCH_BATCHES; b++)
-            us[b] = run(kind, n, peer, from) / n * 1e6;
-        if (rank == 0) bench_result(names[kind], bench_median(us, BENCH_BATCHES));
-    }
+    peer = (rank + 1) % size, from = (rank + size - 1) % size;
+    for (int kind = 0; kind < NKINDS; kind++)
+        bench_per_iteration(run, kind, 100, seconds, names[kind]);
     MPI_Finalize();
     return 0;
 }

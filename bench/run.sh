@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # mpcr's benchmarks, native and under mpcr side by side, in one run.
 #
-#   bench/run.sh            (REPS=3 by default; about a minute and a half)
+#   bench/run.sh            (REPS=3 by default; about three minutes on an idle machine)
 #   REPS=5 bench/run.sh     (more repetitions, steadier medians)
 #   RAW=FILE bench/run.sh   (also appends every single result to FILE)
 #
@@ -137,6 +137,12 @@ for ((try = 1; quiet < REPS && try <= 2 * REPS; try++)); do
     run cc2.mpcr "$MPCR" run -n 2 $BIN/callcost "$CC_SECONDS"
     run idle.native mpiexec.mpich -n 2 $BIN/idle_cpu "$IDLE_SECONDS"
     run idle.mpcr "$MPCR" run -n 2 $BIN/idle_cpu "$IDLE_SECONDS"
+    run halo.native mpiexec.mpich -n 2 $BIN/halo "$CC_SECONDS"
+    run halo.mpcr "$MPCR" run -n 2 $BIN/halo "$CC_SECONDS"
+    run coll.native mpiexec.mpich -n 2 $BIN/collectives "$CC_SECONDS"
+    run coll.mpcr "$MPCR" run -n 2 $BIN/collectives "$CC_SECONDS"
+    run np.native bench/netpipe.sh mpiexec.mpich -n 2
+    run np.mpcr bench/netpipe.sh "$MPCR" run -n 2
     for _ in 1 2 3; do
         startup st.native mpiexec.mpich -n 2 $BIN/startup
         startup st.mpcr "$MPCR" run -n 2 $BIN/startup
@@ -211,6 +217,18 @@ row "Iprobe call, 2 ranks (ns) [spin $spin2 ns]" iprobe_ns cc2.native cc2.mpcr
 row "parent's CPU, app computing (% of a core)" parent_cpu_pct idle.native idle.mpcr
 row "parent's wake-ups, app computing (per s)" parent_wakeups_per_s idle.native idle.mpcr
 row "start-up + finalize, 2 ranks (ms)" startup_ms st.native st.mpcr
+row "halo exchange 64x64 a rank, 2 ranks (us/iter)" halo_64_us halo.native halo.mpcr
+row "halo exchange 512x512 a rank, 2 ranks (us/iter)" halo_512_us halo.native halo.mpcr
+row "halo 64x64, persistent requests (us/iter)" halo_64_persistent_us halo.native halo.mpcr
+row "Allreduce 8 B, 2 ranks (us)" allreduce_8B_us coll.native coll.mpcr
+row "Allreduce 1 MiB, 2 ranks (us)" allreduce_1MiB_us coll.native coll.mpcr
+row "Bcast 1 MiB, 2 ranks (us)" bcast_1MiB_us coll.native coll.mpcr
+row "Alltoall 4 KiB, 2 ranks (us)" alltoall_4KiB_us coll.native coll.mpcr
+row "Allgather 64 KiB, 2 ranks (us)" allgather_64KiB_us coll.native coll.mpcr
+row "NPmpich2 (unmodified) latency 8 B (us)" np_latency_8B_us np.native np.mpcr
+row "NPmpich2 bandwidth 64 KiB (MB/s)" np_bw_64KiB_MBps np.native np.mpcr
+row "NPmpich2 bandwidth 1 MiB (MB/s)" np_bw_1MiB_MBps np.native np.mpcr
+row "NPmpich2 bandwidth 4 MiB (MB/s)" np_bw_4MiB_MBps np.native np.mpcr
 echo "# mpcr with MPCR_SPIN_NS=50000 at 2 ranks" \
     "(spinning although $((2 * 2)) processes share $cores cores):"
 row "ping-pong latency 8 B, 2 ranks, spinning (us)" latency_8B_us pp.native pp.spin
