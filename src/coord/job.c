@@ -8,7 +8,8 @@
  *   -> image (each proxy saves its state and signals its program; each
  *      program's engine reports "image K ok BYTES")
  *   -> manifest, then resume (or exit).
- * Any failure or a timeout resumes every rank and removes the generation.
+ * Any failure or a timeout resumes every rank and removes the generation,
+ * once nothing writes into it any more (abandoned.h).
  * Each image report is the report of one rank, known by the credential its
  * engine opens with (its proxy's token, conns.h): the manifest is written
  * once every rank's own report is in, never by counting reports. */
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "abandoned.h"
 #include "binding.h"
 #include "conns.h"
 #include "coord.h"
@@ -47,6 +49,7 @@ struct rank {
     int engine; /* its engine's report connection, waiting for the answer; -1 */
     int imaged,
         went_on; /* its image is in / its program goes on (forked copy, or written in place) */
+    int signalled; /* its proxy has asked its program for the image */
     unsigned long long bytes;
     int writer_end, writer_pid; /* its forked writer on this host: a pidfd; -1 */
 };
@@ -67,6 +70,7 @@ struct job {
     unsigned long long bytes, total_sent;
     double started, t_quiet, t_drained, t_images, t_snapshots;
     char done[4400]; /* the client's answer, sent once every rank has resumed */
+    struct mpcr_abandons abandoned; /* failed generations that writers may still write into */
 };
 
 static double now(void)
@@ -101,10 +105,32 @@ static void end_checkpoint(struct job *j)
         struct rank *k = &j->ranks[r];
         if (k->writer_end >= 0) close(k->writer_end);
         k->writer_end = -1;
-        k->quiet = k->resumed = k->imaged = k->went_on = 0;
+        k->quiet = k->resumed = k->imaged = k->went_on = k->signalled = 0;
         k->bytes = 0;
     }
     j->nimages = j->nwent_on = 0;
+}
+
+/* The generation of a checkpoint given up: removed at once if nothing can be
+ * writing into it (no image was asked for yet), else once every rank's
+ * proxy and image writer have finished with it (abandoned.h). */
+static void give_up_generation(struct job *j)
+{
+    struct mpcr_abandoned_rank *a =
+        j->phase == IMAGE ? mpcr_abandoned_add(&j->abandoned, j->gen, now()) : NULL;
+    if (!a) {
+        mpcr_gen_remove(j->c->dir, j->gen);
+        return;
+    }
+    for (int r = 0; r < j->nranks; r++) {
+        struct rank *k = &j->ranks[r];
+        a[r].reported = k->imaged || k->engine >= 0;
+        a[r].went_on = (unsigned char)k->went_on;
+        a[r].state = k->fd >= 0 && !k->resumed; /* "resumed K" is its last word on K */
+        a[r].image = !a[r].reported && k->signalled && (k->fd >= 0 || k->went_on);
+        if (!a[r].reported) a[r].writer_end = k->writer_end, k->writer_end = -1;
+    }
+    mpcr_abandoned_settle(&j->abandoned, now(), 1e30); /* nothing pending: removed now */
 }
 
 /* Gives up on the checkpoint: every rank goes on, the generation goes away. */
@@ -118,7 +144,7 @@ static void fail(struct job *j, const char *fmt, ...)
     va_end(ap);
     answer_engines(j, "continue");
     to_all(j, "resume");
-    mpcr_gen_remove(j->c->dir, j->gen);
+    give_up_generation(j);
     mpcr_coord_send_line(j->client, "error %s\n", why);
     end_checkpoint(j);
 }
@@ -208,8 +234,15 @@ static void on_snapshot(struct job *j, int r, const char *line, int local)
 {
     unsigned long gen;
     int pid = 0;
-    if (sscanf(line, "snapshot %lu %d", &gen, &pid) < 1 || j->phase != IMAGE || gen != j->gen)
+    if (sscanf(line, "snapshot %lu %d", &gen, &pid) < 1) return;
+    struct mpcr_abandoned_rank *a = mpcr_abandoned_rank(&j->abandoned, gen, r);
+    if (a) { /* a checkpoint given up: its copy is watched until it ends */
+        a->went_on = 1;
+        if (local && pid > 0 && a->writer_end < 0 && !a->reported)
+            a->writer_end = mpcr_process_end_fd(pid);
         return;
+    }
+    if (j->phase != IMAGE || gen != j->gen) return;
     if (r < 0 || j->ranks[r].went_on) {
         fprintf(stderr, "mpcr: coordinator: ignored \"%s\" from %s\n", line,
                 r < 0 ? "a connection that is no rank's engine" : "a rank that went on already");
@@ -243,12 +276,35 @@ static void resumed(struct job *j)
     end_checkpoint(j);
 }
 
+/* A proxy's word on a generation given up (abandoned.h); 1 if it was one. */
+static int on_abandoned_line(struct job *j, int r, const char *line)
+{
+    char word[16];
+    unsigned long gen;
+    if (sscanf(line, "%15s %lu", word, &gen) != 2) return 0;
+    struct mpcr_abandoned_rank *a = mpcr_abandoned_rank(&j->abandoned, gen, r);
+    if (!a) return 0;
+    if (!strcmp(word, "signalled")) {
+        if (!a->reported) a->image = 1; /* its program writes an image, and will report */
+    } else if (!strcmp(word, "resumed")) {
+        a->state = 0;
+    } else {
+        return !strcmp(word, "failed") || !strcmp(word, "count"); /* nothing to do */
+    }
+    return 1;
+}
+
 static void on_rank_line(struct job *j, int r, const char *line)
 {
     struct rank *k = &j->ranks[r];
     unsigned long gen;
     unsigned long long a, b;
     int n = 0;
+    if (on_abandoned_line(j, r, line)) return;
+    if (sscanf(line, "signalled %lu", &gen) == 1 && gen == j->gen && j->phase == IMAGE) {
+        k->signalled = 1;
+        return;
+    }
     if (sscanf(line, "quiet %lu %llu %llu", &gen, &a, &b) == 3 && j->phase == QUIESCE &&
         gen == j->gen) {
         k->quiet = 1, k->sent = a, k->received = b;
@@ -319,6 +375,13 @@ static void on_image(struct job *j, int r, int fd, const char *line)
         refuse_report(
             fd, line,
             "an image report must come from a rank's engine (no or wrong rank credential)");
+        return;
+    }
+    struct mpcr_abandoned_rank *late = mpcr_abandoned_rank(&j->abandoned, gen, r);
+    if (late && !late->reported) { /* expected: the checkpoint was given up while it wrote */
+        late->reported = 1, late->image = 0;
+        mpcr_coord_send_line(fd, "continue\n");
+        close(fd);
         return;
     }
     if (j->phase != IMAGE || gen != j->gen) {
@@ -508,6 +571,7 @@ static void on_rank_readable(struct job *j, int r)
         close(k->fd);
         k->fd = -1;
         j->connected--;
+        mpcr_abandoned_proxy_gone(&j->abandoned, r);
         if (j->phase == RESUME)
             resumed(j);
         else if (j->phase != IDLE)
@@ -561,6 +625,22 @@ static void check_timeouts(struct job *j, double timeout)
     }
 }
 
+/* The job has ended: a checkpoint still in progress ends with it. */
+static void job_ended(struct job *j)
+{
+    if (j->phase == RESUME) {
+        for (int r = 0; r < j->nranks; r++)
+            j->ranks[r].resumed = 1;
+        resumed(j);
+    }
+    if (j->phase != IDLE) fail(j, "the job ended before the checkpoint was complete");
+}
+
+/* After the job, how long the coordinator still waits for the writers of a
+ * failed checkpoint (their reports answered), so as to remove its
+ * generation only once nothing writes into it. */
+#define ENDED_WAIT_S 10.0
+
 int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_fd,
                    void (*on_extra)(void))
 {
@@ -570,15 +650,24 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
     if (!j.ranks || !p) return -ENOMEM;
     for (int r = 0; r < nranks; r++)
         j.ranks[r].fd = j.ranks[r].engine = j.ranks[r].writer_end = -1;
+    j.abandoned = (struct mpcr_abandons){.dir = c->dir, .nranks = nranks};
     signal(SIGPIPE, SIG_IGN);
     const char *t = getenv("MPCR_CKPT_TIMEOUT");
     double timeout = t ? atof(t) : 120.0;
     double next_auto = c->interval > 0 ? now() + c->interval : 0;
     int status = 0, launcher_end = mpcr_process_end_fd(launcher);
+    double ended = 0; /* when the job ended */
     for (;;) {
-        pid_t w = launcher ? waitpid(launcher, &status, WNOHANG) : 0;
-        if (launcher && (w == launcher || (w < 0 && errno != EINTR))) break;
-        if (next_auto && now() >= next_auto) {
+        pid_t w = launcher && !ended ? waitpid(launcher, &status, WNOHANG) : 0;
+        if (launcher && !ended && (w == launcher || (w < 0 && errno != EINTR))) {
+            ended = now();
+            if (launcher_end >= 0) close(launcher_end);
+            launcher_end = -1;
+            job_ended(&j);
+        }
+        mpcr_abandoned_settle(&j.abandoned, now(), timeout);
+        if (ended && (!mpcr_abandoned_count(&j.abandoned) || now() - ended > ENDED_WAIT_S)) break;
+        if (next_auto && !ended && now() >= next_auto) {
             int ending = 0;
             for (int r = 0; r < nranks; r++)
                 ending |= j.ranks[r].finalizing;
@@ -603,14 +692,13 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
         if (c->tcp_fd >= 0 && p[at.tcp].revents & POLLIN)
             mpcr_conns_accept(&j.conns, c->tcp_fd, 0, now());
         check_writers(&j, p + at.writers);
-        if (!launcher && j.ever_connected >= nranks && j.connected == 0) break;
+        if (!launcher && !ended && j.ever_connected >= nranks && j.connected == 0) {
+            ended = now();
+            job_ended(&j);
+        }
     }
-    if (j.phase == RESUME) {
-        for (int r = 0; r < nranks; r++)
-            j.ranks[r].resumed = 1;
-        resumed(&j);
-    }
-    if (j.phase != IDLE) fail(&j, "the job ended before the checkpoint was complete");
+    job_ended(&j); /* (a coordinator that could not wait for its launcher) */
+    mpcr_abandoned_remove_all(&j.abandoned);
     for (int r = 0; r < nranks; r++)
         if (j.ranks[r].fd >= 0) close(j.ranks[r].fd);
     if (launcher_end >= 0) close(launcher_end);

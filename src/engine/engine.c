@@ -216,6 +216,9 @@ static int stop_threads(void)
 static int report(uint64_t gen, int rc, long stopped_ms);
 static int64_t stop_started_ms; /* when the leader took the request */
 static pid_t own_writer;        /* an MPI rank's forked writer, reaped at the next checkpoint */
+/* MPCR_TEST_WRITER_STOP=1 (tests only): a forked writer stops itself (SIGSTOP)
+ * before it writes, so that a test can act while it is surely at work. */
+static int writer_stops;
 
 /* The image's memory, thread table and tables, then publication. In a
  * forked writer this runs in the copy, with the process's pid passed in. */
@@ -283,6 +286,7 @@ static pid_t fork_writer(struct mpcr_scratch *s, const char *path, uint64_t gen,
         return child > 0 ? (pid_t)child : -1;
     }
     long stopped_ms = (long)(now_ms() - stop_started_ms); /* the process goes on as the fork returns */
+    if (writer_stops) syscall(SYS_kill, syscall(SYS_getpid), SIGSTOP);
     int rc = mpcr_mem_use_snapshots();
     if (!rc) rc = finish_image(s, path, gen, pid);
     if (rc) {
@@ -480,6 +484,8 @@ int mpcr_engine_init(void)
     if (r) rank = (unsigned)atoi(r);
     const char *job = getenv("MPCR_JOB_ID");
     if (job) job_id = strtoull(job, NULL, 16);
+    const char *stop = getenv("MPCR_TEST_WRITER_STOP");
+    writer_stops = stop && !strcmp(stop, "1");
     find_tid_offset();
     mpcr_proc_init();
     struct sigaction sa;

@@ -34,7 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     .client = -1,
                     .connected = 2,
                     .phase = (enum phase)(data[0] >> 1) % 5,
-                    .gen = 7};
+                    .gen = 7,
+                    .abandoned = {.dir = c.dir, .nranks = 2}};
     take_lines(&conn, c.secret, on_request, &j);
     /* the same bytes as a proxy's lines */
     for (int phase = 0; phase < 5; phase++) {
@@ -44,5 +45,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ranks[1].len = len;
         take_rank_lines(&j, 1);
     }
+    mpcr_abandoned_remove_all(&j.abandoned); /* generations given up by a failure */
     return 0;
 }
