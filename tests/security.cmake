@@ -44,3 +44,28 @@ foreach(t fuzz_manifest fuzz_lines)
     target_link_options(replay_${t} PRIVATE -fsanitize=address,undefined)
     add_test(NAME security.replay_${t} COMMAND replay_${t} ${${t}_inputs})
 endforeach()
+
+# Mutation fuzzing (tests/security/mutate/, docs/reliability.md): damaged copies of a valid
+# image given to the restorer's checked build (`mpcr-restore-checked --check`), of a valid
+# proxy state file to state_load (linked with the proxy's files, all but main.c, under
+# AddressSanitizer and UBSan); each refused with status 1 and a message, none crashing or
+# hanging. MUTATE_ITERATIONS asks for more inputs, MUTATE_SEED another seed.
+set(MUT ${SEC}/mutate)
+add_executable(fuzz_image ${MUT}/fuzz_image.c ${MUT}/mutate.c)
+target_include_directories(fuzz_image PRIVATE ${PROJECT_SOURCE_DIR}/src/engine)
+file(GLOB proxy_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/proxy/*.c)
+list(FILTER proxy_sources EXCLUDE REGEX "/main\\.c$")
+add_executable(fuzz_state ${MUT}/fuzz_state.c ${MUT}/mutate.c ${proxy_sources})
+target_include_directories(fuzz_state PRIVATE ${PROJECT_SOURCE_DIR}/src/engine ${PROJECT_SOURCE_DIR}/src/proxy)
+target_link_libraries(fuzz_state PRIVATE PkgConfig::MPICH mpcr_channel pthread)
+foreach(t fuzz_image fuzz_state)
+    target_compile_options(${t} PRIVATE -fsanitize=address,undefined -fno-sanitize-recover=undefined)
+    target_link_options(${t} PRIVATE -fsanitize=address,undefined)
+endforeach()
+add_executable(state_seed ${MUT}/state_seed.c)
+target_link_libraries(state_seed PRIVATE PkgConfig::MPICH)
+add_test(NAME security.fuzz_image COMMAND ${MUT}/run.sh image $<TARGET_FILE:mpcr-restore-checked>
+    $<TARGET_FILE:st_refuse> $<TARGET_FILE:fuzz_image>)
+add_test(NAME security.fuzz_state COMMAND ${MUT}/run.sh state ${MPCR_EXE} $<TARGET_FILE:state_seed>
+    $<TARGET_FILE:fuzz_state>)
+set_tests_properties(security.fuzz_image security.fuzz_state PROPERTIES TIMEOUT 300)

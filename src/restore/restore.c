@@ -39,6 +39,24 @@ static uint64_t alloc_next = ALLOC_BASE;
 static int img = -1;
 static uint64_t img_size;
 
+#ifdef MPCR_RESTORE_FENCED
+/* The restorer as mutation fuzzing runs it (mpcr-restore-checked): every
+ * allocation ends right before a PROT_NONE page, so that a read past the
+ * end of a table faults instead of reading the next allocation. */
+void *zalloc(size_t len)
+{
+    uint64_t want = (len + 15) & ~15ul, pages = (want + MPCR_PAGE - 1) & ~(MPCR_PAGE - 1);
+    if (!pages) pages = MPCR_PAGE;
+    if (want > PARK_BASE - alloc_next || pages + MPCR_PAGE > PARK_BASE - alloc_next)
+        die(1, "out of memory in the restorer's zone", (char *)0);
+    long p = sc(mmap, alloc_next, pages + MPCR_PAGE, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p < 0) die(1, "mmap in the restorer's zone failed: ", errword(p), (char *)0);
+    sc(mprotect, p + (long)pages, MPCR_PAGE, PROT_NONE);
+    alloc_next += pages + MPCR_PAGE;
+    return (char *)p + pages - want;
+}
+#else
 void *zalloc(size_t len)
 {
     if (len > PARK_BASE - alloc_next) die(1, "out of memory in the restorer's zone", (char *)0);
@@ -50,6 +68,7 @@ void *zalloc(size_t len)
     alloc_next += len;
     return (void *)p;
 }
+#endif
 
 static void pread_all(void *buf, uint64_t len, uint64_t off, const char *what)
 {
@@ -94,6 +113,8 @@ static const struct mpcr_img_header *check_header(void)
     h->header_crc = 0;
     if (mpcr_crc32c(0, block, sizeof block) != crc) die(1, "the image header is corrupt (checksum mismatch)", (char *)0);
     h->header_crc = crc;
+    if (h->page_size != MPCR_PAGE)
+        die(1, "the image's page size is ", dec(h->page_size), ", not ", dec(MPCR_PAGE), (char *)0);
     if (h->total_len != img_size)
         die(1, "the image is truncated or has trailing data: ", dec(img_size), " bytes, header says ",
             dec(h->total_len), (char *)0);
@@ -195,6 +216,11 @@ static void check_regions(const struct mpcr_img_header *h, const struct mpcr_img
             die(1, "region ", dec(i), " has a bad file offset (corrupt image)", (char *)0);
         if (r[i].path_len && (uint64_t)r[i].path_str + r[i].path_len >= h->table[MPCR_T_STRINGS].len)
             die(1, "region ", dec(i), " has a bad path (corrupt image)", (char *)0);
+        /* A file is known by its path: one that is not the string the table says it is, or
+         * none at all, would name another file (or the working directory). */
+        if ((r[i].kind == MPCR_R_FILE_PRIVATE || r[i].kind == MPCR_R_FILE_SHARED) &&
+            (!r[i].path_len || strlen(str + r[i].path_str) != r[i].path_len))
+            die(1, "region ", dec(i), " has a bad path (corrupt image)", (char *)0);
         if (r[i].kind < MPCR_R_ANON || r[i].kind > MPCR_R_FILE_SHARED)
             die(1, "region ", dec(i), " is of an unknown kind (corrupt image)", (char *)0);
         if (r[i].kind == MPCR_R_FILE_PRIVATE || r[i].kind == MPCR_R_FILE_SHARED) {
@@ -232,7 +258,8 @@ static void check_files(const struct mpcr_img_header *h, const struct mpcr_img_f
 {
     for (uint32_t i = 0; i < h->table[MPCR_T_FILES].count; i++) {
         if (f[i].fd <= 2 || f[i].shares_with >= 0) continue;
-        if ((uint64_t)f[i].path_str + f[i].path_len >= h->table[MPCR_T_STRINGS].len)
+        if ((uint64_t)f[i].path_str + f[i].path_len >= h->table[MPCR_T_STRINGS].len || !f[i].path_len ||
+            strlen(str + f[i].path_str) != f[i].path_len)
             die(1, "file ", dec(i), " has a bad path (corrupt image)", (char *)0);
         struct kstat st;
         const char *path = str + f[i].path_str;
@@ -255,6 +282,20 @@ static void move_special(uint64_t from, uint64_t len, uint64_t to, const char *n
     if (r < 0) die(127, "moving ", name, " failed: ", errword(r), (char *)0);
 }
 
+/* The lowest address the kernel lets a process map (and PR_SET_MM_MAP take):
+ * vm.mmap_min_addr, 65536 where it cannot be read. */
+static uint64_t mmap_min_addr(void)
+{
+    char buf[32];
+    long fd = sc(openat, AT_FDCWD, "/proc/sys/vm/mmap_min_addr", O_RDONLY | O_CLOEXEC);
+    long n = fd < 0 ? -1 : sc(read, fd, buf, sizeof buf - 1);
+    if (fd >= 0) sc(close, fd);
+    uint64_t v = 0;
+    for (long i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; i++)
+        v = v * 10 + (uint64_t)(buf[i] - '0');
+    return n > 0 && v ? v : 65536;
+}
+
 /* PR_SET_MM_MAP exists only in kernels built with checkpoint/restore, and
  * the kernel checks the layout only when it is applied: both are checked
  * here, while a refusal still leaves nothing changed. */
@@ -264,9 +305,10 @@ static void check_mm(const struct mpcr_img_header *h)
     if (sc(prctl, PR_SET_MM, PR_SET_MM_MAP_SIZE, &size, 0, 0) < 0 || size != sizeof(struct prctl_mm_map))
         die(1, "this kernel has no prctl(PR_SET_MM_MAP) (CONFIG_CHECKPOINT_RESTORE): cannot restore here", (char *)0);
     const struct mpcr_img_mm *m = &h->mm;
-    const uint64_t *f = &m->start_code;
+    const uint64_t *f = &m->start_code, lowest = mmap_min_addr();
     for (int i = 0; i < 11; i++)
-        if (f[i] >= TASK_END) die(1, "the image's address-space layout is out of range (corrupt image)", (char *)0);
+        if (f[i] >= TASK_END || f[i] < lowest)
+            die(1, "the image's address-space layout is out of range (corrupt image)", (char *)0);
     if (!(m->start_code < m->end_code && m->start_data <= m->end_data && m->start_brk <= m->brk &&
           m->arg_start <= m->arg_end && m->env_start <= m->env_end && m->auxv_len <= sizeof m->auxv))
         die(1, "the image's address-space layout is inconsistent (corrupt image)", (char *)0);

@@ -1,0 +1,239 @@
+/* Mutation fuzzing of the restorer's image reader (mutate.h): copies of a
+ * valid image, damaged, are given to `mpcr-restore --check`, which reads
+ * and checks everything (header, tables, every region's data stream) and
+ * changes nothing. Besides plain damage, header fields, table entries and
+ * data-stream extents are set to extreme values with every checksum made
+ * right again (docs/image-format.md: a checksum guards against damage, not
+ * a crafted file), so that the checks behind the checksums are tried.
+ *   fuzz_image RESTORER IMAGE SCRATCH_DIR   (MUTATE_ITERATIONS, MUTATE_SEED) */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crc32c.h"
+#include "image.h"
+#include "mutate.h"
+
+enum kind { FLIP, TRUNCATE, RANDOM, HEADER, TABLE, EXTENT, RANDOM_FIXED, FLIP_FIXED, KINDS };
+static const char *const kind_name[KINDS] = {"bit flips",      "truncated",     "random bytes",
+                                             "header fields",  "table entries", "extents",
+                                             "random bytes with checksums right",
+                                             "bit flips with checksums right"};
+
+#define F(type, field) {#field, offsetof(type, field), sizeof(((type *)0)->field)}
+struct field {
+    const char *name;
+    size_t off;
+    int width;
+};
+static const struct field header_fields[] = {
+    F(struct mpcr_img_header, version),        F(struct mpcr_img_header, header_size),
+    F(struct mpcr_img_header, page_size),      F(struct mpcr_img_header, generation),
+    F(struct mpcr_img_header, rank),           F(struct mpcr_img_header, nthreads),
+    F(struct mpcr_img_header, cpu.xcr0),       F(struct mpcr_img_header, cpu.xsave_size),
+    F(struct mpcr_img_header, vdso.vvar),      F(struct mpcr_img_header, vdso.vvar_len),
+    F(struct mpcr_img_header, vdso.vclock),    F(struct mpcr_img_header, vdso.vdso),
+    F(struct mpcr_img_header, vdso.vdso_len),  F(struct mpcr_img_header, mm.start_code),
+    F(struct mpcr_img_header, mm.end_code),    F(struct mpcr_img_header, mm.brk),
+    F(struct mpcr_img_header, mm.arg_end),     F(struct mpcr_img_header, mm.auxv_len),
+    F(struct mpcr_img_header, table[0].off),   F(struct mpcr_img_header, table[0].len),
+    F(struct mpcr_img_header, table[0].count), F(struct mpcr_img_header, table[1].off),
+    F(struct mpcr_img_header, table[1].len),   F(struct mpcr_img_header, table[1].count),
+    F(struct mpcr_img_header, table[2].off),   F(struct mpcr_img_header, table[2].len),
+    F(struct mpcr_img_header, table[2].count), F(struct mpcr_img_header, table[3].off),
+    F(struct mpcr_img_header, table[3].len),   F(struct mpcr_img_header, table[3].count),
+    F(struct mpcr_img_header, table[4].off),   F(struct mpcr_img_header, table[4].len),
+    F(struct mpcr_img_header, table[4].count), F(struct mpcr_img_header, cwd_str),
+    F(struct mpcr_img_header, total_len),      F(struct mpcr_img_header, umask),
+    F(struct mpcr_img_header, rlimit[7][0]),   F(struct mpcr_img_header, itimer[0][1]),
+    F(struct mpcr_img_header, sig_pending),    F(struct mpcr_img_header, job_id),
+};
+static const struct field thread_fields[] = {
+    F(struct mpcr_img_thread, ctx.rsp), F(struct mpcr_img_thread, ctx.rip),
+    F(struct mpcr_img_thread, fs_base), F(struct mpcr_img_thread, old_tid),
+    F(struct mpcr_img_thread, is_main),
+};
+static const struct field region_fields[] = {
+    F(struct mpcr_img_region, start),    F(struct mpcr_img_region, end),
+    F(struct mpcr_img_region, file_off), F(struct mpcr_img_region, data_off),
+    F(struct mpcr_img_region, data_len), F(struct mpcr_img_region, f_size),
+    F(struct mpcr_img_region, prot),     F(struct mpcr_img_region, kind),
+    F(struct mpcr_img_region, flags),    F(struct mpcr_img_region, path_str),
+    F(struct mpcr_img_region, path_len), F(struct mpcr_img_region, f_mtime_sec),
+};
+static const struct field file_fields[] = {
+    F(struct mpcr_img_file, fd),       F(struct mpcr_img_file, shares_with),
+    F(struct mpcr_img_file, flags),    F(struct mpcr_img_file, pos),
+    F(struct mpcr_img_file, path_str), F(struct mpcr_img_file, path_len),
+    F(struct mpcr_img_file, mode),
+};
+#define COUNT(a) (sizeof a / sizeof a[0])
+static const struct {
+    const struct field *f;
+    size_t n, entry;
+} tables[] = {
+    [MPCR_T_THREADS] = {thread_fields, COUNT(thread_fields), sizeof(struct mpcr_img_thread)},
+    [MPCR_T_REGIONS] = {region_fields, COUNT(region_fields), sizeof(struct mpcr_img_region)},
+    [MPCR_T_FILES] = {file_fields, COUNT(file_fields), sizeof(struct mpcr_img_file)},
+};
+
+static struct mpcr_img_header *header(unsigned char *img)
+{
+    return (struct mpcr_img_header *)img;
+}
+
+/* Whether [off, off + len) lies inside the copy. */
+static int inside(uint64_t off, uint64_t len, size_t size)
+{
+    return off <= size && len <= size - off;
+}
+
+/* Makes every checksum that can be computed right again: each region's
+ * data, each table, the header (in that order: each covers the one before). */
+static void fix_checksums(unsigned char *img, size_t size)
+{
+    struct mpcr_img_header *h = header(img);
+    struct mpcr_img_table *rt = &h->table[MPCR_T_REGIONS];
+    if (inside(rt->off, rt->len, size)) /* (a damaged offset need not be aligned: copies) */
+        for (uint64_t at = rt->off; at + sizeof(struct mpcr_img_region) <= rt->off + rt->len;
+             at += sizeof(struct mpcr_img_region)) {
+            struct mpcr_img_region r;
+            memcpy(&r, img + at, sizeof r);
+            if (r.data_len && inside(r.data_off, r.data_len, size))
+                r.data_crc = mpcr_crc32c(0, img + r.data_off, r.data_len);
+            memcpy(img + at, &r, sizeof r);
+        }
+    for (int t = 0; t < MPCR_T_COUNT; t++)
+        if (inside(h->table[t].off, h->table[t].len, size))
+            h->table[t].crc = mpcr_crc32c(0, img + h->table[t].off, h->table[t].len);
+    h->header_crc = 0;
+    h->header_crc = mpcr_crc32c(0, img, MPCR_IMG_HEADER_SIZE);
+}
+
+static void set_field(struct mutate_rng *g, unsigned char *at, const struct field *f, char *what,
+                      size_t cap, const char *where)
+{
+    uint64_t old = mutate_get(at + f->off, f->width), v = mutate_extreme(g, old);
+    mutate_put(at + f->off, f->width, v);
+    v = mutate_get(at + f->off, f->width); /* what of it fits */
+    snprintf(what, cap, "%s%s = %#llx (was %#llx)", where, f->name, (unsigned long long)v,
+             (unsigned long long)old);
+}
+
+/* Sets a field of an entry of the thread, region or file table. */
+static void mutate_table(struct mutate_rng *g, unsigned char *img, size_t size, char *what,
+                         size_t cap)
+{
+    int t = (int)mutate_below(g, 3);
+    const struct mpcr_img_table *d = &header(img)->table[t];
+    if (!inside(d->off, d->len, size) || d->len < tables[t].entry) return;
+    uint64_t i = mutate_below(g, d->len / tables[t].entry);
+    char where[64];
+    snprintf(where, sizeof where, "table %d entry %llu: ", t, (unsigned long long)i);
+    set_field(g, img + d->off + i * tables[t].entry, &tables[t].f[mutate_below(g, tables[t].n)],
+              what, cap, where);
+}
+
+/* Sets a field of one extent of a region's data stream. */
+static void mutate_extent(struct mutate_rng *g, unsigned char *img, size_t size, char *what,
+                          size_t cap)
+{
+    const struct mpcr_img_table *rt = &header(img)->table[MPCR_T_REGIONS];
+    if (!inside(rt->off, rt->len, size)) return;
+    size_t n = rt->len / sizeof(struct mpcr_img_region), with_data = 0;
+    struct mpcr_img_region r;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&r, img + rt->off + i * sizeof r, sizeof r);
+        with_data += r.data_len != 0;
+    }
+    if (!with_data) return;
+    uint64_t pick = mutate_below(g, with_data), i = 0;
+    for (;; i++) {
+        memcpy(&r, img + rt->off + i * sizeof r, sizeof r);
+        if (r.data_len && !pick--) break;
+    }
+    uint64_t at[64], nat = 0, off = r.data_off, end = r.data_off + r.data_len;
+    while (nat < 64 && off + sizeof(struct mpcr_img_extent) <= end && end <= size) {
+        struct mpcr_img_extent e;
+        memcpy(&e, img + off, sizeof e);
+        at[nat++] = off;
+        if (e.page == ~0ull) break;
+        off += sizeof e + (e.zero ? 0 : (uint64_t)e.count * MPCR_PAGE);
+    }
+    if (!nat) return;
+    static const struct field ext[] = {F(struct mpcr_img_extent, page),
+                                       F(struct mpcr_img_extent, count),
+                                       F(struct mpcr_img_extent, zero)};
+    uint64_t e = at[mutate_below(g, nat)];
+    char where[64];
+    snprintf(where, sizeof where, "region %llu extent at %#llx: ", (unsigned long long)i,
+             (unsigned long long)e);
+    set_field(g, img + e, &ext[mutate_below(g, 3)], what, cap, where);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: fuzz_image RESTORER IMAGE SCRATCH_DIR\n");
+        return 2;
+    }
+    mpcr_crc32c_init();
+    size_t len;
+    unsigned char *orig = mutate_read_file(argv[2], &len), *img = malloc(len + 4096);
+    if (!orig || !img || len < MPCR_IMG_HEADER_SIZE) {
+        fprintf(stderr, "fuzz_image: cannot read the image %s\n", argv[2]);
+        return 2;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/damaged.img", argv[3]);
+    char *run_argv[] = {argv[1], "--check", path, NULL};
+    struct mutate_outcome o;
+    /* The intact image must pass, or no refusal below means anything. */
+    mutate_run((char *const[]){argv[1], "--check", argv[2], NULL}, 120, &o);
+    if (o.status != 0) {
+        printf("fuzz_image: the intact image is refused (status %d): %s\n", o.status, o.said);
+        free(orig), free(img);
+        return 1;
+    }
+    uint64_t seed = mutate_seed();
+    struct mutate_rng g = {seed};
+    struct mutate_tally t = {.faildir = argv[3]};
+    long iterations = mutate_iterations(200);
+    for (long it = 0; it < iterations; it++) {
+        memcpy(img, orig, len);
+        size_t size = len;
+        enum kind k = (enum kind)mutate_below(&g, KINDS);
+        char what[300];
+        snprintf(what, sizeof what, "%s", kind_name[k]);
+        switch (k) {
+        case FLIP:
+        case FLIP_FIXED: mutate_flip_bits(&g, img, size); break;
+        case RANDOM:
+        case RANDOM_FIXED: mutate_random_bytes(&g, img, size); break;
+        case TRUNCATE:
+            if (mutate_below(&g, 4)) size = mutate_below(&g, len);
+            else size = len + 1 + mutate_below(&g, 4096), memset(img + len, 0xa5, size - len);
+            snprintf(what, sizeof what, "%zu of %zu bytes", size, len);
+            break;
+        case HEADER:
+            set_field(&g, img, &header_fields[mutate_below(&g, COUNT(header_fields))], what,
+                      sizeof what, "header ");
+            break;
+        case TABLE: mutate_table(&g, img, size, what, sizeof what); break;
+        case EXTENT: mutate_extent(&g, img, size, what, sizeof what); break;
+        case KINDS: break;
+        }
+        int fixed = k >= HEADER;
+        if (fixed && size >= MPCR_IMG_HEADER_SIZE) fix_checksums(img, size);
+        int changed = size != len || memcmp(img, orig, len);
+        if (mutate_write_file(path, img, size)) {
+            perror("fuzz_image: writing the damaged copy");
+            return 2;
+        }
+        mutate_run(run_argv, 60, &o);
+        mutate_count(&t, k, &o, mutate_judge(&o, changed && !fixed), what, img, size);
+    }
+    free(orig), free(img);
+    return mutate_summary(&t, "fuzz_image (mpcr-restore --check)", seed, kind_name, KINDS);
+}
