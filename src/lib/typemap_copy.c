@@ -18,17 +18,33 @@ static inline __attribute__((always_inline)) void move(char *mem, char *buf, int
         memcpy(buf, mem, (size_t)n);
 }
 
-/* One block of n bytes: blocks of a few words are copied a word at a
- * time (inlined), longer ones by memcpy. */
-static inline __attribute__((always_inline)) void move_small(char *mem, char *buf, int64_t n,
-                                                             bool unpack)
+/* One block of n bytes, usually a few words (an indexed type's blocks):
+ * the common sizes get a fixed-size copy the compiler inlines, the rest
+ * memcpy. */
+static inline __attribute__((always_inline)) void block(char *mem, char *buf, int64_t n,
+                                                        bool unpack)
 {
-    if (n > 64 || n % 8) {
+#define BLOCK(u)                                                                                   \
+    case u:                                                                                        \
+        move(mem, buf, u, unpack);                                                                 \
+        return
+    switch (n) {
+        BLOCK(1);
+        BLOCK(2);
+        BLOCK(4);
+        BLOCK(8);
+        BLOCK(12);
+        BLOCK(16);
+        BLOCK(24);
+        BLOCK(32);
+        BLOCK(40);
+        BLOCK(48);
+        BLOCK(56);
+        BLOCK(64);
+    default:
         move(mem, buf, n, unpack);
-        return;
     }
-    for (int64_t i = 0; i < n; i += 8)
-        move(mem + i, buf + i, 8, unpack);
+#undef BLOCK
 }
 
 /* n blocks of `unit` bytes, `stride` apart at mem, to or from buf where
@@ -58,7 +74,8 @@ static inline __attribute__((always_inline)) void strided(char *mem, int64_t str
         STRIDED(16);
         break;
     default:
-        STRIDED(unit);
+        for (int64_t i = 0; i < n; i++, mem += stride, buf += unit)
+            block(mem, buf, unit, unpack);
     }
 #undef STRIDED
 }
@@ -107,11 +124,33 @@ static int64_t item_copy(const struct tm_item *it, uintptr_t base, char *buf, in
     return max;
 }
 
+/* The whole of sequence s at base: no seeking, no bounds per item (an
+ * indexed type's many short blocks are the case that counts). */
+static inline __attribute__((always_inline)) int64_t whole_seq(const struct mpcr_tm_seq *s,
+                                                                uintptr_t base, char *buf,
+                                                                bool unpack)
+{
+    char *p = buf;
+    for (const struct tm_item *it = s->item, *end = it + s->n; it < end; it++) {
+        char *mem = (char *)(base + (uintptr_t)it->disp);
+        int64_t bytes = it->count * it->unit;
+        if (it->body)
+            item_copy(it, base, p, 0, bytes, unpack);
+        else if (it->count == 1)
+            block(mem, p, it->unit, unpack);
+        else
+            strided(mem, it->stride, p, it->unit, it->count, unpack);
+        p += bytes;
+    }
+    return p - buf;
+}
+
 /* Copies packed bytes [skip, skip + max) of sequence s at base; 0 <= skip
  * < s->size, max > 0. Returns the bytes copied. */
 static int64_t seq_copy(const struct mpcr_tm_seq *s, uintptr_t base, char *buf, int64_t skip,
                         int64_t max, bool unpack)
 {
+    if (skip == 0 && max >= s->size) return whole_seq(s, base, buf, unpack);
     int64_t lo = 0, hi = s->n - 1, done = 0;
     while (lo < hi) { /* the last item starting at or before skip */
         int64_t mid = lo + (hi - lo + 1) / 2;
@@ -123,10 +162,14 @@ static int64_t seq_copy(const struct mpcr_tm_seq *s, uintptr_t base, char *buf, 
     for (int64_t i = lo; i < s->n && done < max; i++) {
         const struct tm_item *it = &s->item[i];
         int64_t in = skip > it->pos ? skip - it->pos : 0;
-        if (!it->body && it->count == 1 && !in && it->unit <= max - done) {
-            /* one whole block (an indexed type's irregular blocks): no seeking */
-            move_small((char *)(base + (uintptr_t)it->disp), buf + done, it->unit, unpack);
-            done += it->unit;
+        if (!it->body && !in && it->count * it->unit <= max - done) {
+            /* whole blocks (an indexed type's irregular ones): no seeking */
+            char *mem = (char *)(base + (uintptr_t)it->disp);
+            if (it->count == 1)
+                block(mem, buf + done, it->unit, unpack);
+            else
+                strided(mem, it->stride, buf + done, it->unit, it->count, unpack);
+            done += it->count * it->unit;
             continue;
         }
         done += item_copy(it, base, buf + done, in, max - done, unpack);
