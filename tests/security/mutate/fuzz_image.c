@@ -22,12 +22,7 @@ static const char *const kind_name[KINDS] = {"bit flips",      "truncated",     
                                              "bit flips with checksums right"};
 
 #define F(type, field) {#field, offsetof(type, field), sizeof(((type *)0)->field)}
-struct field {
-    const char *name;
-    size_t off;
-    int width;
-};
-static const struct field header_fields[] = {
+static const struct mutate_field header_fields[] = {
     F(struct mpcr_img_header, version),        F(struct mpcr_img_header, header_size),
     F(struct mpcr_img_header, page_size),      F(struct mpcr_img_header, generation),
     F(struct mpcr_img_header, rank),           F(struct mpcr_img_header, nthreads),
@@ -49,12 +44,12 @@ static const struct field header_fields[] = {
     F(struct mpcr_img_header, rlimit[7][0]),   F(struct mpcr_img_header, itimer[0][1]),
     F(struct mpcr_img_header, sig_pending),    F(struct mpcr_img_header, job_id),
 };
-static const struct field thread_fields[] = {
+static const struct mutate_field thread_fields[] = {
     F(struct mpcr_img_thread, ctx.rsp), F(struct mpcr_img_thread, ctx.rip),
     F(struct mpcr_img_thread, fs_base), F(struct mpcr_img_thread, old_tid),
     F(struct mpcr_img_thread, is_main),
 };
-static const struct field region_fields[] = {
+static const struct mutate_field region_fields[] = {
     F(struct mpcr_img_region, start),    F(struct mpcr_img_region, end),
     F(struct mpcr_img_region, file_off), F(struct mpcr_img_region, data_off),
     F(struct mpcr_img_region, data_len), F(struct mpcr_img_region, f_size),
@@ -62,7 +57,7 @@ static const struct field region_fields[] = {
     F(struct mpcr_img_region, flags),    F(struct mpcr_img_region, path_str),
     F(struct mpcr_img_region, path_len), F(struct mpcr_img_region, f_mtime_sec),
 };
-static const struct field file_fields[] = {
+static const struct mutate_field file_fields[] = {
     F(struct mpcr_img_file, fd),       F(struct mpcr_img_file, shares_with),
     F(struct mpcr_img_file, flags),    F(struct mpcr_img_file, pos),
     F(struct mpcr_img_file, path_str), F(struct mpcr_img_file, path_len),
@@ -70,7 +65,7 @@ static const struct field file_fields[] = {
 };
 #define COUNT(a) (sizeof a / sizeof a[0])
 static const struct {
-    const struct field *f;
+    const struct mutate_field *f;
     size_t n, entry;
 } tables[] = {
     [MPCR_T_THREADS] = {thread_fields, COUNT(thread_fields), sizeof(struct mpcr_img_thread)},
@@ -111,16 +106,6 @@ static void fix_checksums(unsigned char *img, size_t size)
     h->header_crc = mpcr_crc32c(0, img, MPCR_IMG_HEADER_SIZE);
 }
 
-static void set_field(struct mutate_rng *g, unsigned char *at, const struct field *f, char *what,
-                      size_t cap, const char *where)
-{
-    uint64_t old = mutate_get(at + f->off, f->width), v = mutate_extreme(g, old);
-    mutate_put(at + f->off, f->width, v);
-    v = mutate_get(at + f->off, f->width); /* what of it fits */
-    snprintf(what, cap, "%s%s = %#llx (was %#llx)", where, f->name, (unsigned long long)v,
-             (unsigned long long)old);
-}
-
 /* Sets a field of an entry of the thread, region or file table. */
 static void mutate_table(struct mutate_rng *g, unsigned char *img, size_t size, char *what,
                          size_t cap)
@@ -131,7 +116,7 @@ static void mutate_table(struct mutate_rng *g, unsigned char *img, size_t size, 
     uint64_t i = mutate_below(g, d->len / tables[t].entry);
     char where[64];
     snprintf(where, sizeof where, "table %d entry %llu: ", t, (unsigned long long)i);
-    set_field(g, img + d->off + i * tables[t].entry, &tables[t].f[mutate_below(g, tables[t].n)],
+    mutate_set_field(g, img + d->off + i * tables[t].entry, &tables[t].f[mutate_below(g, tables[t].n)],
               what, cap, where);
 }
 
@@ -162,14 +147,53 @@ static void mutate_extent(struct mutate_rng *g, unsigned char *img, size_t size,
         off += sizeof e + (e.zero ? 0 : (uint64_t)e.count * MPCR_PAGE);
     }
     if (!nat) return;
-    static const struct field ext[] = {F(struct mpcr_img_extent, page),
+    static const struct mutate_field ext[] = {F(struct mpcr_img_extent, page),
                                        F(struct mpcr_img_extent, count),
                                        F(struct mpcr_img_extent, zero)};
     uint64_t e = at[mutate_below(g, nat)];
     char where[64];
     snprintf(where, sizeof where, "region %llu extent at %#llx: ", (unsigned long long)i,
              (unsigned long long)e);
-    set_field(g, img + e, &ext[mutate_below(g, 3)], what, cap, where);
+    mutate_set_field(g, img + e, &ext[mutate_below(g, 3)], what, cap, where);
+}
+
+static void damage(struct mutate_rng *g, int kind, unsigned char *img, size_t len, size_t *size,
+                   char *what, size_t cap)
+{
+    switch ((enum kind)kind) {
+    case FLIP:
+    case FLIP_FIXED: mutate_flip_bits(g, img, len); break;
+    case RANDOM:
+    case RANDOM_FIXED: mutate_random_bytes(g, img, len); break;
+    case TRUNCATE: /* or trailing bytes */
+        if (mutate_below(g, 4)) *size = mutate_below(g, len);
+        else *size = len + 1 + mutate_below(g, 4095), memset(img + len, 0xa5, *size - len);
+        snprintf(what, cap, "%zu of %zu bytes", *size, len);
+        break;
+    case HEADER:
+        mutate_set_field(g, img, &header_fields[mutate_below(g, COUNT(header_fields))], what, cap,
+                         "header ");
+        break;
+    case TABLE: mutate_table(g, img, len, what, cap); break;
+    case EXTENT: mutate_extent(g, img, len, what, cap); break;
+    case KINDS: break;
+    }
+}
+
+static void fix(unsigned char *img, size_t size)
+{
+    if (size >= MPCR_IMG_HEADER_SIZE) fix_checksums(img, size);
+}
+
+static char *check_argv[4]; /* RESTORER --check DAMAGED */
+
+static void run(const unsigned char *img, size_t size, struct mutate_outcome *o)
+{
+    if (mutate_write_file(check_argv[2], img, size)) {
+        perror("fuzz_image: writing the damaged copy");
+        exit(2);
+    }
+    mutate_run(check_argv, 60, o);
 }
 
 int main(int argc, char **argv)
@@ -180,60 +204,17 @@ int main(int argc, char **argv)
     }
     mpcr_crc32c_init();
     size_t len;
-    unsigned char *orig = mutate_read_file(argv[2], &len), *img = malloc(len + 4096);
-    if (!orig || !img || len < MPCR_IMG_HEADER_SIZE) {
+    unsigned char *orig = mutate_read_file(argv[2], &len);
+    if (!orig || len < MPCR_IMG_HEADER_SIZE) {
         fprintf(stderr, "fuzz_image: cannot read the image %s\n", argv[2]);
         return 2;
     }
-    char path[4200];
+    static char path[4200];
     snprintf(path, sizeof path, "%s/damaged.img", argv[3]);
-    char *run_argv[] = {argv[1], "--check", path, NULL};
-    struct mutate_outcome o;
-    /* The intact image must pass, or no refusal below means anything. */
-    mutate_run((char *const[]){argv[1], "--check", argv[2], NULL}, 120, &o);
-    if (o.status != 0) {
-        printf("fuzz_image: the intact image is refused (status %d): %s\n", o.status, o.said);
-        free(orig), free(img);
-        return 1;
-    }
-    uint64_t seed = mutate_seed();
-    struct mutate_rng g = {seed};
-    struct mutate_tally t = {.faildir = argv[3]};
-    long iterations = mutate_iterations(200);
-    for (long it = 0; it < iterations; it++) {
-        memcpy(img, orig, len);
-        size_t size = len;
-        enum kind k = (enum kind)mutate_below(&g, KINDS);
-        char what[300];
-        snprintf(what, sizeof what, "%s", kind_name[k]);
-        switch (k) {
-        case FLIP:
-        case FLIP_FIXED: mutate_flip_bits(&g, img, size); break;
-        case RANDOM:
-        case RANDOM_FIXED: mutate_random_bytes(&g, img, size); break;
-        case TRUNCATE:
-            if (mutate_below(&g, 4)) size = mutate_below(&g, len);
-            else size = len + 1 + mutate_below(&g, 4096), memset(img + len, 0xa5, size - len);
-            snprintf(what, sizeof what, "%zu of %zu bytes", size, len);
-            break;
-        case HEADER:
-            set_field(&g, img, &header_fields[mutate_below(&g, COUNT(header_fields))], what,
-                      sizeof what, "header ");
-            break;
-        case TABLE: mutate_table(&g, img, size, what, sizeof what); break;
-        case EXTENT: mutate_extent(&g, img, size, what, sizeof what); break;
-        case KINDS: break;
-        }
-        int fixed = k >= HEADER;
-        if (fixed && size >= MPCR_IMG_HEADER_SIZE) fix_checksums(img, size);
-        int changed = size != len || memcmp(img, orig, len);
-        if (mutate_write_file(path, img, size)) {
-            perror("fuzz_image: writing the damaged copy");
-            return 2;
-        }
-        mutate_run(run_argv, 60, &o);
-        mutate_count(&t, k, &o, mutate_judge(&o, changed && !fixed), what, img, size);
-    }
-    free(orig), free(img);
-    return mutate_summary(&t, "fuzz_image (mpcr-restore --check)", seed, kind_name, KINDS);
+    check_argv[0] = argv[1], check_argv[1] = "--check", check_argv[2] = path;
+    static const struct mutate_driver d = {"fuzz_image (mpcr-restore --check)", kind_name, KINDS,
+                                           HEADER, 200, damage, fix, run};
+    int rc = mutate_drive(&d, orig, len, argv[3]);
+    free(orig);
+    return rc;
 }

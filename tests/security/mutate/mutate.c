@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -182,26 +183,42 @@ int mutate_write_file(const char *path, const void *buf, size_t len)
 
 unsigned char *mutate_read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    unsigned char *buf = NULL;
-    size_t cap = 0, n = 0, got;
-    do {
-        if (n == cap) {
-            unsigned char *b = realloc(buf, cap = cap ? 2 * cap : 1 << 20);
-            if (!b) return free(buf), fclose(f), NULL;
-            buf = b;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-    } while (got);
-    fclose(f);
-    *len = n;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) || st.st_size <= 0) {
+        if (fd >= 0) close(fd);
+        return NULL;
+    }
+    unsigned char *buf = malloc((size_t)st.st_size);
+    size_t done = 0;
+    while (buf && done < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
+        if (n <= 0) break;
+        done += (size_t)n;
+    }
+    close(fd);
+    if (buf && done != (size_t)st.st_size) free(buf), buf = NULL;
+    *len = done;
     return buf;
 }
 
-void mutate_count(struct mutate_tally *t, int kind, const struct mutate_outcome *o,
-                  const char *verdict, const char *what, const void *input, size_t len)
+void mutate_set_field(struct mutate_rng *g, unsigned char *at, const struct mutate_field *f,
+                      char *what, size_t cap, const char *where)
+{
+    uint64_t old = mutate_get(at + f->off, f->width), v = mutate_extreme(g, old);
+    mutate_put(at + f->off, f->width, v);
+    v = mutate_get(at + f->off, f->width); /* what of it fits */
+    snprintf(what, cap, "%s%s = %#llx (was %#llx)", where, f->name, (unsigned long long)v,
+             (unsigned long long)old);
+}
+
+struct tally {
+    long runs, refused, accepted, failed;
+    long by_kind[16];
+};
+
+static void count(struct tally *t, int kind, const struct mutate_outcome *o, const char *verdict,
+                  const char *what, const void *input, size_t len, const char *faildir)
 {
     t->runs++;
     if (kind >= 0 && kind < 16) t->by_kind[kind]++;
@@ -214,8 +231,8 @@ void mutate_count(struct mutate_tally *t, int kind, const struct mutate_outcome 
         return;
     }
     char path[4200] = "";
-    if (t->faildir) {
-        snprintf(path, sizeof path, "%s/fail-%ld", t->faildir, t->failed);
+    if (faildir) {
+        snprintf(path, sizeof path, "%s/fail-%ld", faildir, t->failed);
         if (mutate_write_file(path, input, len)) path[0] = 0;
     }
     t->failed++;
@@ -229,13 +246,39 @@ void mutate_count(struct mutate_tally *t, int kind, const struct mutate_outcome 
            path);
 }
 
-int mutate_summary(const struct mutate_tally *t, const char *reader, uint64_t seed,
-                   const char *const kind_name[], int nkinds)
+int mutate_drive(const struct mutate_driver *d, const unsigned char *orig, size_t len,
+                 const char *faildir)
 {
-    printf("%s: %ld damaged inputs (seed %#llx):", reader, t->runs, (unsigned long long)seed);
-    for (int k = 0; k < nkinds; k++)
-        printf(" %s %ld%s", kind_name[k], t->by_kind[k], k + 1 < nkinds ? "," : ";");
+    unsigned char *buf = malloc(len + 4096);
+    if (!buf) return printf("%s: out of memory\n", d->reader), 1;
+    struct mutate_outcome o;
+    d->run(orig, len, &o); /* the intact file must pass, or no refusal below means anything */
+    if (o.status != 0) {
+        printf("%s: the intact file is refused (status %d, signal %d): %s\n", d->reader,
+               o.status, o.signal, o.said);
+        free(buf);
+        return 1;
+    }
+    uint64_t seed = mutate_seed();
+    struct mutate_rng g = {seed};
+    struct tally t = {0};
+    for (long it = mutate_iterations(d->default_iterations); it > 0; it--) {
+        memcpy(buf, orig, len);
+        size_t size = len;
+        int kind = (int)mutate_below(&g, (uint64_t)d->nkinds), fixed = kind >= d->first_fixed;
+        char what[300];
+        snprintf(what, sizeof what, "%s", d->kind_name[kind]);
+        d->damage(&g, kind, buf, len, &size, what, sizeof what);
+        if (fixed) d->fix(buf, size);
+        int changed = size != len || memcmp(buf, orig, len);
+        d->run(buf, size, &o);
+        count(&t, kind, &o, mutate_judge(&o, changed && !fixed), what, buf, size, faildir);
+    }
+    free(buf);
+    printf("%s: %ld damaged inputs (seed %#llx):", d->reader, t.runs, (unsigned long long)seed);
+    for (int k = 0; k < d->nkinds; k++)
+        printf(" %s %ld%s", d->kind_name[k], t.by_kind[k], k + 1 < d->nkinds ? "," : ";");
     printf(" refused %ld, accepted %ld (checksums made right: a harmless change), failed %ld\n",
-           t->refused, t->accepted, t->failed);
-    return t->failed ? 1 : 0;
+           t.refused, t.accepted, t.failed);
+    return t.failed ? 1 : 0;
 }

@@ -68,17 +68,36 @@ int mutate_write_file(const char *path, const void *buf, size_t len);
 /* Reads the whole file; NULL on error. */
 unsigned char *mutate_read_file(const char *path, size_t *len);
 
-/* Tallies and the report of a run: prints what failed (and keeps the input
- * as FAILDIR/fail-N), and the summary line. */
-struct mutate_tally {
-    long runs, refused, accepted, failed;
-    long by_kind[16];
-    const char *faildir;
+/* A field of a record: its name, offset and width (1, 2, 4 or 8 bytes). */
+struct mutate_field {
+    const char *name;
+    size_t off;
+    int width;
 };
-void mutate_count(struct mutate_tally *t, int kind, const struct mutate_outcome *o,
-                  const char *verdict, const char *what, const void *input, size_t len);
-/* Prints the summary; returns the driver's exit status (1 if anything failed). */
-int mutate_summary(const struct mutate_tally *t, const char *reader, uint64_t seed,
-                   const char *const kind_name[], int nkinds);
+/* Sets field f of the record at `at` to mutate_extreme(); describes it in
+ * what as "WHERE NAME = NEW (was OLD)". */
+void mutate_set_field(struct mutate_rng *g, unsigned char *at, const struct mutate_field *f,
+                      char *what, size_t cap, const char *where);
+
+/* One reader's driver. */
+struct mutate_driver {
+    const char *reader; /* for the report */
+    const char *const *kind_name;
+    int nkinds;
+    int first_fixed; /* kinds from this one on have their checksums made right */
+    long default_iterations;
+    /* Damages buf (the valid file's len bytes, room for 4096 more) as kind
+     * says; sets *size; says what it did in what. */
+    void (*damage)(struct mutate_rng *g, int kind, unsigned char *buf, size_t len, size_t *size,
+                   char *what, size_t cap);
+    void (*fix)(unsigned char *buf, size_t size); /* makes every checksum right again */
+    void (*run)(const unsigned char *buf, size_t size, struct mutate_outcome *o);
+};
+/* Runs the reader on the intact file (which must be accepted), then on
+ * damaged copies, judging each; prints what failed (keeping the input as
+ * FAILDIR/fail-N) and a summary. Returns the driver's exit status: 0, 1
+ * when anything failed. */
+int mutate_drive(const struct mutate_driver *d, const unsigned char *orig, size_t len,
+                 const char *faildir);
 
 #endif
