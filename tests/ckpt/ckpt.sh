@@ -17,6 +17,14 @@
 #                   on), each 0.2 s to 0.7 W/C after the previous one; all
 #                   C must be taken. Output and status must equal the
 #                   reference's. Then `mpcr restart` from the last generation.
+#   cycles C        C cycles of: `mpcr checkpoint` (the job goes on), then
+#                   `mpcr checkpoint --exit` and `mpcr restart`, each at a
+#                   random instant (0.2 s to 0.35 W/C after the previous
+#                   step); every checkpoint must be taken. The outputs of
+#                   all pieces, concatenated, must equal the reference, the
+#                   last piece's exit status the reference's. CKPT_CYCLES
+#                   in the environment replaces C (tests/ckpt/cycles.sh
+#                   scales the program's work with it).
 #   interval        `mpcr run --interval 1 --keep 2`: output and status
 #                   equal the reference's; exactly 2 complete generations
 #                   (manifest present) are left, and no incomplete one.
@@ -57,12 +65,13 @@ set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 export MPCR_CKPT_TIMEOUT=${MPCR_CKPT_TIMEOUT:-30}
 ck_timeout=$((${MPCR_CKPT_TIMEOUT%.*} * 3 + 60)) # for `mpcr checkpoint` itself
-usage="usage: ckpt.sh exit-restart|continue CYCLES | interval | refuse  NPROCS PROGRAM ARGS..."
+usage="usage: ckpt.sh exit-restart|continue|cycles CYCLES | interval | refuse  NPROCS PROGRAM ARGS..."
 mode=${1:?$usage}
 shift
 cycles=0
 case $mode in
 exit-restart | continue) cycles=${1:?$usage} && shift ;;
+cycles) cycles=${CKPT_CYCLES:-${1:?$usage}} && shift ;;
 interval | refuse) ;;
 *) echo "$usage" >&2 && exit 2 ;;
 esac
@@ -257,6 +266,14 @@ not_taken() {
     fail "$1 was not taken: the job ended first (status $rc; asked $(secs "$2") s in; the native run took $(secs "$ref_ms") s$said)"
 }
 
+# pause SEP: sleeps a random delay (0.2 s to $dmax ms, in $delay), noted in
+# $delays after SEP.
+pause() {
+    delay=$(rand_ms 200 "$dmax")
+    delays="$delays$1$(secs "$delay")"
+    sleep "$(secs "$delay")"
+}
+
 # compare WHAT OUTPUT RC: status and sorted lines equal the reference's.
 compare() {
     [ "$3" = "$ref_rc" ] || fail "$1: exit status $3, native $ref_rc"
@@ -327,9 +344,7 @@ exit-restart)
     piece=0 delays=''
     MPCR_EXPECT_MPI=1 start piece0 "$MPCR" run -n "$n" --ckpt-dir "$D" "$prog" "$@"
     for c in $(seq "$cycles"); do
-        delay=$(rand_ms 200 "$dmax")
-        delays="$delays $(secs "$delay")"
-        sleep "$(secs "$delay")"
+        pause " "
         if checkpoint --exit; then
             finish "cycle $c"
             [ "$rc" = 0 ] || fail "cycle $c: the job exited with status $rc after checkpoint --exit (expected 0)"
@@ -355,9 +370,7 @@ continue)
     taken=0 delays='' watch=$T/run.out
     MPCR_EXPECT_MPI=1 start run "$MPCR" run -n "$n" --ckpt-dir "$D" "$prog" "$@"
     for c in $(seq "$cycles"); do
-        delay=$(rand_ms 200 "$dmax")
-        delays="$delays $(secs "$delay")"
-        sleep "$(secs "$delay")"
+        pause " "
         if checkpoint; then
             taken=$((taken + 1)) lo=$ck_lo hi=$ck_hi
             # The ranks go on while forked copies write their images (docs/mpi-checkpoint.md).
@@ -374,6 +387,31 @@ continue)
     compare "the run with $taken checkpoints" "$T/run.out" "$rc"
     echo "the run with $taken checkpoints (delays$delays s): output and status equal the native run's"
     restart_suffix "$gen" "$lo" "$hi"
+    ;;
+
+cycles)
+    dmax=$(max $((ref_ms * 7 / (20 * cycles))) 300)
+    piece=0 delays=''
+    MPCR_EXPECT_MPI=1 start piece0 "$MPCR" run -n "$n" --ckpt-dir "$D" "$prog" "$@"
+    for c in $(seq "$cycles"); do
+        pause " "
+        checkpoint || { finish "cycle $c"; not_taken "checkpoint (continue) of cycle $c of $cycles" "$delay"; }
+        grep -q "forked copies wrote the images" "$T/checkpoint.err" ||
+            fail "cycle $c: the ranks waited for their images (no forked copies): $(cat "$T/checkpoint.err")"
+        pause +
+        checkpoint --exit || { finish "cycle $c"; not_taken "checkpoint --exit of cycle $c of $cycles" "$delay"; }
+        finish "cycle $c"
+        [ "$rc" = 0 ] || fail "cycle $c: the job exited with status $rc after checkpoint --exit (expected 0)"
+        leftovers "cycle $c (after checkpoint --exit)"
+        piece=$c
+        start "piece$piece" "$MPCR" restart ${CKPT_RESTART_ARGS:-} "$D"
+    done
+    finish "the last restart"
+    leftovers "the last piece"
+    for p in $(seq 0 "$piece"); do cat "$T/piece$p.out"; done >"$T/all.out"
+    compare "$cycles cycles of checkpoint, checkpoint --exit and restart" "$T/all.out" "$rc"
+    check_counts
+    echo "ckpt.sh: PASS ($cycles of $cycles cycles, $((2 * cycles)) checkpoints, newest gen-$gen, delays$delays s; output and status equal the native run's)"
     ;;
 
 interval)
