@@ -4,11 +4,14 @@ mpi_program(t_group_ops mpi/group_ops.c)
 mpi_program(t_comm_create mpi/comm_create.c)
 mpi_program(t_topo_all mpi/topo_all.c)
 mpi_program(t_topo_neighbor mpi/topo_neighbor.c)
+mpi_program(t_comm_info mpi/comm_info.c)
 # Each compared with MPICH's own run: groups (incl. MPI_GROUP_EMPTY and the
 # error classes), communicators made every way, topologies of every kind.
 mpi_test(mpi.group_ops 4 t_group_ops)
 mpi_test(mpi.comm_create 3 t_comm_create)
 mpi_test(mpi.topo_all 4 t_topo_all)
+# Communicator hints: MPI_Comm_set_info/get_info, what dups pass on.
+mpi_test(mpi.comm_info 2 t_comm_info)
 # Neighbourhood collectives over grids (periodic: one rank both neighbours;
 # open: MPI_PROC_NULL ends), a graph and a distributed graph.
 mpi_test(mpi.topo_neighbor 4 t_topo_neighbor)

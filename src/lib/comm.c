@@ -128,12 +128,6 @@ int mpcr_impl_Comm_dup(struct mpcr_comm *c, MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
-int mpcr_impl_Comm_dup_with_info(struct mpcr_comm *c, MPI_Info info, MPI_Comm *newcomm)
-{
-    if (!mpcr_info_valid_or_null(info)) return MPI_ERR_INFO; /* hints: none changes mpcr */
-    return mpcr_impl_Comm_dup(c, newcomm);
-}
-
 /* A split-like creation (COMM_SPLIT, COMM_SPLIT_TYPE): the proxy answers
  * membership, rank and size, and writes the members' world ranks into the
  * staging area. */

@@ -97,6 +97,7 @@ struct mpcr_comm {
     int rank, size;
     MPI_Errhandler errhandler;
     uint32_t coll_seq; /* collectives this rank started on it (src/lib/coll.h: their tags) */
+    uint8_t hints;     /* the MPI 4 assertions set on it, a bit each (comm_info.c) */
     int32_t *members;       /* world rank of each rank, malloc'd; NULL: MPI_COMM_WORLD's */
     char *name;             /* MPI_Comm_set_name's (malloc'd), or NULL: the default */
     struct mpcr_topo *topo; /* its topology (topo.c), or NULL */
