@@ -77,6 +77,9 @@ static int64_t parts(const struct mpcr_type *t, struct mpcr_type *const **types,
             *one *= t->ints[1 + n + i];
         return 1;
     }
+    case MPCR_COMBINER_DARRAY: /* only whole copies of its one old type */
+        *one = t->types[0]->size ? t->size / t->types[0]->size : 0;
+        return 1;
     default:
         return -1;
     }
@@ -92,7 +95,7 @@ static int64_t elements(const struct mpcr_type *t, uint64_t bytes, int *partial)
     struct mpcr_type *const *types;
     const int64_t *copies;
     int64_t one, n = parts(t, &types, &copies, &one);
-    if (n < 0) mpcr_unsupported_feature("MPI_Get_elements with a distributed-array datatype");
+    if (n < 0) mpcr_unsupported_feature("MPI_Get_elements with a datatype of this combiner");
     uint64_t whole = bytes / (uint64_t)t->size, rest = bytes % (uint64_t)t->size;
     if (n == 0) {
         *partial |= rest != 0;

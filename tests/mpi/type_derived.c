@@ -297,6 +297,24 @@ static void names(void)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
+/* MPI_Get_elements of t for messages of every few bytes up to one element
+ * of t, received with t (a partial element counts its whole basic ones). */
+static void show_elements(const char *what, MPI_Datatype t, int step)
+{
+    static unsigned char raw[4096], got[8192];
+    int size;
+    MPI_Type_size(t, &size);
+    out("%s elements:", what);
+    for (int bytes = 0; bytes <= size; bytes += step) {
+        MPI_Status st;
+        MPI_Count n;
+        MPI_Sendrecv(raw, bytes, MPI_BYTE, 0, 5, got, 1, t, 0, 5, MPI_COMM_SELF, &st);
+        MPI_Get_elements_x(&st, t, &n);
+        out(" %lld", (long long)n);
+    }
+    out("\n");
+}
+
 /* Distributed arrays: each rank's part of a few block/cyclic layouts. */
 static void darrays(void)
 {
@@ -326,6 +344,7 @@ static void darrays(void)
         snprintf(what, sizeof what, "darray 3-D rank %d", r);
         describe(what, t);
         show_packed(what, buf, 1, t);
+        show_elements(what, t, 3);
         MPI_Type_free(&t);
         if (r == 3) break;
         MPI_Type_create_darray(3, r, 1, g1, d1, a1, p1, MPI_ORDER_C, MPI_DOUBLE, &t);
