@@ -165,11 +165,7 @@ static void damage(struct mutate_rng *g, int kind, unsigned char *img, size_t le
     case FLIP_FIXED: mutate_flip_bits(g, img, len); break;
     case RANDOM:
     case RANDOM_FIXED: mutate_random_bytes(g, img, len); break;
-    case TRUNCATE: /* or trailing bytes */
-        if (mutate_below(g, 4)) *size = mutate_below(g, len);
-        else *size = len + 1 + mutate_below(g, 4095), memset(img + len, 0xa5, *size - len);
-        snprintf(what, cap, "%zu of %zu bytes", *size, len);
-        break;
+    case TRUNCATE: mutate_truncate(g, img, len, size, 1, what, cap); break; /* or trailing bytes */
     case HEADER:
         mutate_set_field(g, img, &header_fields[mutate_below(g, COUNT(header_fields))], what, cap,
                          "header ");

@@ -98,10 +98,7 @@ static void damage(struct mutate_rng *g, int kind, unsigned char *buf, size_t le
     case FLIP: mutate_flip_bits(g, buf, len); break;
     case RANDOM:
     case RANDOM_FIXED: mutate_random_bytes(g, buf, len - 4); break;
-    case TRUNCATE:
-        *size = mutate_below(g, len);
-        snprintf(what, cap, "%zu of %zu bytes", *size, len);
-        break;
+    case TRUNCATE: mutate_truncate(g, buf, len, size, 0, what, cap); break;
     case COUNTS:
         mutate_set_field(g, buf, &header_fields[mutate_below(g, COUNT(header_fields))], what, cap,
                          "header ");

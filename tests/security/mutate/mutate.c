@@ -64,6 +64,14 @@ void mutate_random_bytes(struct mutate_rng *g, unsigned char *buf, size_t len)
         buf[i] = (unsigned char)mutate_next(g);
 }
 
+void mutate_truncate(struct mutate_rng *g, unsigned char *buf, size_t len, size_t *size,
+                     int may_grow, char *what, size_t cap)
+{
+    if (!may_grow || mutate_below(g, 4)) *size = mutate_below(g, len);
+    else *size = len + 1 + mutate_below(g, 4095), memset(buf + len, 0xa5, *size - len);
+    snprintf(what, cap, "%zu of %zu bytes", *size, len);
+}
+
 static double now(void)
 {
     struct timespec ts;

@@ -41,6 +41,12 @@ uint64_t mutate_get(const unsigned char *p, int width);
 void mutate_flip_bits(struct mutate_rng *g, unsigned char *buf, size_t len);
 void mutate_random_bytes(struct mutate_rng *g, unsigned char *buf, size_t len);
 
+/* Cuts the file (len bytes) at a random length, or, with may_grow one time
+ * in four, adds up to 4095 bytes after it (buf has room); sets *size and
+ * says so in what. */
+void mutate_truncate(struct mutate_rng *g, unsigned char *buf, size_t len, size_t *size,
+                     int may_grow, char *what, size_t cap);
+
 /* The outcome of running a reader on one damaged file. */
 struct mutate_outcome {
     int status;      /* exit status, or -1 */
