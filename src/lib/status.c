@@ -5,6 +5,8 @@
  * Also the status functions of MPI 4.0 sections 3.2.5, 3.8.4 and 13.2. */
 #include "api_gen.h"
 #include "p2p.h"
+#include <stddef.h>
+#include <string.h>
 
 void mpcr_status_set(MPI_Status *st, int source, int tag, uint64_t bytes)
 {
@@ -158,5 +160,35 @@ int mpcr_impl_Test_cancelled(const MPI_Status *status, int *flag)
 {
     if (status == MPI_STATUS_IGNORE || !flag) return MPI_ERR_ARG;
     *flag = status->count_hi_and_cancelled & 1;
+    return MPI_SUCCESS;
+}
+
+/* ---- Fortran statuses (MPI 4.0 section 19.3.5) ----
+ * MPICH's Fortran status is its C status word for word (MPI_F_STATUS_SIZE
+ * INTEGERs: count_lo, count_hi_and_cancelled, MPI_SOURCE, MPI_TAG,
+ * MPI_ERROR, with MPI_F_SOURCE/TAG/ERROR indexing the last three), which
+ * is what MPICH's own libmpichfort relies on when it hands a Fortran
+ * status to the C functions unconverted. The conversions copy. The
+ * IGNORE sentinels are no statuses: converting one is an error, as in
+ * MPICH. */
+_Static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint) &&
+                   offsetof(MPI_Status, MPI_SOURCE) == MPI_F_SOURCE * sizeof(MPI_Fint) &&
+                   offsetof(MPI_Status, MPI_TAG) == MPI_F_TAG * sizeof(MPI_Fint) &&
+                   offsetof(MPI_Status, MPI_ERROR) == MPI_F_ERROR * sizeof(MPI_Fint),
+               "MPI_Status is not MPICH's Fortran status layout");
+
+int mpcr_impl_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
+{
+    if (c_status == MPI_STATUS_IGNORE || !c_status || !f_status) return MPI_ERR_ARG;
+    memcpy(f_status, c_status, sizeof *c_status);
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
+{
+    if (f_status == MPI_F_STATUS_IGNORE || f_status == MPI_F_STATUSES_IGNORE || !f_status ||
+        c_status == MPI_STATUS_IGNORE || !c_status)
+        return MPI_ERR_ARG;
+    memcpy(c_status, f_status, sizeof *c_status);
     return MPI_SUCCESS;
 }
