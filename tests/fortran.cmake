@@ -5,22 +5,36 @@
 # gfortran warns where one MPI routine gets buffers of different types
 # (MPICH's `use mpi` declares no interfaces for choice buffers): expected.
 find_program(MPCR_MPIF90 mpif90.mpich)
-if(NOT MPCR_MPIF90)
-    message(STATUS "mpif90.mpich not found: the Fortran tests are left out (apt install gfortran libmpich-dev)")
+find_program(MPCR_MPIF77 mpif77.mpich)
+if(NOT MPCR_MPIF90 OR NOT MPCR_MPIF77)
+    message(STATUS "mpif90.mpich or mpif77.mpich not found: the Fortran tests are left out (apt install gfortran libmpich-dev)")
     return()
 endif()
 
-# fortran_program(NAME SOURCES...): tests/NAME, built by the target NAME
-# (C sources may be among them: the wrapper compiles them too).
+# fortran_program(NAME [OPT FLAG] SOURCES...): tests/NAME, built by the
+# target NAME with mpif90.mpich, or mpif77.mpich when every source is
+# fixed form (.f), as a user of each would build it; -O1, or FLAG (C
+# sources may be among them: the wrapper compiles them too).
 function(fortran_program name)
-    list(TRANSFORM ARGN PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE sources)
+    cmake_parse_arguments(PARSE_ARGV 1 F "" "OPT" "")
+    list(TRANSFORM F_UNPARSED_ARGUMENTS PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE sources)
+    if(NOT F_OPT)
+        set(F_OPT -O1)
+    endif()
+    set(compiler ${MPCR_MPIF77})
+    foreach(source IN LISTS sources)
+        if(NOT source MATCHES "\\.f$")
+            set(compiler ${MPCR_MPIF90})
+        endif()
+    endforeach()
+    get_filename_component(wrapper ${compiler} NAME)
     set(exe ${CMAKE_BINARY_DIR}/tests/${name})
     set(moddir ${CMAKE_CURRENT_BINARY_DIR}/fortran_mod/${name})
     add_custom_command(OUTPUT ${exe}
         COMMAND ${CMAKE_COMMAND} -E make_directory ${moddir}
-        COMMAND ${MPCR_MPIF90} -O1 -g -J ${moddir} -o ${exe} ${sources}
+        COMMAND ${compiler} ${F_OPT} -g -J ${moddir} -o ${exe} ${sources}
         DEPENDS ${sources}
-        COMMENT "Building Fortran test ${name} with mpif90.mpich")
+        COMMENT "Building Fortran test ${name} with ${wrapper}")
     add_custom_target(${name} ALL DEPENDS ${exe})
 endfunction()
 
@@ -41,3 +55,39 @@ fortran_program(tf_grequest fortran/grequest.f90)
 add_test(NAME fortran.grequest_unsupported COMMAND ${MPCR_EXE} run -n 1 ${CMAKE_BINARY_DIR}/tests/tf_grequest)
 set_tests_properties(fortran.grequest_unsupported PROPERTIES RUN_SERIAL TRUE
     PASS_REGULAR_EXPRESSION "mpcr: MPI_Grequest_start from Fortran is not supported")
+
+# Fixed form through mpif.h (mpif77.mpich): the sentinels MPI_STATUS_IGNORE,
+# MPI_STATUSES_IGNORE, MPI_IN_PLACE, MPI_BOTTOM; INTEGER, REAL, DOUBLE
+# PRECISION, COMPLEX, DOUBLE COMPLEX, INTEGER*8, LOGICAL, CHARACTER in
+# point-to-point and reductions (MAXLOC/MINLOC on 2INTEGER, 2REAL,
+# 2DOUBLE_PRECISION; LAND/LOR/LXOR); names, error strings, the processor
+# name with Fortran lengths.
+fortran_program(tf_f77 fortran/f77.f)
+fortran_test(fortran.f77 3 tf_f77)
+
+# The same through `use mpi_f08` (handles as derived types, type(MPI_Status),
+# the module's sentinels, array sections passed as descriptors).
+fortran_program(tf_f08 fortran/f08.f90)
+fortran_test(fortran.f08 3 tf_f08)
+
+# Handles and statuses between Fortran and C: MPI_*_f2c/c2f for comm, type,
+# group, op (a Fortran user function), info, errhandler, request, message;
+# MPI_Status_f2c/c2f and MPI_Status_c2f08/f082c (handles_c.c).
+fortran_program(tf_handles fortran/handles.f90 fortran/handles_c.c)
+fortran_test(fortran.handles 3 tf_handles)
+
+# A Fortran conjugate-gradient solver (ckpt/ckpt_cg.f90: MPI_SENDRECV halos,
+# MPI_ALLREDUCE on DOUBLE PRECISION, 2DOUBLE_PRECISION MAXLOC, LOGICAL LOR)
+# checkpointed at random instants: --exit and restarted (under Open MPI),
+# and checkpoint-and-continue; output bit-identical to the native run's.
+# Sized so that the native run lasts about 2.5 s on the idle machine.
+fortran_program(tf_ckpt_cg OPT -O2 ckpt/ckpt_cg.f90)
+add_test(NAME ckpt.fortran_cg COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 3
+    ${CMAKE_BINARY_DIR}/tests/tf_ckpt_cg 400 2)
+add_test(NAME ckpt.fortran_cg_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 3
+    ${CMAKE_BINARY_DIR}/tests/tf_ckpt_cg 400 2)
+set_tests_properties(ckpt.fortran_cg ckpt.fortran_cg_continue PROPERTIES
+    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned" RUN_SERIAL TRUE TIMEOUT 300)
+if(TARGET mpcr-proxy-openmpi)
+    set_property(TEST ckpt.fortran_cg APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
+endif()
