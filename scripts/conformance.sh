@@ -3,7 +3,7 @@
 # natively and under mpcr, side by side (docs/conformance.md).
 #
 #   scripts/conformance.sh [--mode plain|ckpt|restart] [options] DIR...
-#     DIR: pt2pt coll comm group topo datatype attr info errhan ... (test/mpi's directories)
+#     DIR: pt2pt coll comm group topo datatype attr info errhan f77 f90 f08 ... (test/mpi's directories)
 #     --mode plain    `mpcr run` (the default)
 #     --mode ckpt     `mpcr checkpoint` (checkpoint-and-continue) every 0.1 s to W/3
 #                     while each test runs (W: the native run's length)
@@ -93,14 +93,18 @@ fetch() {
     [ -d "$suite" ] || die "the source package unpacked no $suite ($(ls "$cache/src"))"
 }
 
-# ---- configure: for MPICH's mpicc, without Fortran, C++, I/O, spawn.
+# ---- configure: for MPICH's mpicc (and mpif77/mpif90 where installed: the
+# f77, f90 and f08 directories, docs/fortran.md), without C++, I/O, spawn.
 configure() {
     echo "conformance.sh: configuring the suite in $suite (a few minutes)" >&2
-    # MPICC by full name, no --with-mpi: with --with-mpi=/usr configure
+    # Compilers by full name, no --with-mpi: with --with-mpi=/usr configure
     # takes /usr/bin/mpicc, which is Open MPI's where both are installed.
-    local cc
+    local cc f77 fc fortran=(--enable-fortran=no)
     cc=$(command -v mpicc.mpich)
-    (cd "$suite" && ./configure MPICC="$cc" CC="$cc" MPIEXEC="$(command -v mpiexec.mpich)" --enable-fortran=no \
+    if f77=$(command -v mpif77.mpich) && fc=$(command -v mpif90.mpich); then
+        fortran=(F77="$f77" MPIF77="$f77" FC="$fc" MPIFC="$fc" --enable-fortran=all)
+    fi
+    (cd "$suite" && ./configure MPICC="$cc" CC="$cc" MPIEXEC="$(command -v mpiexec.mpich)" "${fortran[@]}" \
         --disable-cxx --disable-romio --disable-spawn --disable-ft-tests --disable-perftest) \
         >"$cache/configure.log" 2>&1 || die "configure of the suite failed: see $cache/configure.log"
     grep -qx "CC = $cc" "$suite/Makefile" ||
@@ -111,10 +115,29 @@ mkdir -p "$cache"
 exec 9>"$cache/.lock"
 flock 9 # one fetch/configure/build at a time
 [ -f "$suite/runtests.in" ] || fetch
+# A Fortran directory asked of a suite configured without Fortran (before
+# the configuration above included it): configure again.
+fortran_asked=
+for d in "${dirs[@]}"; do case $d in f77* | f90* | f08*) fortran_asked=1 ;; esac; done
+if [ -n "$fortran_asked" ] && [ -f "$suite/Makefile" ] && [ ! -f "$suite/f77/Makefile" ]; then
+    command -v mpif90.mpich >/dev/null || die "the Fortran directories need mpif77.mpich and mpif90.mpich (Debian packages gfortran libmpich-dev)"
+    rm "$suite/Makefile"
+fi
 [ -f "$suite/Makefile" ] || configure
 # The helper libraries every test links (util/, dtpools/), then the programs
 # of the directories asked.
 make -s -C "$suite/util" >"$cache/build.log" 2>&1 || die "building test/mpi/util failed: see $cache/build.log"
+# The f08 directory's helper library: configure leaves it out unless run
+# from MPICH's own build (FROM_MPICH), though Debian's MPICH provides
+# `use mpi_f08`; its one object is named here.
+for d in "${dirs[@]}"; do
+    case $d in f08*)
+        make -s -C "$suite/util" libmtest_f08.la am_libmtest_f08_la_OBJECTS=mtest_f08.lo >>"$cache/build.log" 2>&1 ||
+            die "building test/mpi/util/libmtest_f08.la failed: see $cache/build.log"
+        break
+        ;;
+    esac
+done
 if [ -f "$suite/dtpools/Makefile" ]; then
     make -s -C "$suite/dtpools" >>"$cache/build.log" 2>&1 || die "building dtpools failed: see $cache/build.log"
 fi

@@ -39,7 +39,10 @@ can be refreshed alone.
 `scripts/conformance.sh` fetches the suite the first time (`apt-get
 source mpich` through an apt configuration of its own, `deb-src` of
 bookworm: neither root nor the system's `sources.list` is needed),
-configures it for `mpicc.mpich` (no Fortran, C++, I/O or spawn tests) and
+configures it for `mpicc.mpich`, and `mpif77.mpich`/`mpif90.mpich` where
+installed (the `f77`, `f90` and `f08` directories; `f08`'s helper library,
+which the suite's configure builds only inside MPICH's own build, is
+named to make; no C++, I/O or spawn tests) and
 builds the directories asked, all under
 `${{MPCR_CONFORMANCE_CACHE:-/var/tmp/mpcr-conformance}}`.
 `scripts/setup.sh` installs what that needs (`dpkg-dev`, `xz-utils`,
