@@ -30,10 +30,14 @@ struct coll {
     int rank, size;
 };
 
-/* Starts a collective on c: takes the next sequence number. */
+/* The sequence number of a collective starting on c: the next one, or a
+ * persistent collective's, taken when it was made (coll_task.c). */
+uint32_t mpcr_coll_seq_take(struct mpcr_comm *c);
+
+/* Starts a collective on c: takes its sequence number. */
 static inline struct coll coll_begin(struct mpcr_comm *c)
 {
-    uint32_t seq = c->coll_seq++;
+    uint32_t seq = mpcr_coll_seq_take(c);
     return (struct coll){c->vid | MPCR_COLL_CONTEXT, (int)(seq % COLL_SEQ_MOD) * COLL_PHASES,
                          c->rank, c->size};
 }

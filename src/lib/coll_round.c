@@ -3,6 +3,7 @@
  * round trip. The data of all of them and the operation records share one
  * allocation in the staging area. */
 #include "coll.h"
+#include "coll_task.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,10 +69,7 @@ int round_run(struct coll_round *r)
                                         .offset = off + at[i],
                                         .bytes = x->bytes};
     }
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_BATCH);
-    call->offset = off;
-    call->peer = (int32_t)n;
-    err = mpcr_call_finish()->rc;
+    err = mpcr_coll_batch(off, n);
     base = mpcr_staging_ptr(off);
     ops = (struct mpcr_batch_op *)base;
     for (unsigned i = 0; i < n; i++) {

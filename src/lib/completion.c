@@ -5,7 +5,10 @@
  * communicator may go with the request (freed by the program meanwhile),
  * so what is kept is its error handler, not the communicator. */
 #include "api_gen.h"
+#include "coll_task.h"
 #include "p2p.h"
+
+#include <stdlib.h>
 
 #include <sched.h>
 
@@ -26,10 +29,20 @@ static int inactive(MPI_Request h)
 
 /* Whether q has completed here already (nothing pending at the proxy): a
  * receive from MPI_PROC_NULL, a cancelled one, one whose completion
- * MPI_Request_get_status saw, a completed generalized request. */
+ * MPI_Request_get_status saw or a wait over collectives settled, a
+ * completed generalized request, a collective whose schedule ended. */
 static int completed_here(const struct mpcr_request *q)
 {
-    return !q->token && !q->inactive && (!q->greq || mpcr_grequest_done((struct mpcr_request *)q));
+    return !q->token && !q->inactive && (!q->greq || mpcr_grequest_done((struct mpcr_request *)q)) &&
+           (!q->task || mpcr_coll_task_done(q));
+}
+
+/* Whether q is active and can only complete in the library: a generalized
+ * request the program has not completed, a collective still running. */
+static int pending_here(const struct mpcr_request *q)
+{
+    return !q->inactive && ((q->greq && !mpcr_grequest_done((struct mpcr_request *)q)) ||
+                            (q->task && !mpcr_coll_task_done(q)));
 }
 
 /* Finishes request q, whose completion the proxy reported in r (NULL when
@@ -59,6 +72,29 @@ static int finish(MPI_Request *request, struct mpcr_request *q, const struct mpc
     return err;
 }
 
+/* complete_one while collectives run in the library (coll_task.h): a Wait
+ * or Test lets them advance, and waits at the proxy for any of their
+ * operations or q's own, so that a program waiting here for a peer that
+ * waits for this rank's collective does not hang. */
+static int complete_progressing(enum mpcr_op op, MPI_Request *request, struct mpcr_request *q,
+                                int *flag, MPI_Status *status, MPI_Errhandler *eh)
+{
+    uint32_t token = q->token;
+    struct mpcr_completion res;
+    for (;;) {
+        if (q->task ? mpcr_coll_task_done(q) : !token) break;
+        int err = mpcr_coll_progress(op == MPCR_OP_WAIT, &token, &res, 1);
+        if (err) return err;
+        if (op == MPCR_OP_TEST && (q->task ? !mpcr_coll_task_done(q) : token)) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+    }
+    if (!q->token) return finish(request, q, NULL, status, eh);
+    struct mpcr_reply r = {.rc = res.rc, .source = res.source, .tag = res.tag, .bytes = res.bytes};
+    return finish(request, q, &r, status, eh);
+}
+
 /* Completes one request: MPCR_OP_WAIT waits for it, MPCR_OP_TEST only
  * looks (*flag says whether it completed). An inactive request completes
  * at once with an empty status. */
@@ -80,6 +116,8 @@ static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_St
             return MPI_SUCCESS;
         }
     }
+    if (q->task || (q->token && mpcr_coll_async()))
+        return complete_progressing(op, request, q, flag, status, eh);
     if (!q->token) return finish(request, q, NULL, status, eh);
     struct mpcr_call *call = mpcr_call_begin(op);
     call->token = q->token;
@@ -111,6 +149,16 @@ int mpcr_impl_Test(MPI_Request *request, int *flag, MPI_Status *status)
  * each status says how its request ended (MPI 4.0 section 3.7.5); without
  * statuses, the first error. */
 /* ---- several requests through the proxy's COMPLETE (channel.h) ---- */
+
+/* A request the proxy reported complete (and forgot) while the call that
+ * asked cannot finish it yet: its data and status are kept in it, so that
+ * it has completed here. */
+static void settle_result(struct mpcr_request *q, const struct mpcr_completion *res)
+{
+    struct mpcr_reply r = {
+        .rc = res->rc, .source = res->source, .tag = res->tag, .bytes = res->bytes};
+    mpcr_request_settle(q, &r);
+}
 
 /* Finishes request i of a COMPLETE call from its result. */
 static int finish_result(MPI_Request *request, const struct mpcr_completion *res,
@@ -144,7 +192,7 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
         if (!q) return MPI_ERR_REQUEST;
         active++;
         if (completed_here(q) && local < 0) local = i;
-        waiting_here += q->greq && !mpcr_grequest_done(q);
+        waiting_here += pending_here(q);
     }
     if (flag) *flag = 1;
     if (!active) { /* MPI 4.0 3.7.5: nothing to wait for */
@@ -186,6 +234,8 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
                                 statuses == MPI_STATUSES_IGNORE ? &ignored : statuses, c);
     } else if (!err && all) {
         if (flag) *flag = all_done;
+        for (int i = 0; !all_done && i < count; i++) /* the proxy's are done, not the library's: */
+            if (res[i].done) settle_result(mpcr_request_get(reqs[i]), &res[i]); /* kept here */
         for (int i = 0; all_done && i < count; i++) {
             MPI_Status *st = status_at(statuses, i, &ignored);
             MPI_Errhandler ci = *c;
@@ -222,27 +272,59 @@ const struct mpcr_reply *mpcr_complete_call(enum mpcr_complete_mode mode, uint32
     return mpcr_call_finish();
 }
 
-/* A wait over generalized requests the program has not completed yet
- * cannot wait at the proxy: it tests (the proxy's requests and the
- * program's) until something completes. */
+/* One step of progress of the collectives in flight (coll_task.h) and of
+ * the point-to-point requests among reqs, each of which the proxy reports
+ * complete is settled here (completed_here then finishes it); block: wait
+ * at the proxy until something has completed. */
+static int progress_with(int block, int count, MPI_Request reqs[])
+{
+    uint32_t *tokens = malloc(((size_t)count + 1) * sizeof *tokens);
+    struct mpcr_completion *res = malloc(((size_t)count + 1) * sizeof *res);
+    int err = tokens && res ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (int i = 0; !err && i < count; i++) {
+        struct mpcr_request *q = inactive(reqs[i]) ? NULL : mpcr_request_get(reqs[i]);
+        tokens[i] = q ? q->token : 0;
+    }
+    if (!err) err = mpcr_coll_progress(block, tokens, res, (uint32_t)count);
+    for (int i = 0; !err && i < count; i++) {
+        struct mpcr_request *q = inactive(reqs[i]) ? NULL : mpcr_request_get(reqs[i]);
+        if (q && q->token && !tokens[i]) settle_result(q, &res[i]);
+    }
+    free(tokens), free(res);
+    return err;
+}
+
+/* A wait over requests that complete in the library (generalized ones the
+ * program has not completed, collectives running) cannot wait at the proxy
+ * alone: it tests until something completes, letting the collectives in
+ * flight advance between the tests. */
 static int several_waiting(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], int *result,
                            int *flag, int indices[], MPI_Status statuses[], MPI_Errhandler *c)
 {
-    int pending_here = 0;
-    for (int i = 0;
-         mode != MPCR_TESTANY && mode != MPCR_TESTSOME && mode != MPCR_TESTALL && i < count; i++) {
+    int greqs = 0, here = 0, async = mpcr_coll_async();
+    int waits = mode != MPCR_TESTANY && mode != MPCR_TESTSOME && mode != MPCR_TESTALL;
+    for (int i = 0; i < count; i++) {
         struct mpcr_request *q = inactive(reqs[i]) ? NULL : mpcr_request_get(reqs[i]);
-        pending_here |= q && q->greq && !mpcr_grequest_done(q);
+        here |= q && pending_here(q);
+        greqs |= q && q->greq && pending_here(q);
     }
     int err;
-    if (!pending_here) {
+    if (!async && !(waits && here)) {
         err = several(mode, count, reqs, result, flag, indices, statuses, c);
     } else {
-        enum mpcr_complete_mode test = mode == MPCR_WAITANY    ? MPCR_TESTANY
-                                       : mode == MPCR_WAITSOME ? MPCR_TESTSOME
-                                                               : MPCR_TESTALL;
-        for (int done = 0; !done; sched_yield())
-            err = several(test, count, reqs, result, &done, indices, statuses, c), done |= !!err;
+        enum mpcr_complete_mode test = mode == MPCR_WAITANY || mode == MPCR_TESTANY     ? MPCR_TESTANY
+                                       : mode == MPCR_WAITSOME || mode == MPCR_TESTSOME ? MPCR_TESTSOME
+                                                                                        : MPCR_TESTALL;
+        if (async && !waits && (err = progress_with(0, count, reqs))) return err;
+        for (int done = 0;;) {
+            err = several(test, count, reqs, result, &done, indices, statuses, c);
+            if (flag) *flag = done;
+            if (done || err || !waits) break;
+            if (!mpcr_coll_async())
+                sched_yield(); /* only generalized requests can complete */
+            else if ((err = progress_with(!greqs, count, reqs)))
+                break;
+        }
     }
     mpcr_orphans_poll(0);
     return err;

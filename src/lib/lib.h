@@ -153,8 +153,9 @@ int mpcr_attr_comm_dup(struct mpcr_comm *from, struct mpcr_comm *to);
 int mpcr_attr_comm_free(struct mpcr_comm *c);
 
 /* ---- requests (request.c; docs/pt2pt.md) ---- */
-enum mpcr_req_kind { MPCR_REQ_SEND = 1, MPCR_REQ_RECV, MPCR_REQ_GREQ };
+enum mpcr_req_kind { MPCR_REQ_SEND = 1, MPCR_REQ_RECV, MPCR_REQ_GREQ, MPCR_REQ_COLL };
 struct mpcr_grequest; /* grequest.c */
+struct coll_task;     /* coll_task.c: a non-blocking or persistent collective */
 struct mpcr_request {
     struct mpcr_object h;
     enum mpcr_req_kind kind;
@@ -179,6 +180,7 @@ struct mpcr_request {
     uint64_t bsend_charge; /* bytes of the attached buffer it holds (bsend.c) */
     struct mpcr_request *next_orphan;
     struct mpcr_grequest *greq;
+    struct coll_task *task;
 };
 /* A new request on communicator c (referenced until the request is freed);
  * *handle is set. NULL when out of memory. */

@@ -4,6 +4,7 @@
  * the generated entry points (api_gen.c), so the proxy only sees valid
  * calls; counts arrive as MPI_Count (the _c forms share these bodies). */
 #include "api_gen.h"
+#include "coll_task.h"
 #include "p2p.h"
 
 #include <stdlib.h>
@@ -58,7 +59,7 @@ static int send_blocking(enum mpcr_op op, const void *buf, MPI_Count count,
     uint64_t off;
     int err = stage_send(op, buf, count, t, dest, tag, c, &off);
     if (err) return err;
-    err = mpcr_call_finish()->rc;
+    err = mpcr_coll_finish_blocking()->rc;
     mpcr_staging_free(off);
     return err;
 }
@@ -95,7 +96,7 @@ int mpcr_impl_Recv(void *buf, MPI_Count count, const struct mpcr_type *t, int so
     uint64_t capacity, off;
     int err = stage_recv(MPCR_OP_RECV, count, t, source, tag, c, &off, &capacity);
     if (err) return err;
-    err = mpcr_finish_recv(mpcr_call_finish(), buf, capacity, off, t, status);
+    err = mpcr_finish_recv(mpcr_coll_finish_blocking(), buf, capacity, off, t, status);
     mpcr_staging_free(off);
     mpcr_orphans_poll(0);
     return err;
@@ -204,10 +205,7 @@ int mpcr_batch(struct mpcr_batch_op *ops, unsigned n)
     struct mpcr_batch_op *shared = mpcr_staging_ptr(off);
     for (unsigned i = 0; i < n; i++)
         shared[i] = ops[i], shared[i].done = 0;
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_BATCH);
-    call->offset = off;
-    call->peer = (int32_t)n;
-    err = mpcr_call_finish()->rc;
+    err = mpcr_coll_batch(off, n); /* collectives in flight advance meanwhile (coll_task.h) */
     shared = mpcr_staging_ptr(off);
     for (unsigned i = 0; i < n; i++)
         ops[i] = shared[i];

@@ -7,6 +7,7 @@
  * reposted or restored as any other; the handle the program holds never
  * changes (docs/pt2pt.md). */
 #include "api_gen.h"
+#include "coll_task.h"
 #include "p2p.h"
 
 static int init(enum mpcr_op op, int buffered, const void *buf, MPI_Count count,
@@ -60,6 +61,7 @@ static int start(MPI_Request handle)
 {
     struct mpcr_request *q = mpcr_request_get(handle);
     if (!q || !q->persistent || !q->inactive) return MPI_ERR_REQUEST;
+    if (q->task) return mpcr_coll_task_start(q);
     q->rc = MPI_SUCCESS;
     if (q->start_op == MPCR_OP_IRECV)
         return mpcr_request_start_recv(q, (void *)q->sbuf, q->count, q->type, q->peer, q->tag);

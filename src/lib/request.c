@@ -11,6 +11,7 @@
  * buffer, a send's staging is freed. Across a checkpoint it is an
  * ordinary pending request of the proxy (docs/pt2pt.md). */
 #include "api_gen.h"
+#include "coll_task.h"
 #include "p2p.h"
 
 #include <stdlib.h>
@@ -23,6 +24,7 @@ static void destroy(void *obj)
     if (q->has_staging) mpcr_staging_free(q->offset);
     if (q->type) mpcr_type_unref((struct mpcr_type *)q->type);
     if (q->greq) mpcr_grequest_destroy(q);
+    if (q->task) mpcr_coll_task_destroy(q);
     mpcr_comm_unref(q->comm); /* may free a communicator the program freed already */
 }
 
@@ -128,6 +130,7 @@ int mpcr_request_start_recv(struct mpcr_request *q, void *buf, MPI_Count count,
 
 void mpcr_orphans_poll(int wait_buffered)
 {
+    if (mpcr_coll_async()) mpcr_coll_progress(0, NULL, NULL, 0); /* every call lets them advance */
     uint32_t n = 0, buffered = 0;
     for (struct mpcr_request *q = orphans; q; q = q->next_orphan)
         n++, buffered += q->bsend_charge > 0;
@@ -185,6 +188,10 @@ int mpcr_impl_Request_get_status(MPI_Request request, int *flag, MPI_Status *sta
     if (q->greq) { /* its status is query_fn's (MPI 4.0 13.2) */
         *flag = mpcr_grequest_done(q);
         if (*flag) mpcr_grequest_finish(q);
+    } else if (q->task) {
+        int err = mpcr_coll_progress(0, NULL, NULL, 0);
+        if (err) return err;
+        *flag = mpcr_coll_task_done(q);
     } else if (q->token) {
         struct mpcr_call *call = mpcr_call_begin(MPCR_OP_TEST);
         call->token = q->token;

@@ -55,6 +55,8 @@
 # reposted") must be above zero: the path the test exists to exercise was
 # taken.
 # Environment: MPCR (the mpcr binary), CKPT_REQUIRE (above),
+# CKPT_NATIVE_ARGS (the native run's ARGS instead: a variant of the program
+# that computes the same results in a way the native MPI can run),
 # CKPT_RESTART_ARGS (more options of `mpcr restart`, e.g. "--mpi
 # openmpi"), CKPT_SEED (the seed of the random
 # delays; printed, so that a failing sequence can be repeated), KEEP (keep
@@ -306,7 +308,9 @@ compare_suffix() {
 # ---- the reference
 
 start_ms=$(now_ms)
-timeout -k 10 300 mpiexec.mpich -n "$n" "$prog" "$@" </dev/null >"$T/ref.out" 2>"$T/ref.err"
+native_args=("$@")
+[ -n "${CKPT_NATIVE_ARGS:-}" ] && read -ra native_args <<<"$CKPT_NATIVE_ARGS"
+timeout -k 10 300 mpiexec.mpich -n "$n" "$prog" "${native_args[@]}" </dev/null >"$T/ref.out" 2>"$T/ref.err"
 ref_rc=$?
 ref_ms=$(($(now_ms) - start_ms))
 case $ref_rc in 124 | 137) fail "the native run (mpiexec.mpich) did not end within 300 s" ;; esac

@@ -1,0 +1,272 @@
+/* Non-blocking and persistent collectives as tasks: see coll_task.h and
+ * docs/collectives.md. A task is the blocking collective's schedule run on
+ * a stack of its own; it pauses where its round waits for its sends and
+ * receives, and mpcr_coll_progress resumes it when all have completed.
+ * Tasks run only on the program's thread, inside MPI calls, one at a time. */
+#include "coll_task.h"
+#include "coll.h"
+#include "coll_stack.h"
+#include "op_user.h"
+#include "p2p.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct coll_task {
+    struct mpcr_request *q;
+    mpcr_coll_run_fn *run;
+    const struct mpcr_type **types;
+    int ntypes;
+    struct mpcr_user_op *op; /* a user op, kept while the request lives */
+    int persistent;
+    uint32_t seq; /* a persistent collective's sequence number */
+    int seq_taken; /* this run has used it */
+    /* A run: */
+    void *stack; /* NULL when not running */
+    void *sp;    /* where the task stands while paused */
+    int ended;
+    struct coll_task *next; /* the list of running tasks */
+    /* The round it waits for: tokens (0 once completed) and results. */
+    uint32_t *tokens;
+    struct mpcr_completion *res;
+    unsigned n, left;
+    _Alignas(16) unsigned char args[];
+};
+
+static struct coll_task *running; /* tasks started and not ended */
+static struct coll_task *current; /* the task executing now; NULL: the program's stack */
+static void *program_sp;          /* where the program's stack stands while a task runs */
+
+int mpcr_coll_async(void)
+{
+    return current || running;
+}
+
+/* ---- running a task ---- */
+
+static _Noreturn void task_entry(void)
+{
+    struct coll_task *t = current;
+    struct mpcr_request *q = t->q;
+    q->rc = t->run(t->args);
+    t->ended = 1;
+    mpcr_stack_switch(&t->sp, program_sp);
+    __builtin_unreachable();
+}
+
+/* Lets t run until it waits for a round or ends; then, if it ended, its
+ * request is complete. */
+static void resume(struct coll_task *t)
+{
+    /* A user op the program freed since the start is still the collective's:
+     * its handle is valid again while the task runs (nothing else can
+     * take the slot while the object lives). */
+    int released = t->op && t->op->h.released;
+    if (released) t->op->h.released = 0;
+    current = t;
+    mpcr_stack_switch(&program_sp, t->sp);
+    current = NULL;
+    if (released) t->op->h.released = 1;
+    if (!t->ended) return;
+    for (struct coll_task **l = &running; *l; l = &(*l)->next)
+        if (*l == t) {
+            *l = t->next;
+            break;
+        }
+    coll_stack_put(t->stack);
+    t->stack = NULL;
+    mpcr_status_set(&t->q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
+    mpcr_obj_unref(t->q); /* the run's reference: may destroy a request the program freed */
+}
+
+/* Pauses the current task until every token of its round has completed. */
+static void task_wait(uint32_t *tokens, struct mpcr_completion *res, unsigned n)
+{
+    struct coll_task *t = current;
+    t->tokens = tokens, t->res = res, t->n = n, t->left = 0;
+    for (unsigned i = 0; i < n; i++)
+        t->left += tokens[i] != 0;
+    if (t->left) mpcr_stack_switch(&t->sp, program_sp);
+}
+
+static int start(struct mpcr_request *q)
+{
+    struct coll_task *t = q->task;
+    if (!(t->stack = coll_stack_get())) return MPI_ERR_NO_MEM;
+    t->sp = coll_stack_prepare(t->stack, task_entry);
+    t->ended = 0, t->n = t->left = 0, t->seq_taken = 0;
+    q->inactive = 0, q->rc = MPI_SUCCESS;
+    mpcr_obj_ref(q); /* the request lives until the run ends, even if the program frees it */
+    t->next = running, running = t;
+    resume(t);
+    return MPI_SUCCESS;
+}
+
+uint32_t mpcr_coll_seq_take(struct mpcr_comm *c)
+{
+    if (current && current->persistent && current->q->comm == c && !current->seq_taken++)
+        return current->seq;
+    return c->coll_seq++;
+}
+
+int mpcr_coll_task_new(struct mpcr_comm *c, MPI_Request *request, mpcr_coll_run_fn *run,
+                       const void *args, size_t size, const struct mpcr_type *const types[],
+                       int ntypes, MPI_Op op, int persistent)
+{
+    struct coll_task *t = calloc(1, sizeof *t + size);
+    const struct mpcr_type **held = calloc((size_t)ntypes + 1, sizeof *held);
+    struct mpcr_request *q = t && held ? mpcr_request_new(c, request) : NULL;
+    if (!q) {
+        free(t), free(held);
+        return MPI_ERR_NO_MEM;
+    }
+    memcpy(t->args, args, size);
+    t->q = q, t->run = run, t->types = held;
+    for (int i = 0; i < ntypes; i++)
+        if (types[i]) held[t->ntypes++] = types[i], mpcr_type_ref((struct mpcr_type *)types[i]);
+    if ((t->op = (struct mpcr_user_op *)mpcr_user_op_get(op))) mpcr_obj_ref(t->op);
+    q->kind = MPCR_REQ_COLL, q->task = t;
+    if (persistent) {
+        q->persistent = 1, q->inactive = 1;
+        t->persistent = 1, t->seq = c->coll_seq++;
+        return MPI_SUCCESS;
+    }
+    int err = start(q);
+    if (!err && t->ended) err = q->rc; /* failed at once (a wrong argument): no request */
+    if (err) mpcr_request_free(request, q);
+    return err;
+}
+
+int mpcr_coll_task_start(struct mpcr_request *q)
+{
+    return start(q);
+}
+
+int mpcr_coll_task_done(const struct mpcr_request *q)
+{
+    return !q->task->stack;
+}
+
+void mpcr_coll_task_destroy(struct mpcr_request *q)
+{
+    struct coll_task *t = q->task;
+    for (int i = 0; i < t->ntypes; i++)
+        mpcr_type_unref((struct mpcr_type *)t->types[i]);
+    free(t->types);
+    if (t->op) mpcr_obj_unref(t->op);
+    free(t);
+    q->task = NULL;
+}
+
+/* ---- rounds as non-blocking requests ---- */
+
+static int batch_async(uint64_t off, unsigned n)
+{
+    uint32_t tokens[MPCR_BATCH_MAX];
+    struct mpcr_completion res[MPCR_BATCH_MAX];
+    int err = MPI_SUCCESS;
+    for (unsigned i = 0; i < n; i++) {
+        const struct mpcr_batch_op *b = (const struct mpcr_batch_op *)mpcr_staging_ptr(off) + i;
+        enum mpcr_op op = b->op == MPCR_OP_RECV ? MPCR_OP_IRECV : MPCR_OP_ISEND;
+        const struct mpcr_reply *r = mpcr_p2p_call(op, b->comm, b->peer, b->tag, b->offset, b->bytes);
+        tokens[i] = r->rc ? 0 : r->token;
+        res[i] = (struct mpcr_completion){.done = !r->rc, .rc = r->rc};
+        if (r->rc && !err) err = r->rc;
+    }
+    if (current) {
+        task_wait(tokens, res, n);
+    } else {
+        for (;;) {
+            unsigned left = 0;
+            for (unsigned i = 0; i < n; i++)
+                left += tokens[i] != 0;
+            if (!left) break;
+            int e = mpcr_coll_progress(1, tokens, res, n);
+            if (e) return e; /* the proxy's requests are lost: nothing to unpack */
+        }
+    }
+    struct mpcr_batch_op *ops = mpcr_staging_ptr(off); /* the area may have moved meanwhile */
+    for (unsigned i = 0; i < n; i++) {
+        ops[i].done = res[i].done, ops[i].rc = res[i].rc;
+        ops[i].source = res[i].source, ops[i].rtag = res[i].tag, ops[i].rbytes = res[i].bytes;
+    }
+    return err;
+}
+
+int mpcr_coll_batch(uint64_t off, unsigned n)
+{
+    if (mpcr_coll_async()) return batch_async(off, n);
+    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_BATCH);
+    call->offset = off;
+    call->peer = (int32_t)n;
+    return mpcr_call_finish()->rc;
+}
+
+const struct mpcr_reply *mpcr_coll_finish_blocking(void)
+{
+    if (!mpcr_coll_async()) return mpcr_call_finish();
+    static struct mpcr_reply done;
+    struct mpcr_call *call = &mpcr.chan->call;
+    call->op = call->op == MPCR_OP_RECV    ? MPCR_OP_IRECV
+               : call->op == MPCR_OP_SSEND ? MPCR_OP_ISSEND
+                                           : MPCR_OP_ISEND;
+    const struct mpcr_reply *r = mpcr_call_finish();
+    if (r->rc) return r;
+    uint32_t token = r->token;
+    struct mpcr_completion res = {0};
+    while (token) {
+        int err = mpcr_coll_progress(1, &token, &res, 1);
+        if (err) res.rc = err, token = 0;
+    }
+    done = (struct mpcr_reply){.rc = res.rc, .source = res.source, .tag = res.tag, .bytes = res.bytes};
+    return &done;
+}
+
+/* ---- progress ---- */
+
+int mpcr_coll_progress(int block, uint32_t *tokens, struct mpcr_completion *res, uint32_t n)
+{
+    if (current) return MPI_SUCCESS; /* a user op calling MPI from a task: never nested */
+    uint32_t total = n;
+    for (struct coll_task *t = running; t; t = t->next)
+        total += t->n;
+    if (!total) return MPI_SUCCESS;
+    uint64_t off, bytes = mpcr_completion_offset(0, total) +
+                          (uint64_t)total * sizeof(struct mpcr_completion);
+    int err = mpcr_staging_alloc(bytes, &off);
+    if (err) return err;
+    uint32_t *all = mpcr_staging_ptr(off), k = 0, pending = 0;
+    for (uint32_t i = 0; i < n; i++)
+        pending += (all[k++] = tokens[i]) != 0;
+    for (struct coll_task *t = running; t; t = t->next)
+        for (unsigned i = 0; i < t->n; i++)
+            pending += (all[k++] = t->tokens[i]) != 0;
+    if (!pending) { /* nothing can complete: do not wait */
+        mpcr_staging_free(off);
+        return MPI_SUCCESS;
+    }
+    err = mpcr_complete_call(block ? MPCR_WAITSOME : MPCR_TESTSOME, total, off)->rc;
+    const struct mpcr_completion *got = mpcr_staging_ptr(mpcr_completion_offset(off, total));
+    k = 0;
+    for (uint32_t i = 0; i < n; i++, k++)
+        if (!err && tokens[i] && got[k].done) tokens[i] = 0, res[i] = got[k];
+    for (struct coll_task *t = running; t; t = t->next)
+        for (unsigned i = 0; i < t->n; i++, k++)
+            if (!err && t->tokens[i] && got[k].done)
+                t->tokens[i] = 0, t->res[i] = got[k], t->left--;
+    mpcr_staging_free(off);
+    if (err) return err;
+    /* Resume every task whose round completed; a resumed one may end (and
+     * leave the list) or post its next round. */
+    for (int again = 1; again;) {
+        again = 0;
+        for (struct coll_task *t = running; t; t = t->next)
+            if (!t->left && t->n) {
+                t->n = 0;
+                resume(t);
+                again = 1;
+                break;
+            }
+    }
+    return MPI_SUCCESS;
+}
