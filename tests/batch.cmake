@@ -18,3 +18,9 @@ if(TARGET mpcr-proxy-openmpi)
     set_property(TEST batch.exec_mpirun_openmpi APPEND PROPERTY ENVIRONMENT
         "LAUNCH=mpirun.openmpi --allow-run-as-root --oversubscribe -n 2")
 endif()
+# the same, pre-empted by Slurm's signal instead of mpcr checkpoint --exit (docs/batch-systems.md
+# "Signals"): to every process of the job's steps, or to the batch shell (srun passes it on)
+batch_test(slurm_scancel_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+set_property(TEST batch.slurm_scancel_signal APPEND PROPERTY ENVIRONMENT "SCANCEL=--signal=USR1")
+batch_test(slurm_batch_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+set_property(TEST batch.slurm_batch_signal APPEND PROPERTY ENVIRONMENT "SCANCEL=--batch --signal=USR1")

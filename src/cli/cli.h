@@ -4,12 +4,37 @@
 #ifndef MPCR_CLI_H
 #define MPCR_CLI_H
 
+#include <stdio.h>
+
+/* Exit statuses of every command (docs/mpcr.1, EXIT STATUS). `run`,
+ * `exec` and `restart` end with the job's own status; 0 also after a
+ * checkpoint that ended it. */
+enum {
+    MPCR_EXIT_OK = 0,
+    MPCR_EXIT_FAILURE = 1, /* what was asked could not be done; stderr says why */
+    MPCR_EXIT_USAGE = 2,   /* a command line mpcr does not understand */
+    MPCR_EXIT_NOT_STARTED = 127, /* the program (or a part of mpcr) could not be started */
+    MPCR_EXIT_SIGNAL = 128 /* + N: ended by signal N, or after mpcr passed signal N on */
+};
+
 int cmd_run(int argc, char **argv);
 int cmd_checkpoint(int argc, char **argv);
 int cmd_restart(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_coordinator(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+/* help.c: the list of commands (to `out`; returns 0 for stdout, else
+ * MPCR_EXIT_USAGE), and one command's help (MPCR_EXIT_USAGE if none). */
+int mpcr_usage(FILE *out);
+int mpcr_help(const char *command, FILE *out);
+
+/* status_json.c: `mpcr status --json DIR`; returns the exit status. */
+int mpcr_status_json(const char *dir);
+
+/* The version, and the git commit built (version.c, generated). */
+extern const char mpcr_version[], mpcr_commit[];
 
 /* `mpcr run --no-mpi ...`: the checkpoint engine alone, for any program.
  * argv[0] is "run"; the options are those of cmd_run. */

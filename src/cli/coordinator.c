@@ -15,11 +15,13 @@
 
 #include "ckpt_common.h"
 #include "cli.h"
+#include "signal_option.h"
 
 static int usage(void)
 {
     mpcr_err("usage: mpcr coordinator --listen A.B.C.D:PORT -n N [--ckpt-dir DIR] [--interval T] "
-             "[--keep K] [--mpi MPI]");
+             "[--keep K] [--mpi MPI]\n"
+             "                        [--checkpoint-signal SIG] [--exit-signal SIG]");
     return 2;
 }
 
@@ -28,8 +30,14 @@ int cmd_coordinator(int argc, char **argv)
     const char *listen = NULL, *dir = MPCR_DEFAULT_CKPT_DIR, *mpi = "mpich";
     int n = 0, keep = 2, quiet = 0;
     double interval = 0;
+    struct mpcr_signals sigs;
+    mpcr_signals_init(&sigs);
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--listen") && i + 1 < argc)
+        int taken = mpcr_signal_option(&sigs, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
+        if (taken < 0) return usage();
+        if (taken)
+            i++;
+        else if (!strcmp(argv[i], "--listen") && i + 1 < argc)
             listen = argv[++i];
         else if (!strcmp(argv[i], "-n") && i + 1 < argc)
             n = atoi(argv[++i]);
@@ -46,10 +54,11 @@ int cmd_coordinator(int argc, char **argv)
         else
             return usage();
     }
-    if (!listen || n <= 0 || keep <= 0 || interval < 0) return usage();
+    if (!listen || n <= 0 || keep <= 0 || interval < 0 || mpcr_signals_check(&sigs)) return usage();
     struct mpcr_coord c;
     if (mpcr_open_coord(&c, dir)) return 1;
     c.interval = interval, c.keep = keep, c.mpi = mpi;
+    c.checkpoint_signal = sigs.checkpoint, c.exit_signal = sigs.exit;
     int rc = mpcr_coord_listen_tcp(&c, listen);
     if (rc) {
         mpcr_err(

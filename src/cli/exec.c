@@ -29,6 +29,7 @@
 #include "binding.h"
 #include "ckpt_common.h"
 #include "cli.h"
+#include "signal_option.h"
 #include "private.h"
 
 #define LAUNCH_FILE "coord.launch"
@@ -36,7 +37,8 @@
 static int usage(void)
 {
     mpcr_err("usage: LAUNCHER -n N mpcr exec [--ckpt-dir DIR [--interval T] [--keep K]] "
-             "[--coordinator A.B.C.D:PORT --ckpt-dir DIR] [--mpi mpich|openmpi] PROGRAM ARGS...\n"
+             "[--coordinator A.B.C.D:PORT --ckpt-dir DIR] [--mpi mpich|openmpi]\n"
+             "           [--checkpoint-signal SIG] [--exit-signal SIG] PROGRAM ARGS...\n"
              "       LAUNCHER -n N mpcr exec [--mpi M] --restart DIR\n"
              "       LAUNCHER -n N mpcr exec [--mpi M] --restart-if-any DIR PROGRAM ARGS...");
     return 2;
@@ -156,6 +158,7 @@ static double now(void)
 
 struct job_options {
     const char *dir, *interval, *keep;
+    struct mpcr_signals sigs;
 };
 
 /* Rank 0: starts `mpcr coordinator` for the job (a session of its own: it
@@ -181,9 +184,11 @@ static int start_coordinator(const struct launch *l, const struct job_options *o
             return -1;
         }
         snprintf(addr, cap, "127.0.0.1:%d", port);
-        char *argv[16] = {mpcr,   "coordinator", "--quiet",      "--listen", addr,          "-n",
+        char *argv[20] = {mpcr,   "coordinator", "--quiet",      "--listen", addr,          "-n",
                           nranks, "--ckpt-dir",  (char *)o->dir, "--mpi",    (char *)l->mpi};
         int k = 11;
+        char num[2][16];
+        mpcr_signals_argv(&o->sigs, argv, &k, num);
         if (o->interval) argv[k++] = "--interval", argv[k++] = (char *)o->interval;
         if (o->keep) argv[k++] = "--keep", argv[k++] = (char *)o->keep;
         pid_t pid = fork();
@@ -294,7 +299,8 @@ int cmd_exec(int argc, char **argv)
 {
     const char *mpi_opt = NULL, *coord_addr = NULL, *restart = NULL;
     struct job_options o = {0};
-    int if_any = 0, i = 1;
+    mpcr_signals_init(&o.sigs);
+    int if_any = 0, i = 1, taken;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) {
@@ -302,6 +308,10 @@ int cmd_exec(int argc, char **argv)
             break;
         }
         if (i + 1 >= argc) return usage();
+        if ((taken = mpcr_signal_option(&o.sigs, a, argv[i + 1])))
+            i++;
+        if (taken < 0) return usage();
+        if (taken) continue;
         if (!strcmp(a, "--ckpt-dir"))
             o.dir = argv[++i];
         else if (!strcmp(a, "--coordinator"))
@@ -329,6 +339,19 @@ int cmd_exec(int argc, char **argv)
     if (!restart && i >= argc) {
         mpcr_err("exec: no program given");
         return usage();
+    }
+    if (mpi_opt && strcmp(mpi_opt, "mpich") && strcmp(mpi_opt, "openmpi")) {
+        mpcr_err("exec: --mpi %s is not supported (mpich or openmpi)", mpi_opt);
+        return usage();
+    }
+    if (mpcr_signals_check(&o.sigs)) return usage();
+    if (!o.dir && o.sigs.given) {
+        mpcr_err("exec: --checkpoint-signal and --exit-signal need --ckpt-dir (or --restart)");
+        return usage();
+    }
+    if (o.dir) { /* a scheduler may signal every process of the job, this one too, at once */
+        mpcr_signals_ignore(&o.sigs);
+        mpcr_signals_export(&o.sigs);
     }
     struct launch l;
     if (find_launch(&l, mpi_opt)) return 1;

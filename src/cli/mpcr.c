@@ -7,17 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Each command's usage and options: help.c. */
 static const struct {
     const char *name;
     int (*fn)(int, char **);
-    const char *summary;
 } commands[] = {
-    {"run", cmd_run, "run [-n N] [--mpi MPI] [--ckpt-dir DIR] [--] PROGRAM ARGS...   run a job under mpcr"},
-    {"exec", cmd_exec, "exec [--ckpt-dir DIR] [--restart[-if-any] DIR] PROGRAM   one rank, under srun/mpiexec/mpirun"},
-    {"checkpoint", cmd_checkpoint, "checkpoint [--exit] [DIR]        checkpoint a running job"},
-    {"restart", cmd_restart, "restart [-n N] [--mpi MPI] DIR                 restart from the newest images"},
-    {"status", cmd_status, "status [DIR]                        show a job's state"},
-    {"coordinator", cmd_coordinator, "coordinator --listen A.B.C.D:PORT -n N [--ckpt-dir DIR]   for jobs over several hosts"},
+    {"run", cmd_run},         {"exec", cmd_exec},     {"checkpoint", cmd_checkpoint},
+    {"restart", cmd_restart}, {"status", cmd_status}, {"coordinator", cmd_coordinator},
+    {"help", cmd_help},
 };
 
 void mpcr_err(const char *fmt, ...)
@@ -43,20 +40,26 @@ const char *mpcr_self_dir(void)
     return dir;
 }
 
-static int usage(FILE *out)
+static int is_help(const char *arg)
 {
-    fprintf(out, "usage: mpcr COMMAND [OPTIONS]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  mpcr %s\n", commands[i].summary);
-    return out == stdout ? 0 : 2;
+    return !strcmp(arg, "-h") || !strcmp(arg, "--help");
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) return usage(stderr);
-    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) return usage(stdout);
+    if (argc < 2) return mpcr_usage(stderr);
+    if (is_help(argv[1])) return mpcr_usage(stdout);
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+        printf("mpcr %s%s%s%s\n", mpcr_version, mpcr_commit[0] ? " (git " : "", mpcr_commit,
+               mpcr_commit[0] ? ")" : "");
+        return MPCR_EXIT_OK;
+    }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name)) {
+            /* `mpcr run --help`; `mpcr run prog --help` is the program's */
+            if (argc > 2 && is_help(argv[2])) return mpcr_help(argv[1], stdout);
+            return commands[i].fn(argc - 1, argv + 1);
+        }
     mpcr_err("unknown command '%s'", argv[1]);
-    return usage(stderr);
+    return mpcr_usage(stderr);
 }

@@ -14,11 +14,14 @@
 #include "binding.h"
 #include "ckpt_common.h"
 #include "cli.h"
+#include "signal_option.h"
 
 static int usage(void)
 {
     mpcr_err(
-        "usage: mpcr restart [-n N] [--mpi mpich|openmpi] DIR  (or --no-mpi DIR for one process)");
+        "usage: mpcr restart [-n N] [--mpi mpich|openmpi] [--coordinator A.B.C.D:PORT]\n"
+        "                    [--checkpoint-signal SIG] [--exit-signal SIG] DIR\n"
+        "       mpcr restart --no-mpi DIR  (one process)");
     return 2;
 }
 
@@ -72,11 +75,13 @@ static int check_images(const char *restorer, const char *gdir, int nranks)
 }
 
 static int restart_job(const char *dir, unsigned long gen, int nranks, const char *mpi,
-                       const char *coord_addr, uint64_t job)
+                       const char *coord_addr, uint64_t job, const struct mpcr_signals *sigs)
 {
     struct mpcr_coord c;
     if (coord_addr ? mpcr_use_coordinator(coord_addr, dir) : mpcr_open_coord(&c, dir)) return 1;
     if (!coord_addr) c.job_id = job; /* the restarted job is the same job */
+    if (!coord_addr) c.checkpoint_signal = sigs->checkpoint, c.exit_signal = sigs->exit;
+    mpcr_signals_export(sigs);
     char job_hex[32]; /* what the new proxies check their state files against */
     snprintf(job_hex, sizeof job_hex, "%016" PRIx64, job);
     setenv("MPCR_JOB_ID", job_hex, 1);
@@ -113,7 +118,15 @@ int cmd_restart(int argc, char **argv)
 {
     const char *dir = NULL, *mpi_opt = NULL, *coord_addr = NULL;
     int n = 0;
+    struct mpcr_signals sigs;
+    mpcr_signals_init(&sigs);
     for (int i = 1; i < argc; i++) {
+        int taken = mpcr_signal_option(&sigs, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
+        if (taken < 0) return usage();
+        if (taken) {
+            i++;
+            continue;
+        }
         if (!strcmp(argv[i], "--no-mpi")) continue; /* decided by the manifest */
         if ((!strcmp(argv[i], "-n") || !strcmp(argv[i], "-np")) && i + 1 < argc) {
             n = atoi(argv[++i]);
@@ -129,6 +142,7 @@ int cmd_restart(int argc, char **argv)
         }
     }
     if (!dir) dir = MPCR_DEFAULT_CKPT_DIR;
+    if (mpcr_signals_check(&sigs)) return usage();
     unsigned long newest, highest;
     int rc = mpcr_gen_scan(dir, &newest, &highest);
     if (rc == -ENOTDIR) {
@@ -164,5 +178,5 @@ int cmd_restart(int argc, char **argv)
                  newest, nranks, n);
         return 1;
     }
-    return restart_job(dir, newest, nranks, mpi_opt ? mpi_opt : mpi, coord_addr, m.job);
+    return restart_job(dir, newest, nranks, mpi_opt ? mpi_opt : mpi, coord_addr, m.job, &sigs);
 }

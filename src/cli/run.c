@@ -8,6 +8,7 @@
 #include "ckpt_common.h"
 #include "cli.h"
 #include "report.h"
+#include "signal_option.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -149,7 +150,8 @@ static int run_usage(void)
     fprintf(
         stderr,
         "usage: mpcr run [-n N] [--mpi mpich|openmpi] [--ckpt-dir DIR [--interval T] [--keep K]]\n"
-        "                [--coordinator A.B.C.D:PORT --ckpt-dir DIR] [--] PROGRAM ARGS...\n"
+        "                [--coordinator A.B.C.D:PORT --ckpt-dir DIR]\n"
+        "                [--checkpoint-signal SIG] [--exit-signal SIG] [--] PROGRAM ARGS...\n"
         "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] PROGRAM ARGS...\n");
     return 2;
 }
@@ -258,12 +260,20 @@ int cmd_run(int argc, char **argv)
     const char *nprocs = "1", *mpi = "mpich", *ckpt_dir = NULL, *coord_addr = NULL;
     double interval = 0;
     int keep = 2, i = 1;
+    struct mpcr_signals sigs;
+    mpcr_signals_init(&sigs);
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--no-mpi")) return cmd_run_no_mpi(argc, argv);
         if (!strcmp(o, "--")) {
             i++;
             break;
+        }
+        int taken = mpcr_signal_option(&sigs, o, i + 1 < argc ? argv[i + 1] : NULL);
+        if (taken < 0) return run_usage();
+        if (taken) {
+            i++;
+            continue;
         }
         if ((!strcmp(o, "-n") || !strcmp(o, "-np")) && i + 1 < argc) {
             nprocs = argv[++i];
@@ -309,13 +319,21 @@ int cmd_run(int argc, char **argv)
                  "belongs to `mpcr coordinator`");
         return run_usage();
     }
+    if (mpcr_signals_check(&sigs)) return run_usage();
+    if (!ckpt_dir && sigs.given) {
+        mpcr_err("run: --checkpoint-signal and --exit-signal need --ckpt-dir (a job without one "
+                 "cannot be checkpointed)");
+        return run_usage();
+    }
     if (coord_addr && mpcr_use_coordinator(coord_addr, ckpt_dir)) return 1;
     struct mpcr_coord c;
     if (ckpt_dir && !coord_addr) {
         if (mpcr_open_coord(&c, ckpt_dir)) return 1;
         c.interval = interval;
         c.keep = keep;
+        c.checkpoint_signal = sigs.checkpoint, c.exit_signal = sigs.exit;
     }
+    if (ckpt_dir) mpcr_signals_export(&sigs); /* the proxies pass them on to the coordinator */
     char lib_dir[PATH_MAX];
     snprintf(lib_dir, sizeof lib_dir, "%s/../lib/mpcr", mpcr_self_dir());
     char **proxy_args = calloc((size_t)(argc - i) + 4, sizeof *proxy_args);

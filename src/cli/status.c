@@ -1,7 +1,6 @@
 /* `mpcr status [--json] [DIR]`: whether a process runs with DIR (and its
- * pid), and DIR's newest complete checkpoint. */
+ * pid), and DIR's newest complete checkpoint; --json: status_json.c. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ckpt_common.h"
@@ -18,6 +17,7 @@ int cmd_status(int argc, char **argv)
             return 2;
         } else dir = argv[i];
     }
+    if (json) return mpcr_status_json(dir);
     char reply[1024];
     int running = mpcr_coord_ask(dir, "status", reply, sizeof reply) == 0;
     unsigned long newest = 0, highest = 0;
@@ -25,12 +25,7 @@ int cmd_status(int argc, char **argv)
         mpcr_err("%s is not a checkpoint directory", dir);
         return 1;
     }
-    if (json) {
-        long pid = running && !strncmp(reply, "running pid ", 12) ? strtol(reply + 12, NULL, 10) : 0;
-        printf("{\"dir\": \"%s\", \"running\": %s, \"pid\": %ld, \"newest_complete\": %lu, \"checkpoint_in_progress\": %s}\n",
-               dir, running ? "true" : "false", pid, newest,
-               running && strstr(reply, "checkpoint-in-progress") ? "true" : "false");
-    } else if (running) {
+    if (running) {
         printf("%s: %s\n", dir, reply);
     } else if (newest) {
         printf("%s: no process running; newest complete checkpoint gen-%lu (mpcr restart %s)\n", dir, newest, dir);

@@ -24,6 +24,9 @@ struct mpcr_coord {
     int tcp_fd;          /* `mpcr coordinator --listen`: proxies and engines of other hosts; -1 */
     char secret[40];     /* what a TCP connection must open with ("secret S"); "" when none */
     uint64_t job_id;     /* the job's identity (binding.h): every image and state file names it */
+    /* signals that ask an MPI job's coordinator for a checkpoint and go on,
+     * or for one after which the job ends (triggers.h); 0: none */
+    int checkpoint_signal, exit_signal;
 };
 
 /* Also listens on TCP at "A.B.C.D:PORT", with a new secret, written to

@@ -33,6 +33,7 @@
 #include "coord.h"
 #include "fault.h"
 #include "private.h"
+#include "triggers.h"
 
 /* RESUME: the generation is complete; waiting for every rank to say it goes on. */
 enum phase { IDLE, QUIESCE, DRAIN, IMAGE, RESUME };
@@ -70,6 +71,8 @@ struct job {
     unsigned long long bytes, total_sent;
     double started, t_quiet, t_drained, t_images, t_snapshots;
     char done[4400]; /* the client's answer, sent once every rank has resumed */
+    struct mpcr_triggers trig; /* checkpoints asked for by signals */
+    int trigger;               /* the kind of signal that asked for the one in progress; -1 */
     struct mpcr_abandons abandoned; /* failed generations that writers may still write into */
 };
 
@@ -96,8 +99,15 @@ static void answer_engines(struct job *j, const char *answer)
         }
 }
 
+static const char *trigger_signal(const struct job *j, char *buf, unsigned cap)
+{
+    return mpcr_signal_name(j->trig.signo[j->trigger], buf, cap);
+}
+
 static void end_checkpoint(struct job *j)
 {
+    if (j->trigger >= 0) mpcr_triggers_done(&j->trig, j->trigger, now());
+    j->trigger = -1;
     if (j->client >= 0) close(j->client);
     j->client = -1;
     j->phase = IDLE;
@@ -146,6 +156,10 @@ static void fail(struct job *j, const char *fmt, ...)
     to_all(j, "resume");
     give_up_generation(j);
     mpcr_coord_send_line(j->client, "error %s\n", why);
+    char sig[16];
+    if (j->trigger >= 0) /* no client to tell: the job's stderr */
+        fprintf(stderr, "mpcr: coordinator: the checkpoint asked for by SIG%s failed: %s; the job goes on\n",
+                trigger_signal(j, sig, sizeof sig), why);
     end_checkpoint(j);
 }
 
@@ -329,6 +343,12 @@ static void on_rank_line(struct job *j, int r, const char *line)
             k->resumed = 1; /* its image is being written */
         else if (j->phase != IDLE)
             fail(j, "the job is ending (rank %d has called MPI_Finalize)", r);
+    } else if (!strncmp(line, "signal ", 7)) { /* its proxy had a signal that asks for one */
+        char from[32];
+        snprintf(from, sizeof from, "rank %d's proxy", r);
+        for (int kind = 0; kind < MPCR_TRIGGER_KINDS; kind++)
+            if (!strcmp(line + 7, mpcr_trigger_word[kind]))
+                mpcr_triggers_note(&j->trig, (enum mpcr_trigger_kind)kind, from, now());
     } else if (sscanf(line, "count %lu %llu", &gen, &a) == 2 && gen == j->gen) {
         k->received = a;
         check_drained(j);
@@ -444,6 +464,11 @@ static void complete(struct job *j)
         snprintf(j->done + n, sizeof j->done - (size_t)n, " snapshots %.0f",
                  (j->t_snapshots - j->t_drained) * 1e3);
     mpcr_gen_prune(j->c->dir, j->c->keep);
+    char sig[16];
+    if (j->trigger >= 0)
+        fprintf(stderr, "mpcr: coordinator: checkpoint %s/gen-%lu complete (SIG%s)%s\n", j->c->dir,
+                j->gen, trigger_signal(j, sig, sizeof sig),
+                j->exit_after ? "; the job ends" : "");
     if (j->exit_after) {
         to_all(j, "exit");
         answer_engines(j, "exit");
@@ -491,6 +516,56 @@ static void on_hello(struct job *j, const struct mpcr_request *rq)
     take_rank_lines(j, r);
 }
 
+/* Each rank's state: running, quiet (stopped for the checkpoint),
+ * finalizing, or absent (not connected: not started, or ended). */
+enum rank_state { RANK_RUNNING, RANK_QUIET, RANK_FINALIZING, RANK_ABSENT };
+static const char *const state_name[] = {"running", "quiet", "finalizing", "absent"};
+
+static enum rank_state rank_state(const struct job *j, int r)
+{
+    const struct rank *k = &j->ranks[r];
+    return k->fd < 0 ? RANK_ABSENT : k->finalizing ? RANK_FINALIZING
+           : k->quiet && j->phase != IDLE ? RANK_QUIET : RANK_RUNNING;
+}
+
+/* "status detail", for `mpcr status --json` (src/cli/status_json.c):
+ *   detail pid P coordinator Q ranks N connected C checkpoint none
+ *   detail pid P coordinator Q ranks N connected C checkpoint GEN PHASE exit|continue
+ *          SECONDS IMAGES BYTES ASKER
+ * then " states S": one letter per rank, the first of its state's name;
+ * ASKER is "command" (mpcr checkpoint), "interval", or the signal's name. */
+static void send_detail(const struct job *j, int fd)
+{
+    char *text = NULL, sig[16];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return;
+    fprintf(f, "detail pid %d coordinator %d ranks %d connected %d checkpoint ",
+            (int)(j->launcher ? j->launcher : getpid()), (int)getpid(), j->nranks, j->connected);
+    if (j->phase == IDLE)
+        fprintf(f, "none");
+    else
+        fprintf(f, "%lu %s %s %.3f %d %llu %s", j->gen, phase_name[j->phase],
+                j->exit_after ? "exit" : "continue", now() - j->started, j->nimages, j->bytes,
+                j->trigger >= 0 ? trigger_signal(j, sig, sizeof sig)
+                : j->client >= 0 ? "command" : "interval");
+    fprintf(f, " states ");
+    for (int r = 0; r < j->nranks; r++)
+        fputc(state_name[rank_state(j, r)][0], f);
+    fputc('\n', f);
+    fclose(f);
+    /* The socket does not block; a reply longer than its buffer (many
+     * ranks) waits for the client a little. */
+    for (size_t sent = 0; text && sent < len;) {
+        ssize_t n = send(fd, text + sent, len - sent, MSG_NOSIGNAL);
+        struct pollfd p = {fd, POLLOUT, 0};
+        if (n > 0) sent += (size_t)n;
+        else if (n < 0 && errno == EAGAIN && poll(&p, 1, 1000) > 0) continue;
+        else break;
+    }
+    free(text);
+}
+
 /* A new connection's request (conns.c has read it without blocking). */
 static void on_request(void *arg, const struct mpcr_request *rq)
 {
@@ -517,14 +592,10 @@ static void on_request(void *arg, const struct mpcr_request *rq)
     if (!strcmp(line, "status")) {
         unsigned long newest, highest;
         mpcr_gen_scan(j->c->dir, &newest, &highest);
-        /* Each rank's state: running, quiet (stopped for the checkpoint),
-         * finalizing, or absent (not connected: not started, or ended). */
-        static const char *const state_name[] = {"running", "quiet", "finalizing", "absent"};
         int count[4] = {0};
         char odd[200] = "";
         for (int r = 0; r < j->nranks; r++) {
-            const struct rank *k = &j->ranks[r];
-            int st = k->fd < 0 ? 3 : k->finalizing ? 2 : k->quiet && j->phase != IDLE ? 1 : 0;
+            enum rank_state st = rank_state(j, r);
             count[st]++;
             size_t len = strlen(odd);
             if (st && len + 32 < sizeof odd)
@@ -539,6 +610,8 @@ static void on_request(void *arg, const struct mpcr_request *rq)
                              j->phase != IDLE ? phase_name[j->phase] : "", count[0], count[1],
                              count[2], count[3], odd[0] ? " (" : "", odd[0] ? odd + 1 : "",
                              odd[0] ? ")" : "");
+    } else if (!strcmp(line, "status detail")) {
+        send_detail(j, fd);
     } else if (!strcmp(line, "ping")) {
         mpcr_coord_send_line(fd, "pong\n");
     } else {
@@ -641,10 +714,43 @@ static void job_ended(struct job *j)
  * generation only once nothing writes into it. */
 #define ENDED_WAIT_S 10.0
 
+/* A checkpoint asked for by a signal (triggers.h), once the job can take one. */
+static void act_on_triggers(struct job *j)
+{
+    mpcr_triggers_poll(&j->trig, now());
+    if (!j->trig.pending[MPCR_TRIGGER_CONTINUE] && !j->trig.pending[MPCR_TRIGGER_EXIT]) return;
+    if (j->phase != IDLE) {
+        if (j->exit_after) mpcr_triggers_drop(&j->trig); /* the job ends after this one */
+        return;
+    }
+    int ending = j->ever_connected >= j->nranks && j->connected < j->nranks;
+    for (int r = 0; r < j->nranks; r++)
+        ending |= j->ranks[r].finalizing;
+    if (ending) {
+        fprintf(stderr, "mpcr: coordinator: no checkpoint for the signal: the job is ending\n");
+        mpcr_triggers_drop(&j->trig);
+        return;
+    }
+    if (j->connected < j->nranks) return; /* asked before every rank came: taken once they have */
+    int kind = mpcr_triggers_take(&j->trig);
+    char sig[16];
+    const char *name = mpcr_signal_name(j->trig.signo[kind], sig, sizeof sig);
+    start(j, -1, kind == MPCR_TRIGGER_EXIT);
+    if (j->phase == IDLE) { /* start() could not even begin */
+        fprintf(stderr, "mpcr: coordinator: SIG%s: the checkpoint could not begin\n", name);
+        mpcr_triggers_done(&j->trig, kind, now());
+        return;
+    }
+    j->trigger = kind;
+    fprintf(stderr, "mpcr: coordinator: SIG%s (from %s): checkpoint gen-%lu%s\n", name,
+            j->trig.from[kind], j->gen, kind == MPCR_TRIGGER_EXIT ? ", then the job ends" : "");
+}
+
 int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_fd,
                    void (*on_extra)(void))
 {
-    struct job j = {.c = c, .nranks = nranks, .client = -1, .launcher = launcher};
+    struct job j = {.c = c, .nranks = nranks, .client = -1, .launcher = launcher, .trigger = -1};
+    mpcr_triggers_install(&j.trig, c->checkpoint_signal, c->exit_signal);
     j.ranks = calloc((size_t)nranks, sizeof *j.ranks);
     struct pollfd *p = calloc(2 * (size_t)nranks + 4 + MPCR_CONN_MAX, sizeof *p);
     if (!j.ranks || !p) return -ENOMEM;
@@ -675,6 +781,7 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
             next_auto = now() + c->interval;
         }
         check_timeouts(&j, timeout);
+        if (!ended) act_on_triggers(&j);
         struct slots at;
         int n = fill(&j, extra_fd, launcher_end, p, &at);
         int ready = poll(p, (nfds_t)n, 50);

@@ -9,6 +9,7 @@
 #include "requests.h"
 #include "state.h"
 #include "stats.h"
+#include "triggers.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -147,6 +148,7 @@ void ckpt_connect(void)
         pthread_detach(t);
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    triggers_catch(); /* signals that ask for a checkpoint go to the coordinator */
 }
 
 void ckpt_finalizing(void)
@@ -255,6 +257,8 @@ static void on_line(const char *line)
 
 int ckpt_poll(void)
 {
+    for (const char *word; (word = triggers_take());)
+        say("signal %s", word);
     while (atomic_load_explicit(&q_count, memory_order_acquire)) {
         char line[128];
         pthread_mutex_lock(&q_lock);

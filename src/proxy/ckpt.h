@@ -4,7 +4,7 @@
  * Lines from the coordinator: "quiesce K", "image K", "resume K", "exit K".
  * Lines to it: "proxy PROTOCOL RANK SIZE PID TOKEN" once, then "quiet K
  * SENT RECEIVED", "busy K WHY", "count K RECEIVED", "signalled K", "failed
- * K WHY", "resumed K", "finalizing RANK". When the connection ends, the
+ * K WHY", "resumed K", "finalizing RANK", "signal checkpoint|exit" (triggers.h). When the connection ends, the
  * proxy goes on without checkpoints (ckpt.c, coordinator_lost). */
 #ifndef MPCR_PROXY_CKPT_H
 #define MPCR_PROXY_CKPT_H

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "requests.h"
 #include "state.h"
+#include "triggers.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -106,6 +107,7 @@ static _Noreturn void start_program(int sock, const char *lib_dir, char **argv)
     if (asprintf(&path, "%s%s%s", lib_dir, old && *old ? ":" : "", old ? old : "") < 0) _exit(127);
     setenv("LD_LIBRARY_PATH", path, 1);
     signal(SIGCHLD, SIG_DFL);
+    triggers_ignore();
     execvp(argv[0], argv);
     mpcr_report("rank %d: cannot start %s: %s", proxy.rank, argv[0], strerror(errno));
     _exit(127);
@@ -258,6 +260,7 @@ static _Noreturn void start_restorer(int sock, const char *gen_dir)
     snprintf(restorer, sizeof restorer, "%s/mpcr-restore", self);
     snprintf(image, sizeof image, "%s/rank-%d.img", gen_dir, proxy.rank);
     signal(SIGCHLD, SIG_DFL);
+    triggers_ignore(); /* until the image's own dispositions are restored */
     execl(restorer, restorer, image, (char *)NULL);
     mpcr_report("rank %d: cannot start the restorer %s: %s", proxy.rank, restorer, strerror(errno));
     _exit(127);

@@ -1,20 +1,30 @@
 # Shared by the batch tests (sourced): they define fail() and $scratch.
 
-# checkpoint_exit PID NRANKS DIR SECONDS: once every rank of the job whose
-# launching process is PID has connected to DIR's coordinator (waiting at
-# most SECONDS), `mpcr checkpoint --exit DIR`; then waits for PID, which
-# must end with status 0, and checks that DIR/gen-1 is complete.
-checkpoint_exit() {
-    local pid=$1 n=$2 dir=$3 limit=$(($4 * 10)) i rc r
-    for ((i = 0; i < limit; i++)); do
-        "$MPCR" status "$dir" 2>/dev/null | grep -q "connected $n " && break
-        kill -0 "$pid" 2>/dev/null || fail "the job ended before all its ranks reached the coordinator"
+# wait_connected PID NRANKS DIR SECONDS: waits until every rank of the job
+# whose launching process is PID has connected to DIR's coordinator.
+wait_connected() {
+    local i
+    for ((i = 0; i < $4 * 10; i++)); do
+        "$MPCR" status "$3" 2>/dev/null | grep -q "connected $2 " && return 0
+        kill -0 "$1" 2>/dev/null || fail "the job ended before all its ranks reached the coordinator"
         sleep 0.1
     done
-    ((i < limit)) || fail "the ranks did not all reach the coordinator in $4 s"
+    fail "the ranks did not all reach the coordinator in $4 s"
+}
+
+# checkpoint_exit PID NRANKS DIR SECONDS [COMMAND...]: once every rank of
+# the job whose launching process is PID has connected to DIR's
+# coordinator (waiting at most SECONDS), `mpcr checkpoint --exit DIR` (or
+# COMMAND, which must end the job after a checkpoint: a signal); then
+# waits for PID, which must end with status 0, and checks that DIR/gen-1
+# is complete.
+checkpoint_exit() {
+    local pid=$1 n=$2 dir=$3 rc r
+    wait_connected "$pid" "$n" "$dir" "$4"
+    shift 4
+    [ $# -gt 0 ] || set -- "$MPCR" checkpoint --exit "$dir"
     sleep 0.3
-    "$MPCR" checkpoint --exit "$dir" >"$scratch/ckpt.out" 2>"$scratch/ckpt.err" ||
-        fail "mpcr checkpoint --exit failed"
+    "$@" >"$scratch/ckpt.out" 2>"$scratch/ckpt.err" || fail "$* failed"
     wait "$pid"
     rc=$?
     [ "$rc" = 0 ] || fail "the checkpointed job ended with status $rc, not 0"

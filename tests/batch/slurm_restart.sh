@@ -10,7 +10,11 @@
 # Slurm is this project's private one (scripts/slurm/setup.sh, started here
 # when it does not answer; that needs root). Nothing is skipped: where Slurm
 # cannot run, the test fails and says why.
-# Environment: MPCR (the mpcr binary), SLURM_DIR (/var/tmp/mpcr-slurm).
+# Environment: MPCR (the mpcr binary), SLURM_DIR (/var/tmp/mpcr-slurm),
+# SCANCEL (options of scancel that end the first job instead of `mpcr
+# checkpoint --exit`, e.g. "--signal=USR1": Slurm signals every process of
+# the job's steps; "--batch --signal=USR1": only the batch shell, which is
+# srun, which passes it on; docs/batch-systems.md "Signals").
 set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 n=$1
@@ -40,7 +44,8 @@ if ! sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; then
 fi
 
 # submit NAME COMMAND...: a batch job of N tasks running COMMAND with srun;
-# waits for it and returns its exit status; output in NAME.out, NAME.err.
+# waits for it and returns its exit status; output in NAME.out, NAME.err,
+# its job id in NAME.id.
 submit() {
     local name=$1
     shift
@@ -50,8 +55,8 @@ submit() {
         printf ' %q' "$@"
         echo
     } >"$scratch/$name.sh"
-    sbatch --wait --quiet -n "$n" -J "mpcr-$name" -D "$scratch" -o "$scratch/$name.out" \
-        -e "$scratch/$name.err" -t 10 "$scratch/$name.sh"
+    sbatch --wait --parsable -n "$n" -J "mpcr-$name" -D "$scratch" -o "$scratch/$name.out" \
+        -e "$scratch/$name.err" -t 10 "$scratch/$name.sh" >"$scratch/$name.id"
 }
 
 submit ref "$@"
@@ -60,7 +65,14 @@ ref_rc=$?
 
 submit first "$MPCR" exec --ckpt-dir "$scratch/ck" "$@" &
 first=$!
-checkpoint_exit "$first" "$n" "$scratch/ck" 120
+if [ -n "${SCANCEL:-}" ]; then
+    # shellcheck disable=SC2086 # several options
+    checkpoint_exit "$first" "$n" "$scratch/ck" 120 sh -c "scancel $SCANCEL \$(cat '$scratch/first.id')"
+    grep -q "checkpoint .*/gen-1 complete (SIG" "$scratch/first.err" ||
+        fail "the coordinator did not say that the signal's checkpoint is complete"
+else
+    checkpoint_exit "$first" "$n" "$scratch/ck" 120
+fi
 
 submit second "$MPCR" exec --restart "$scratch/ck"
 rc=$?

@@ -21,7 +21,7 @@ flags=(-g -O1 -std=gnu17 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-
 common=("$src/coord/binding.c" "$src/coord/private.c")
 clang "${flags[@]}" "$here/fuzz/fuzz_manifest.c" "${common[@]}" -o "$out/fuzz_manifest"
 clang "${flags[@]}" "$here/fuzz/fuzz_lines.c" "${common[@]}" "$src/coord/coord.c" "$src/coord/gens.c" \
-    "$src/coord/fault.c" "$src/coord/abandoned.c" -o "$out/fuzz_lines"
+    "$src/coord/fault.c" "$src/coord/triggers.c" "$src/coord/abandoned.c" -o "$out/fuzz_lines"
 status=0
 for t in fuzz_manifest fuzz_lines; do
     mkdir -p "$here/fuzz/corpus/$t" "$out/$t.work" "$out/$t.corpus" "$here/fuzz/crashes/$t"

@@ -1,0 +1,31 @@
+# The command line's conventions (issue 15, point 5) and checkpoints asked
+# for by signals (point 3): docs/mpcr.1, docs/batch-systems.md "Signals".
+set(CLI ${CMAKE_CURRENT_SOURCE_DIR}/cli)
+
+add_test(NAME cli.version COMMAND ${MPCR_EXE} --version)
+set_tests_properties(cli.version PROPERTIES PASS_REGULAR_EXPRESSION
+    "^mpcr ${PROJECT_VERSION}( \\(git [0-9a-f]+(-dirty)?\\))?\n$")
+add_test(NAME cli.help COMMAND ${CLI}/help.sh ${MPCR_EXE} ${PROJECT_SOURCE_DIR}/docs/mpcr.1)
+add_test(NAME cli.exit_codes COMMAND ${CLI}/exit_codes.sh ${MPCR_EXE})
+
+# cli_job_test(NAME TIMEOUT SCRIPT ARGS...): a test that runs MPI jobs (one at a time).
+function(cli_job_test name timeout script)
+    add_test(NAME cli.${name} COMMAND ${CLI}/${script} ${ARGN})
+    set_tests_properties(cli.${name} PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RUN_SERIAL TRUE
+        TIMEOUT ${timeout})
+endfunction()
+
+# t_ckpt_ring 3000 3: about 3 s natively on an idle machine, 2 ranks
+set(CLI_RING $<TARGET_FILE:t_ckpt_ring> 3000 3)
+cli_job_test(status_json 240 status_json.sh ${CLI_RING})
+cli_job_test(install_relocated 300 install.sh ${CMAKE_BINARY_DIR} ${CLI_RING})
+# Signals: to mpcr run, to mpiexec (passed on), to every process of the job (as Slurm does)
+cli_job_test(signal_run_exit 240 signal.sh run exit 2 ${CLI_RING})
+cli_job_test(signal_run_continue 240 signal.sh run continue 2 ${CLI_RING})
+cli_job_test(signal_exec_exit 240 signal.sh exec exit 2 ${CLI_RING})
+cli_job_test(signal_exec_continue 240 signal.sh exec continue 2 ${CLI_RING})
+cli_job_test(signal_launcher_exit 240 signal.sh launcher exit 2 ${CLI_RING})
+# Other signals than the defaults: SIGTERM ends the job after a checkpoint
+cli_job_test(signal_run_term 240 signal.sh run exit 2 ${CLI_RING})
+set_property(TEST cli.signal_run_term APPEND PROPERTY ENVIRONMENT
+    "SIGNAL=TERM" "SIGNAL_OPTS=--exit-signal TERM --checkpoint-signal none")
