@@ -7,6 +7,7 @@
 #include "coll_task.h"
 #include "p2p.h"
 
+#include <sched.h>
 #include <stdlib.h>
 
 /* Begins a point-to-point call: fills the call line. */
@@ -109,6 +110,13 @@ static int probe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int 
         *flag = 1;
         mpcr_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
+    }
+    /* While collectives run in the library (coll_task.h), a blocking probe
+     * polls, so that they advance meanwhile (each MPI_Iprobe does). */
+    while (op == MPCR_OP_PROBE && mpcr_coll_async()) {
+        int err = probe(MPCR_OP_IPROBE, source, tag, c, flag, status);
+        if (err || *flag) return err;
+        sched_yield();
     }
     begin_p2p_vid(op, c->vid, source, tag, 0, 0);
     const struct mpcr_reply *r = mpcr_call_finish();

@@ -6,7 +6,8 @@
  * in a loop). Then the persistent forms (MPI_*_init): created once,
  * started with MPI_Start and MPI_Startall three times on changing data,
  * freed. Then a blocking collective while non-blocking ones are
- * outstanding, and an MPI_Ibarrier waited for while the peer computes. */
+ * outstanding, and an MPI_Ibarrier completed after a blocking receive
+ * (and a blocking probe) of a message its peer sends only after it. */
 #include "out.h"
 #include <mpi.h>
 #include <stdio.h>
@@ -309,6 +310,21 @@ int main(int argc, char **argv)
         MPI_Recv(&got, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Wait(&bar, MPI_STATUS_IGNORE);
         out("rank %d: after the ibarrier, got %d\n", rank, got);
+    }
+    /* The same with a blocking probe. */
+    MPI_Ibarrier(MPI_COMM_WORLD, &bar);
+    if (rank == 0) {
+        MPI_Wait(&bar, MPI_STATUS_IGNORE);
+        for (int r = 1; r < size; r++)
+            MPI_Send(&c, 1, MPI_INT, r, 10, MPI_COMM_WORLD);
+    } else {
+        int got, bytes;
+        MPI_Status st;
+        MPI_Probe(0, 10, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_BYTE, &bytes);
+        MPI_Recv(&got, 1, MPI_INT, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Wait(&bar, MPI_STATUS_IGNORE);
+        out("rank %d: probed %d bytes before the ibarrier completed, got %d\n", rank, bytes, got);
     }
     free(s), free(lsend), free(lrecv);
     out_flush();
