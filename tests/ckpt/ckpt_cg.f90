@@ -10,7 +10,7 @@
 ! restarted. Only rank 0 prints: the residual every ITERS/10 iterations
 ! (flushed at once), and at the end every rank's checksum of the solution
 ! as hexadecimal bits (ckpt.h's conventions for the C scenarios).
-!   ckpt_cg [ITERS [UNITS]]   (default 300 2; UNITS: about a millisecond
+!   ckpt_cg [ITERS [UNITS]]   (default 300 2; UNITS: about half a millisecond
 !                              of computation each, rank r doing
 !                              UNITS * (r + 1) per iteration)
 module cg_parts
@@ -39,13 +39,13 @@ contains
         call MPI_ALLREDUCE(mine, dot, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
     end function
 
-    ! About a millisecond per unit of computation that touches no memory:
+    ! About half a millisecond per unit of computation that touches no memory:
     ! the logistic map, folded into a checksum.
     double precision function work(seed, units)
         double precision :: seed
         integer :: units, i
         work = 0.25d0 + modulo(seed, 0.5d0)
-        do i = 1, units * 60000
+        do i = 1, units * 400000
             work = 3.99d0 * work * (1 - work)
         end do
     end function
