@@ -129,7 +129,10 @@ enum mpcr_arg {
     /* at offset: the group as ranks of comm (int32 each; bytes / 4 of them, this rank among     \
        them); collective over the group only */                                                  \
     X(COMM_CREATE_GROUP, comm_create_group,                                                       \
-      MPCR_ARG_PROGRAM_COMM | MPCR_ARG_TAG | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA)
+      MPCR_ARG_PROGRAM_COMM | MPCR_ARG_TAG | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA)                  \
+    /* as BATCH, but each operation started as ISEND/ISSEND/IRECV would be and the call        \
+       answered at once: each operation's token (0: not started, rc says why) */                \
+    X(IBATCH, ibatch, MPCR_ARG_BATCH)
 /* COMPLETE: several requests at once, as MPI_Waitany/Testany/Waitsome/
  * Testsome/Testall do. The staging area holds `peer` tokens (0: no request),
  * then, 8-byte aligned, one result per token, written by the proxy. The
@@ -164,7 +167,8 @@ struct mpcr_batch_op {
     uint32_t done; /* 1 once it completed */
     int32_t rc, source, rtag;
     uint64_t rbytes;
-    uint64_t pad;
+    uint32_t token; /* IBATCH: the request started for it */
+    uint32_t pad;
 };
 _Static_assert(sizeof(struct mpcr_batch_op) == 64, "a batch operation is one cache line");
 #define MPCR_BATCH_MAX 64u

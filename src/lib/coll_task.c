@@ -164,14 +164,16 @@ static int batch_async(uint64_t off, unsigned n)
 {
     uint32_t tokens[MPCR_BATCH_MAX];
     struct mpcr_completion res[MPCR_BATCH_MAX];
-    int err = MPI_SUCCESS;
+    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_IBATCH); /* all posted in one round trip */
+    call->offset = off;
+    call->peer = (int32_t)n;
+    int err = mpcr_call_finish()->rc;
+    if (err) return err; /* a bad operation: none was started */
+    const struct mpcr_batch_op *posted = mpcr_staging_ptr(off);
     for (unsigned i = 0; i < n; i++) {
-        const struct mpcr_batch_op *b = (const struct mpcr_batch_op *)mpcr_staging_ptr(off) + i;
-        enum mpcr_op op = b->op == MPCR_OP_RECV ? MPCR_OP_IRECV : MPCR_OP_ISEND;
-        const struct mpcr_reply *r = mpcr_p2p_call(op, b->comm, b->peer, b->tag, b->offset, b->bytes);
-        tokens[i] = r->rc ? 0 : r->token;
-        res[i] = (struct mpcr_completion){.done = !r->rc, .rc = r->rc};
-        if (r->rc && !err) err = r->rc;
+        tokens[i] = posted[i].token;
+        res[i] = (struct mpcr_completion){.done = !tokens[i], .rc = posted[i].rc};
+        if (posted[i].rc && !err) err = posted[i].rc;
     }
     if (current) {
         task_wait(tokens, res, n);

@@ -389,6 +389,20 @@ static void batch_done(struct mpcr_batch_op *shared, struct mpcr_batch_op *b,
     memcpy(&shared->done, &b->done, sizeof *b - offsetof(struct mpcr_batch_op, done));
 }
 
+/* Every operation of a batch is checked before any starts: 0 or the
+ * error class of the first bad one. */
+static int batch_check(const struct mpcr_batch_op *ops, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        struct mpcr_call sub = batch_call(&ops[i]);
+        int bad = sub.op == MPCR_OP_SEND || sub.op == MPCR_OP_SSEND || sub.op == MPCR_OP_RECV
+                      ? check_call(&sub, op_args(sub.op))
+                      : MPI_ERR_ARG;
+        if (bad) return error_class(bad);
+    }
+    return MPI_SUCCESS;
+}
+
 static void op_batch(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     uint32_t n = (uint32_t)c->peer;
@@ -396,16 +410,7 @@ static void op_batch(const struct mpcr_call *c, struct mpcr_reply *r)
     /* A copy: what is checked is what is used, whatever the program writes. */
     memcpy(ops, shared, n * sizeof *ops);
     MPI_Request real[MPCR_BATCH_MAX];
-    for (uint32_t i = 0; i < n; i++) { /* every operation is checked before any starts */
-        struct mpcr_call sub = batch_call(&ops[i]);
-        int bad = sub.op == MPCR_OP_SEND || sub.op == MPCR_OP_SSEND || sub.op == MPCR_OP_RECV
-                      ? check_call(&sub, op_args(sub.op))
-                      : MPI_ERR_ARG;
-        if (bad) {
-            r->rc = error_class(bad);
-            return;
-        }
-    }
+    if ((r->rc = batch_check(ops, n))) return;
     for (uint32_t i = 0; i < n; i++)
         real[i] = MPI_REQUEST_NULL;
     /* Receives first, so that ranks exchanging with each other meet. */
@@ -469,6 +474,28 @@ static void op_batch(const struct mpcr_call *c, struct mpcr_reply *r)
             batch_done(&shared[i], &ops[i], &s);
         }
     if (interrupted) abandon();
+}
+
+/* A round of a non-blocking collective (the library's coll_task.c): each
+ * operation checked as BATCH checks them, then started as ISEND, ISSEND or
+ * IRECV start one; its token goes to the program's copy. */
+static void op_ibatch(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    uint32_t n = (uint32_t)c->peer;
+    struct mpcr_batch_op *shared = staging(c->offset), ops[MPCR_BATCH_MAX];
+    memcpy(ops, shared, n * sizeof *ops); /* what is checked is what is used */
+    if ((r->rc = batch_check(ops, n))) return;
+    for (uint32_t i = 0; i < n; i++) {
+        struct mpcr_call sub = batch_call(&ops[i]);
+        struct mpcr_reply one = {0};
+        if (ops[i].op == MPCR_OP_RECV)
+            op_irecv(&sub, &one);
+        else if (ops[i].op == MPCR_OP_SSEND)
+            op_issend(&sub, &one);
+        else
+            op_isend(&sub, &one);
+        shared[i].token = one.rc ? 0 : one.token, shared[i].rc = one.rc;
+    }
 }
 
 static void op_grow(const struct mpcr_call *c, struct mpcr_reply *r)
