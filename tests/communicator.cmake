@@ -5,6 +5,7 @@ mpi_program(t_comm_create mpi/comm_create.c)
 mpi_program(t_topo_all mpi/topo_all.c)
 mpi_program(t_topo_neighbor mpi/topo_neighbor.c)
 mpi_program(t_comm_info mpi/comm_info.c)
+mpi_program(t_intercomm mpi/intercomm.c)
 # Each compared with MPICH's own run: groups (incl. MPI_GROUP_EMPTY and the
 # error classes), communicators made every way, topologies of every kind.
 mpi_test(mpi.group_ops 4 t_group_ops)
@@ -15,9 +16,32 @@ mpi_test(mpi.comm_info 2 t_comm_info)
 # Neighbourhood collectives over grids (periodic: one rank both neighbours;
 # open: MPI_PROC_NULL ends), a graph and a distributed graph.
 mpi_test(mpi.topo_neighbor 4 t_topo_neighbor)
+# Inter-communicators between the even and odd ranks (3 and 2): queries,
+# point-to-point, every collective made over one, dup, split, merge.
+mpi_test(mpi.intercomm 5 t_intercomm)
 if(TARGET mpcr-proxy-openmpi)
     mpi_test(openmpi.comm_create 4 t_comm_create)
     set_property(TEST openmpi.comm_create APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    mpi_test(openmpi.intercomm 5 t_intercomm)
+    set_property(TEST openmpi.intercomm APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+endif()
+
+# An inter-communicator and the communicator merged from it, made before any
+# checkpoint and used every step (point-to-point, every collective made over
+# an inter-communicator, a dup and a split every 4th step), checkpointed at
+# random instants: --exit and restarted (under Open MPI), and continue.
+add_executable(t_ckpt_intercomm ckpt/ckpt_intercomm.c)
+target_link_libraries(t_ckpt_intercomm PRIVATE PkgConfig::MPICH)
+target_compile_options(t_ckpt_intercomm PRIVATE -O2)
+set_target_properties(t_ckpt_intercomm PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+add_test(NAME ckpt.intercomm COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 4
+    $<TARGET_FILE:t_ckpt_intercomm> 48 50)
+add_test(NAME ckpt.intercomm_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
+    $<TARGET_FILE:t_ckpt_intercomm> 48 50)
+set_tests_properties(ckpt.intercomm ckpt.intercomm_continue PROPERTIES
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RUN_SERIAL TRUE TIMEOUT 300)
+if(TARGET mpcr-proxy-openmpi)
+    set_property(TEST ckpt.intercomm APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
 
 # A 2-D Cartesian Jacobi stencil (Cart_create, Cart_shift, Cart_sub, a

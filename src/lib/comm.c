@@ -51,6 +51,7 @@ static void comm_destroy(void *obj)
     free(c->members);
     free(c->name);
     mpcr_topo_free(c->topo);
+    if (c->inter) mpcr_inter_destroy(c->inter);
 }
 
 void mpcr_comm_ref(struct mpcr_comm *c)
@@ -91,6 +92,11 @@ static void comm_discard(struct mpcr_comm *c)
     mpcr_obj_drop_handle(c);
 }
 
+void mpcr_comm_release(struct mpcr_comm *c)
+{
+    mpcr_obj_drop_handle(c); /* the proxy frees it with the last reference */
+}
+
 int mpcr_comm_dup(struct mpcr_comm *c, struct mpcr_comm **out)
 {
     struct mpcr_comm *n = comm_new(c->size);
@@ -106,6 +112,10 @@ int mpcr_comm_dup(struct mpcr_comm *c, struct mpcr_comm **out)
     n->rank = c->rank, n->size = c->size, n->errhandler = c->errhandler;
     for (int r = 0; r < c->size; r++)
         n->members[r] = mpcr_comm_world_rank(c, r);
+    if (c->inter && (err = mpcr_inter_dup(c, n))) {
+        mpcr_comm_release(n);
+        return err;
+    }
     *out = n;
     return MPI_SUCCESS;
 }
@@ -135,9 +145,10 @@ static int split_call(struct mpcr_comm *c, enum mpcr_op op, int color, int key,
                       struct mpcr_comm **out)
 {
     *out = NULL;
-    struct mpcr_comm *n = comm_new(c->size);
+    int span = mpcr_comm_proxy_size(c); /* the proxy's communicator's size */
+    struct mpcr_comm *n = comm_new(span);
     if (!n) return MPI_ERR_NO_MEM;
-    uint64_t bytes = (uint64_t)c->size * sizeof(int32_t), off;
+    uint64_t bytes = (uint64_t)span * sizeof(int32_t), off;
     int err = mpcr_staging_alloc(bytes, &off);
     if (err) {
         comm_discard(n);
@@ -167,6 +178,14 @@ static int split_call(struct mpcr_comm *c, enum mpcr_op op, int color, int key,
 int mpcr_comm_split(struct mpcr_comm *c, int color, int key, struct mpcr_comm **out)
 {
     if (color < 0 && color != MPI_UNDEFINED) return MPI_ERR_ARG;
+    if (c->inter) return MPI_ERR_COMM; /* the topology constructors take intra-communicators */
+    return split_call(c, MPCR_OP_COMM_SPLIT, color, key, out);
+}
+
+/* The proxy's split of an inter-communicator's span (intercomm.c makes an
+ * inter-communicator of it, or an intra one for MPI_Intercomm_merge). */
+int mpcr_comm_split_span(struct mpcr_comm *c, int color, int key, struct mpcr_comm **out)
+{
     return split_call(c, MPCR_OP_COMM_SPLIT, color, key, out);
 }
 
@@ -179,7 +198,7 @@ static int handle_or_null(int err, struct mpcr_comm *n, MPI_Comm *newcomm)
 int mpcr_impl_Comm_split(struct mpcr_comm *c, int color, int key, MPI_Comm *newcomm)
 {
     struct mpcr_comm *n;
-    int err = mpcr_comm_split(c, color, key, &n);
+    int err = c->inter ? mpcr_inter_split(c, color, key, &n) : mpcr_comm_split(c, color, key, &n);
     return handle_or_null(err, n, newcomm);
 }
 
@@ -190,6 +209,7 @@ int mpcr_impl_Comm_split_type(struct mpcr_comm *c, int split_type, int key, MPI_
                               MPI_Comm *newcomm)
 {
     if (!mpcr_info_valid_or_null(info)) return MPI_ERR_INFO;
+    if (c->inter) mpcr_unsupported_feature("MPI_Comm_split_type on an inter-communicator");
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
         if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED ||
             split_type == MPIX_COMM_TYPE_NEIGHBORHOOD)
@@ -219,6 +239,7 @@ static int ranks_in(const struct mpcr_comm *c, const struct mpcr_group *g, int32
  * members, and are ordered by their rank in it. */
 int mpcr_impl_Comm_create(struct mpcr_comm *c, struct mpcr_group *g, MPI_Comm *newcomm)
 {
+    if (c->inter) return mpcr_inter_create(c, g, newcomm);
     int32_t *ranks = malloc(((size_t)g->size + 1) * sizeof *ranks);
     if (!ranks) return MPI_ERR_NO_MEM;
     int err = ranks_in(c, g, ranks);
@@ -232,10 +253,52 @@ int mpcr_impl_Comm_create(struct mpcr_comm *c, struct mpcr_group *g, MPI_Comm *n
     return handle_or_null(err, n, newcomm);
 }
 
+/* COMM_CREATE_GROUP: the group (g, world ranks; n of them, this rank the
+ * me-th) is at off in the staging area as ranks of c, and freed here. */
+static int create_group(struct mpcr_comm *c, const int32_t *g, int n, int me, int tag, uint64_t off,
+                        MPI_Errhandler eh, struct mpcr_comm **out)
+{
+    struct mpcr_comm *nc = comm_new(n);
+    if (!nc) {
+        mpcr_staging_free(off);
+        return MPI_ERR_NO_MEM;
+    }
+    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMM_CREATE_GROUP);
+    call->comm = c->vid;
+    call->tag = tag;
+    call->token = nc->vid;
+    call->offset = off;
+    call->bytes = (uint64_t)n * sizeof(int32_t);
+    int err = mpcr_call_finish()->rc;
+    mpcr_staging_free(off);
+    if (err) {
+        comm_discard(nc);
+        return err;
+    }
+    nc->rank = me, nc->size = n, nc->errhandler = eh;
+    memcpy(nc->members, g, (size_t)n * sizeof(int32_t));
+    *out = nc;
+    return MPI_SUCCESS;
+}
+
+int mpcr_comm_create_world(const int32_t *world_ranks, int n, int tag, MPI_Errhandler eh,
+                           struct mpcr_comm **out)
+{
+    int me = -1;
+    for (int i = 0; i < n; i++)
+        if (world_ranks[i] == mpcr.rank) me = i;
+    uint64_t off;
+    int err = mpcr_staging_alloc((uint64_t)n * sizeof(int32_t), &off);
+    if (err) return err;
+    memcpy(mpcr_staging_ptr(off), world_ranks, (size_t)n * sizeof(int32_t));
+    return create_group(&world, world_ranks, n, me, tag, off, eh, out);
+}
+
 /* Collective over the members of g only. */
 int mpcr_impl_Comm_create_group(struct mpcr_comm *c, struct mpcr_group *g, int tag,
                                 MPI_Comm *newcomm)
 {
+    if (c->inter) return MPI_ERR_COMM; /* an intra-communicator's (MPI 4.0 7.4.2) */
     int me = mpcr_group_rank_of(g, mpcr.rank);
     uint64_t bytes = (uint64_t)g->size * sizeof(int32_t), off;
     int err = mpcr_staging_alloc(bytes, &off);
@@ -246,27 +309,10 @@ int mpcr_impl_Comm_create_group(struct mpcr_comm *c, struct mpcr_group *g, int t
         if (!err) *newcomm = MPI_COMM_NULL;
         return err;
     }
-    struct mpcr_comm *n = comm_new(g->size);
-    if (!n) {
-        mpcr_staging_free(off);
-        return MPI_ERR_NO_MEM;
-    }
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMM_CREATE_GROUP);
-    call->comm = c->vid;
-    call->tag = tag;
-    call->token = n->vid;
-    call->offset = off;
-    call->bytes = bytes;
-    err = mpcr_call_finish()->rc;
-    mpcr_staging_free(off);
-    if (err) {
-        comm_discard(n);
-        return err;
-    }
-    n->rank = me, n->size = g->size, n->errhandler = c->errhandler;
-    memcpy(n->members, g->ranks, (size_t)g->size * sizeof(int32_t));
-    *newcomm = mpcr_comm_handle(n);
-    return MPI_SUCCESS;
+    struct mpcr_comm *n;
+    err = create_group(c, g->ranks, g->size, me, tag, off, c->errhandler, &n);
+    if (!err) *newcomm = mpcr_comm_handle(n);
+    return err;
 }
 
 int mpcr_impl_Comm_free(MPI_Comm *comm, struct mpcr_comm *c)
@@ -291,6 +337,10 @@ int mpcr_impl_Comm_compare(struct mpcr_comm *a, struct mpcr_comm *b, int *result
         *result = MPI_IDENT;
         return MPI_SUCCESS;
     }
+    if (a->inter || b->inter) {
+        *result = mpcr_inter_compare(a, b);
+        return MPI_SUCCESS;
+    }
     int same_order = a->size == b->size, same_set = same_order;
     for (int r = 0; r < a->size && same_set; r++) {
         int32_t w = mpcr_comm_world_rank(a, r);
@@ -306,9 +356,8 @@ int mpcr_impl_Comm_compare(struct mpcr_comm *a, struct mpcr_comm *b, int *result
 
 int mpcr_impl_Comm_test_inter(struct mpcr_comm *c, int *flag)
 {
-    (void)c;
     if (!flag) return MPI_ERR_ARG;
-    *flag = 0; /* inter-communicators are not made yet */
+    *flag = c->inter != NULL;
     return MPI_SUCCESS;
 }
 

@@ -45,6 +45,9 @@ class Function:
     def __init__(self, status, name, params, ret, flags, lineno):
         self.status, self.name, self.params, self.ret = status, name, params, ret
         self.flags, self.lineno = flags, lineno
+        # The collectives (collective.api) take intra-communicators unless
+        # flagged `inter` (src/lib/api/README).
+        self.collective = lineno.startswith('collective.api:')
         self.large = name.endswith('+c')
         self.name = name[:-2] if self.large else name
 
@@ -198,6 +201,27 @@ def impl_name(f):
     return 'mpcr_impl_' + f.short
 
 
+def inter_name(f):
+    """The implementation over an inter-communicator (coll_inter.c) of an `inter` function."""
+    return 'mpcr_inter_' + f.short
+
+
+def inter_comm(f):
+    """A collective's communicator object (C name), or None."""
+    obj = error_object(f)
+    return obj.name + '_o' if f.collective and obj and obj.kind == 'COMM' else None
+
+
+def inter_check(f, name):
+    """Lines that end the job when a collective without an inter-communicator
+    form (no `inter` flag) is called on an inter-communicator."""
+    c = inter_comm(f)
+    if not c or 'inter' in f.flags:
+        return []
+    return [f'if (__builtin_expect({c}->inter != NULL, 0))',
+            f'    mpcr_unsupported_feature("{name} on an inter-communicator");']
+
+
 # ---- the generated entry point of an `impl` function ----
 
 
@@ -241,9 +265,11 @@ def prologue(f, large):
             fail(f'!mpcr_op_valid({n})', 'MPI_ERR_OP')
         elif k in ('RANK', 'SOURCE'):
             extra = ' && ' + f'{n} != MPI_ANY_SOURCE' if k == 'SOURCE' else ''
-            fail(f'({n} < 0 || {n} >= {eh}->size) && {n} != MPI_PROC_NULL{extra}', 'MPI_ERR_RANK')
-        elif k == 'ROOT':
-            fail(f'{n} < 0 || {n} >= {eh}->size', 'MPI_ERR_ROOT')
+            fail(f'({n} < 0 || {n} >= mpcr_comm_peers({eh})) && {n} != MPI_PROC_NULL{extra}',
+                 'MPI_ERR_RANK')
+        elif k == 'ROOT':  # on an inter-communicator: a remote rank, MPI_ROOT or MPI_PROC_NULL
+            fail(f'({n} < 0 || {n} >= mpcr_comm_peers({eh})) && !({eh}->inter && '
+                 f'({n} == MPI_ROOT || {n} == MPI_PROC_NULL))', 'MPI_ERR_ROOT')
         elif k in ('TAG', 'RECV_TAG'):
             extra = f' && {n} != MPI_ANY_TAG' if k == 'RECV_TAG' else ''
             fail(f'({n} < 0 || {n} > mpcr.tag_ub){extra}', 'MPI_ERR_TAG')
@@ -280,7 +306,10 @@ def prologue(f, large):
                 and ps[i + 2].kind in ('TYPE', 'RTYPE') and not ps[i + 1].optional \
                 and not ps[i + 2].optional:
             c, t = ps[i + 1].name, ps[i + 2].name
-            fail(f'!{p.name} && {c} > 0 && mpcr_type_is_predefined({t})', 'MPI_ERR_BUFFER')
+            # On an inter-communicator a collective's buffers are significant
+            # on one side only (MPI_ROOT, MPI_PROC_NULL): coll_inter.c's to check.
+            inter = f'!{eh}->inter && ' if inter_comm(f) else ''
+            fail(f'{inter}!{p.name} && {c} > 0 && mpcr_type_is_predefined({t})', 'MPI_ERR_BUFFER')
     return lines, eh
 
 
@@ -292,8 +321,12 @@ def entry(f, large):
     for p in outs:
         init = f'*{p.name}' if p.kind == 'COUNT_INOUT' else '0'
         lines.append(f'MPI_Count {p.name}_v_ = {init}, *{p.name}_v = &{p.name}_v_;')
+    lines += inter_check(f, name)
     if task_of(f):
         lines += task_call(f)
+    elif inter_comm(f) and 'inter' in f.flags:
+        lines.append(f'int err = {inter_comm(f)}->inter ? {inter_name(f)}({call_args})')
+        lines.append(f'                                : {impl_name(f)}({call_args});')
     else:
         lines.append(f'int err = {impl_name(f)}({call_args});')
     for p in outs:  # the int form reports a count that does not fit as MPI_UNDEFINED
@@ -401,6 +434,8 @@ def gen_header(funcs):
                 sys.exit(f'{f.lineno}: {f.name}: "{p.kind} | {p.large}" needs a kind')
         args = ', '.join(d for d, _ in impl_params(f)) or 'void'
         out.append(f'int {impl_name(f)}({args});\n')
+        if 'inter' in f.flags:
+            out.append(f'int {inter_name(f)}({args});\n')
     out.append('\n#endif\n')
     return ''.join(out)
 

@@ -101,13 +101,68 @@ struct mpcr_comm {
     int32_t *members;       /* world rank of each rank, malloc'd; NULL: MPI_COMM_WORLD's */
     char *name;             /* MPI_Comm_set_name's (malloc'd), or NULL: the default */
     struct mpcr_topo *topo; /* its topology (topo.c), or NULL */
+    struct mpcr_inter *inter; /* an inter-communicator's other side (intercomm.c), or NULL */
 };
 struct mpcr_comm *mpcr_comm_get(MPI_Comm comm); /* NULL when invalid */
-/* The world rank of rank r of c. */
+/* The world rank of rank r of c (of its local group, for an inter-communicator). */
 static inline int32_t mpcr_comm_world_rank(const struct mpcr_comm *c, int r)
 {
     return c->members ? c->members[r] : r;
 }
+
+/* An inter-communicator (docs/communicators.md): at the proxy one
+ * intra-communicator over both groups (the "span": the group whose leader
+ * has the lower world rank first), named by the inter-communicator's vid;
+ * here its local group (members, rank, size of struct mpcr_comm) and this.
+ * Point-to-point translates the ranks the program names (the remote group's)
+ * into ranks of the span, and the span's back into the remote group's. */
+struct mpcr_inter {
+    int remote_size;
+    int32_t *remote;    /* world rank of each remote rank */
+    int32_t *to_span;   /* rank in the span of each remote rank */
+    int32_t *from_span; /* remote rank of each rank of the span; -1: a local one */
+    int span_size;      /* the span's size, local and remote groups together */
+    int low;            /* the local group comes first in the span (MPI_Intercomm_merge's tie) */
+    struct mpcr_comm *local; /* a hidden intra-communicator over the local group (collectives) */
+};
+/* The ranks a point-to-point call on c may name: the remote group's size
+ * for an inter-communicator. */
+static inline int mpcr_comm_peers(const struct mpcr_comm *c)
+{
+    return c->inter ? c->inter->remote_size : c->size;
+}
+/* A rank the program names (>= 0) as the proxy's communicator knows it;
+ * wildcards and MPI_PROC_NULL unchanged. */
+static inline int mpcr_comm_peer_out(const struct mpcr_comm *c, int rank)
+{
+    return c && c->inter && rank >= 0 ? c->inter->to_span[rank] : rank;
+}
+/* A source the proxy reports (>= 0) as the program knows it. */
+static inline int mpcr_comm_peer_in(const struct mpcr_comm *c, int source)
+{
+    return c && c->inter && source >= 0 && source < c->inter->span_size
+               ? c->inter->from_span[source]
+               : source;
+}
+/* The size of the proxy's communicator behind c (the span's for an
+ * inter-communicator). */
+static inline int mpcr_comm_proxy_size(const struct mpcr_comm *c)
+{
+    return c->inter ? c->inter->span_size : c->size;
+}
+/* Creation helpers of comm.c that intercomm.c builds on. */
+int mpcr_comm_create_world(const int32_t *world_ranks, int n, int tag, MPI_Errhandler eh,
+                           struct mpcr_comm **out);
+void mpcr_comm_release(struct mpcr_comm *c); /* a hidden or failed communicator: gone */
+/* COMM_SPLIT of the proxy's communicator behind c (an inter-communicator's span). */
+int mpcr_comm_split_span(struct mpcr_comm *c, int color, int key, struct mpcr_comm **out);
+/* intercomm.c: what comm.c's dup, split, compare, free do for an inter-communicator. */
+int mpcr_inter_dup(const struct mpcr_comm *c, struct mpcr_comm *n);
+int mpcr_inter_split(struct mpcr_comm *c, int color, int key, struct mpcr_comm **out);
+struct mpcr_group;
+int mpcr_inter_create(struct mpcr_comm *c, struct mpcr_group *g, MPI_Comm *newcomm);
+int mpcr_inter_compare(const struct mpcr_comm *a, const struct mpcr_comm *b);
+void mpcr_inter_destroy(struct mpcr_inter *x);
 
 /* ---- groups (group.c): ranks of MPI_COMM_WORLD, in the group's order ---- */
 struct mpcr_group {
@@ -133,15 +188,18 @@ const struct mpcr_reply *mpcr_p2p_call(enum mpcr_op op, uint32_t vid, int peer, 
  * each op's result; returns the call's error class. */
 int mpcr_batch(struct mpcr_batch_op *ops, unsigned n);
 /* A send to dest and a receive from source (either MPI_PROC_NULL) on
- * communicator id vid, in one round trip; the first error class. */
-int mpcr_exchange(uint32_t vid, int dest, int sendtag, const void *sendbuf, MPI_Count sendcount,
-                  const struct mpcr_type *st, int source, int recvtag, void *recvbuf,
-                  MPI_Count recvcount, const struct mpcr_type *rt, MPI_Status *status);
+ * communicator c, in one round trip; the first error class. */
+int mpcr_exchange(const struct mpcr_comm *c, int dest, int sendtag, const void *sendbuf,
+                  MPI_Count sendcount, const struct mpcr_type *st, int source, int recvtag,
+                  void *recvbuf, MPI_Count recvcount, const struct mpcr_type *rt,
+                  MPI_Status *status);
 
-/* Completes a receive: unpacks what the proxy's reply r says arrived in the
- * staging area at offset into buf, fills status; returns r's error class. */
-int mpcr_finish_recv(const struct mpcr_reply *r, void *buf, uint64_t capacity, uint64_t offset,
-                     const struct mpcr_type *t, MPI_Status *status);
+/* Completes a receive on communicator c: unpacks what the proxy's reply r
+ * says arrived in the staging area at offset into buf, fills status (its
+ * source as c's program knows it); returns r's error class. */
+int mpcr_finish_recv(const struct mpcr_comm *c, const struct mpcr_reply *r, void *buf,
+                     uint64_t capacity, uint64_t offset, const struct mpcr_type *t,
+                     MPI_Status *status);
 
 /* ---- info objects and attributes (info.c, attr.c; the rest in dtype.h) ---- */
 struct mpcr_info;

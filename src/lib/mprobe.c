@@ -40,7 +40,8 @@ static int mprobe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int
     m->comm = c;
     mpcr_comm_ref(c);
     struct mpcr_call *call = mpcr_call_begin(op);
-    call->comm = c->vid, call->peer = source, call->tag = tag, call->token = id_of(m);
+    call->comm = c->vid, call->peer = mpcr_comm_peer_out(c, source), call->tag = tag,
+    call->token = id_of(m);
     const struct mpcr_reply *r = mpcr_call_finish();
     *flag = r->flag;
     if (!r->flag) {
@@ -48,7 +49,7 @@ static int mprobe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int
         mpcr_obj_drop_handle(m);
         return err;
     }
-    mpcr_status_set(status, r->source, r->tag, r->bytes);
+    mpcr_status_set(status, mpcr_comm_peer_in(c, r->source), r->tag, r->bytes);
     *message = (MPI_Message)mpcr_obj_handle(m);
     return MPI_SUCCESS;
 }
@@ -86,7 +87,7 @@ static int mrecv(void *buf, MPI_Count count, const struct mpcr_type *t, MPI_Mess
     if (err) return err;
     struct mpcr_call *call = mpcr_call_begin(MPCR_OP_MRECV);
     call->token = id_of(m), call->offset = off, call->bytes = capacity;
-    err = mpcr_finish_recv(mpcr_call_finish(), buf, capacity, off, t, status);
+    err = mpcr_finish_recv(m->comm, mpcr_call_finish(), buf, capacity, off, t, status);
     mpcr_staging_free(off);
     mpcr_obj_drop_handle(m);
     *message = MPI_MESSAGE_NULL;

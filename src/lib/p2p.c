@@ -38,7 +38,7 @@ static int stage_send(enum mpcr_op op, const void *buf, MPI_Count count, const s
     if (!err) err = mpcr_staging_alloc(bytes, offset);
     if (err) return err;
     mpcr_pack(mpcr_staging_ptr(*offset), buf, count, t);
-    begin_p2p_vid(op, c->vid, dest, tag, *offset, bytes);
+    begin_p2p_vid(op, c->vid, mpcr_comm_peer_out(c, dest), tag, *offset, bytes);
     return MPI_SUCCESS;
 }
 
@@ -49,7 +49,7 @@ static int stage_recv(enum mpcr_op op, MPI_Count count, const struct mpcr_type *
     int err = mpcr_bytes_of(count, t, capacity);
     if (!err) err = mpcr_staging_alloc(*capacity, offset);
     if (err) return err;
-    begin_p2p_vid(op, c->vid, source, tag, *offset, *capacity);
+    begin_p2p_vid(op, c->vid, mpcr_comm_peer_out(c, source), tag, *offset, *capacity);
     return MPI_SUCCESS;
 }
 
@@ -78,12 +78,13 @@ int mpcr_impl_Ssend(const void *buf, MPI_Count count, const struct mpcr_type *t,
 }
 
 /* Completes a receive whose data and status the proxy just returned. */
-int mpcr_finish_recv(const struct mpcr_reply *r, void *buf, uint64_t capacity, uint64_t offset,
-                     const struct mpcr_type *t, MPI_Status *status)
+int mpcr_finish_recv(const struct mpcr_comm *c, const struct mpcr_reply *r, void *buf,
+                     uint64_t capacity, uint64_t offset, const struct mpcr_type *t,
+                     MPI_Status *status)
 {
     uint64_t got = r->bytes < capacity ? r->bytes : capacity;
     mpcr_unpack(buf, mpcr_staging_ptr(offset), got, t);
-    mpcr_status_set(status, r->source, r->tag, got);
+    mpcr_status_set(status, mpcr_comm_peer_in(c, r->source), r->tag, got);
     return r->rc;
 }
 
@@ -97,7 +98,7 @@ int mpcr_impl_Recv(void *buf, MPI_Count count, const struct mpcr_type *t, int so
     uint64_t capacity, off;
     int err = stage_recv(MPCR_OP_RECV, count, t, source, tag, c, &off, &capacity);
     if (err) return err;
-    err = mpcr_finish_recv(mpcr_coll_finish_blocking(), buf, capacity, off, t, status);
+    err = mpcr_finish_recv(c, mpcr_coll_finish_blocking(), buf, capacity, off, t, status);
     mpcr_staging_free(off);
     mpcr_orphans_poll(0);
     return err;
@@ -118,10 +119,10 @@ static int probe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int 
         if (err || *flag) return err;
         sched_yield();
     }
-    begin_p2p_vid(op, c->vid, source, tag, 0, 0);
+    begin_p2p_vid(op, c->vid, mpcr_comm_peer_out(c, source), tag, 0, 0);
     const struct mpcr_reply *r = mpcr_call_finish();
     *flag = op == MPCR_OP_PROBE || r->flag;
-    if (*flag) mpcr_status_set(status, r->source, r->tag, r->bytes);
+    if (*flag) mpcr_status_set(status, mpcr_comm_peer_in(c, r->source), r->tag, r->bytes);
     int err = r->rc;
     mpcr_orphans_poll(0);
     return err;
@@ -221,9 +222,10 @@ int mpcr_batch(struct mpcr_batch_op *ops, unsigned n)
     return err;
 }
 
-int mpcr_exchange(uint32_t vid, int dest, int sendtag, const void *sendbuf, MPI_Count sendcount,
-                  const struct mpcr_type *st, int source, int recvtag, void *recvbuf,
-                  MPI_Count recvcount, const struct mpcr_type *rt, MPI_Status *status)
+int mpcr_exchange(const struct mpcr_comm *c, int dest, int sendtag, const void *sendbuf,
+                  MPI_Count sendcount, const struct mpcr_type *st, int source, int recvtag,
+                  void *recvbuf, MPI_Count recvcount, const struct mpcr_type *rt,
+                  MPI_Status *status)
 {
     struct mpcr_batch_op ops[2];
     unsigned n = 0, recv = 2, send = 2;
@@ -235,8 +237,8 @@ int mpcr_exchange(uint32_t vid, int dest, int sendtag, const void *sendbuf, MPI_
         if ((err = mpcr_staging_alloc(rbytes, &roff))) return err;
         recv = n;
         ops[n++] = (struct mpcr_batch_op){.op = MPCR_OP_RECV,
-                                          .comm = vid,
-                                          .peer = source,
+                                          .comm = c->vid,
+                                          .peer = mpcr_comm_peer_out(c, source),
                                           .tag = recvtag,
                                           .offset = roff,
                                           .bytes = rbytes};
@@ -249,8 +251,8 @@ int mpcr_exchange(uint32_t vid, int dest, int sendtag, const void *sendbuf, MPI_
         mpcr_pack(mpcr_staging_ptr(soff), sendbuf, sendcount, st);
         send = n;
         ops[n++] = (struct mpcr_batch_op){.op = MPCR_OP_SEND,
-                                          .comm = vid,
-                                          .peer = dest,
+                                          .comm = c->vid,
+                                          .peer = mpcr_comm_peer_out(c, dest),
                                           .tag = sendtag,
                                           .offset = soff,
                                           .bytes = sbytes};
@@ -263,7 +265,7 @@ int mpcr_exchange(uint32_t vid, int dest, int sendtag, const void *sendbuf, MPI_
                                .source = ops[recv].source,
                                .tag = ops[recv].rtag,
                                .bytes = ops[recv].rbytes};
-        int rerr = mpcr_finish_recv(&r, recvbuf, rbytes, roff, rt, status);
+        int rerr = mpcr_finish_recv(c, &r, recvbuf, rbytes, roff, rt, status);
         if (!err) err = rerr;
         mpcr_staging_free(roff);
     }
@@ -281,7 +283,7 @@ int mpcr_impl_Sendrecv(const void *sendbuf, MPI_Count sendcount, const struct mp
                        const struct mpcr_type *rt, int source, int recvtag, struct mpcr_comm *c,
                        MPI_Status *status)
 {
-    int err = mpcr_exchange(c->vid, dest, sendtag, sendbuf, sendcount, st, source, recvtag, recvbuf,
+    int err = mpcr_exchange(c, dest, sendtag, sendbuf, sendcount, st, source, recvtag, recvbuf,
                             recvcount, rt, status);
     mpcr_orphans_poll(0);
     return err;
@@ -298,8 +300,8 @@ int mpcr_impl_Sendrecv_replace(void *buf, MPI_Count count, const struct mpcr_typ
     void *packed = malloc(bytes ? bytes : 1);
     if (!packed) return MPI_ERR_NO_MEM;
     if (bytes) mpcr_pack(packed, buf, count, t);
-    err = mpcr_exchange(c->vid, dest, sendtag, packed, (MPI_Count)bytes, mpcr_type_get(MPI_BYTE),
-                        source, recvtag, buf, count, t, status);
+    err = mpcr_exchange(c, dest, sendtag, packed, (MPI_Count)bytes, mpcr_type_get(MPI_BYTE), source,
+                        recvtag, buf, count, t, status);
     free(packed);
     mpcr_orphans_poll(0);
     return err;

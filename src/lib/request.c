@@ -57,7 +57,7 @@ void mpcr_request_free(MPI_Request *handle, struct mpcr_request *q)
 void mpcr_request_settle(struct mpcr_request *q, const struct mpcr_reply *r)
 {
     if (r && q->kind == MPCR_REQ_RECV) {
-        q->rc = mpcr_finish_recv(r, q->buf, q->capacity, q->offset, q->type, &q->status);
+        q->rc = mpcr_finish_recv(q->comm, r, q->buf, q->capacity, q->offset, q->type, &q->status);
     } else if (r) {
         q->rc = r->rc;
         mpcr_status_set(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
@@ -98,7 +98,8 @@ static int start(struct mpcr_request *q, enum mpcr_op op, const void *buf, MPI_C
     if (!err) err = mpcr_staging_alloc(bytes, &off);
     if (err) return err;
     if (q->kind == MPCR_REQ_SEND) mpcr_pack(mpcr_staging_ptr(off), buf, count, t);
-    const struct mpcr_reply *r = mpcr_p2p_call(op, q->comm->vid, peer, tag, off, bytes);
+    const struct mpcr_reply *r =
+        mpcr_p2p_call(op, q->comm->vid, mpcr_comm_peer_out(q->comm, peer), tag, off, bytes);
     if (r->rc) {
         mpcr_staging_free(off);
         return r->rc;
