@@ -298,33 +298,26 @@ int main(int argc, char **argv)
     out("rank %d mixed: iallreduce %d allreduce %d ibcast %d %d\n", rank, b, c, d[0], d[1]);
 
     /* An Ibarrier some ranks wait for while others are in a blocking
-     * receive from a rank that only sends after its wait. */
-    MPI_Request bar;
-    MPI_Ibarrier(MPI_COMM_WORLD, &bar);
-    if (rank == 0) {
-        MPI_Wait(&bar, MPI_STATUS_IGNORE);
-        for (int r = 1; r < size; r++)
-            MPI_Send(&a, 1, MPI_INT, r, 9, MPI_COMM_WORLD);
-    } else {
-        int got;
-        MPI_Recv(&got, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Wait(&bar, MPI_STATUS_IGNORE);
-        out("rank %d: after the ibarrier, got %d\n", rank, got);
-    }
-    /* The same with a blocking probe. */
-    MPI_Ibarrier(MPI_COMM_WORLD, &bar);
-    if (rank == 0) {
-        MPI_Wait(&bar, MPI_STATUS_IGNORE);
-        for (int r = 1; r < size; r++)
-            MPI_Send(&c, 1, MPI_INT, r, 10, MPI_COMM_WORLD);
-    } else {
-        int got, bytes;
+     * receive (probe == 0) or probe (1), then receive, from a rank that
+     * only sends after its wait. */
+    for (int probe = 0; probe < 2; probe++) {
+        MPI_Request bar;
+        MPI_Ibarrier(MPI_COMM_WORLD, &bar);
+        if (rank == 0) {
+            MPI_Wait(&bar, MPI_STATUS_IGNORE);
+            for (int r = 1; r < size; r++)
+                MPI_Send(&a, 1, MPI_INT, r, 9 + probe, MPI_COMM_WORLD);
+            continue;
+        }
+        int got, bytes = -1;
         MPI_Status st;
-        MPI_Probe(0, 10, MPI_COMM_WORLD, &st);
-        MPI_Get_count(&st, MPI_BYTE, &bytes);
-        MPI_Recv(&got, 1, MPI_INT, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (probe) {
+            MPI_Probe(0, 10, MPI_COMM_WORLD, &st);
+            MPI_Get_count(&st, MPI_BYTE, &bytes);
+        }
+        MPI_Recv(&got, 1, MPI_INT, 0, 9 + probe, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Wait(&bar, MPI_STATUS_IGNORE);
-        out("rank %d: probed %d bytes before the ibarrier completed, got %d\n", rank, bytes, got);
+        out("rank %d: after the ibarrier, got %d (probed %d bytes)\n", rank, got, bytes);
     }
     free(s), free(lsend), free(lrecv);
     out_flush();
