@@ -14,7 +14,7 @@ test_init cli
 run=$!
 sleep 0.5
 "$bin/mpcr" status "$T/ck" | grep -q "running pid" || fail "status does not say running"
-"$bin/mpcr" status --json "$T/ck" | grep -q "\"running\": true, \"pid\": [1-9]" || fail "status --json: $("$bin/mpcr" status --json "$T/ck")"
+"$bin/mpcr" status --json "$T/ck" | grep -q "\"running\": true, \"job\": {\"pid\": [1-9]" || fail "status --json: $("$bin/mpcr" status --json "$T/ck")"
 "$bin/mpcr" run --no-mpi --ckpt-dir "$T/ck" true 2>"$T/err2" && fail "a second run on the same directory started"
 grep -q "already running" "$T/err2" || fail "second run: $(cat "$T/err2")"
 wait $run || fail "the run failed: $(cat "$T/err")"
