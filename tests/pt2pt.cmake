@@ -22,7 +22,7 @@ p2p_ckpt_test(p2p_mixed3_continue 300 reposted continue 3 3 $<TARGET_FILE:t_ckpt
 # A 2-D halo exchange (Jacobi on integers: exact), persistent requests and Isend/Irecv.
 p2p_ckpt_program(p2p_halo)
 p2p_ckpt_test(p2p_halo4_persistent 400 reposted exit-restart 4 4 $<TARGET_FILE:t_ckpt_p2p_halo> persistent 150 48 8)
-p2p_ckpt_test(p2p_halo_isend_continue 300 reposted continue 3 2 $<TARGET_FILE:t_ckpt_p2p_halo> isend 200 48 10)
+p2p_ckpt_test(p2p_halo_isend_continue 300 reposted continue 3 2 $<TARGET_FILE:t_ckpt_p2p_halo> isend 400 48 10)
 # Under Open MPI's proxy (the same MPICH-built programs): the run, and a restart of an MPICH job.
 if(TARGET mpcr-proxy-openmpi)
     mpi_test(openmpi.p2p_more 2 t_p2p_more)
