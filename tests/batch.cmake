@@ -10,7 +10,7 @@ endfunction()
 # mpiexec.mpich -n 2 mpcr exec --ckpt-dir D / --restart D
 batch_test(exec_mpiexec 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
 # sbatch of srun --mpi=pmi2 -n 2 mpcr exec, restarted by a second sbatch
-batch_test(slurm_sbatch 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 6000 2)
+batch_test(slurm_sbatch 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
 # mpirun.openmpi -n 2 mpcr exec: the proxy is picked by the launcher (Open MPI's
 # environment: mpcr-proxy-openmpi); an MPICH proxy there would be two singletons
 if(TARGET mpcr-proxy-openmpi)
@@ -22,5 +22,5 @@ endif()
 # "Signals"): to every process of the job's steps, or to the batch shell (srun passes it on)
 batch_test(slurm_scancel_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
 set_property(TEST batch.slurm_scancel_signal APPEND PROPERTY ENVIRONMENT "SCANCEL=--signal=USR1")
-batch_test(slurm_batch_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 6000 2)
+batch_test(slurm_batch_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
 set_property(TEST batch.slurm_batch_signal APPEND PROPERTY ENVIRONMENT "SCANCEL=--batch --signal=USR1")

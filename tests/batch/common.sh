@@ -12,6 +12,11 @@ wait_connected() {
     fail "the ranks did not all reach the coordinator in $4 s"
 }
 
+# hold_jobs: the jobs started from now on wait before their final report
+# (tests/ckpt/ckpt.h, CKPT_HOLD) until checkpoint_exit has taken its
+# checkpoint: on a fast machine they cannot end first.
+hold_jobs() { export CKPT_HOLD=$scratch/release; }
+
 # checkpoint_exit PID NRANKS DIR SECONDS [COMMAND...]: once every rank of
 # the job whose launching process is PID has connected to DIR's
 # coordinator (waiting at most SECONDS), `mpcr checkpoint --exit DIR` (or
@@ -32,6 +37,7 @@ checkpoint_exit() {
     for ((r = 0; r < n; r++)); do
         [ -f "$dir/gen-1/rank-$r.img" ] || fail "gen-1 lacks rank-$r.img"
     done
+    touch "$scratch/release" # hold_jobs
 }
 
 # same_output WANT GOT...: the files GOT together hold WANT's lines (sorted:

@@ -29,6 +29,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
 mpiexec.mpich -n "$n" "$@" >"$scratch/ref" 2>"$scratch/ref.err"
 ref_rc=$?
 [ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
+hold_jobs
 
 $launch "$MPCR" exec --ckpt-dir "$scratch/ck" "$@" >"$scratch/first.out" 2>"$scratch/first.err" &
 job=$!

@@ -62,6 +62,7 @@ submit() {
 submit ref "$@"
 ref_rc=$?
 [ -s "$scratch/ref.out" ] || fail "the native batch job printed nothing (status $ref_rc)"
+hold_jobs
 
 submit first "$MPCR" exec --ckpt-dir "$scratch/ck" "$@" &
 first=$!

@@ -46,6 +46,14 @@
 # ckpt.h): L is bounded by the lines in the run's output before the request
 # and 0.2 s after the answer (continue), or when gen-(K-1) and gen-K were
 # complete (interval: its output's length is sampled every 50 ms).
+# The hold: a job under mpcr (not the native one) runs with CKPT_HOLD=PATH
+# (except in interval mode), so rank 0 of a program of ckpt.h waits before
+# its final report until this script creates PATH, after the mode's last
+# checkpoint: a job that runs faster than the native run predicted (an idle
+# or fast machine) cannot end before its checkpoints. A checkpoint taken
+# while rank 0 waits there is noted "at the job's end"; if every checkpoint
+# of the test was, the test fails (the program is too short to test
+# anything but its end: give it more work).
 # After every job: no process of it is left (pgrep: the program's path or
 # name, the scratch directory).
 # The proxies count what they did for the checkpoints (MPCR_PROXY_STATS,
@@ -236,6 +244,20 @@ checkpoint() {
     check_gen "$gen"
     ck_note=
     [ $tries -gt 1 ] && ck_note=" (at try $tries; the first said: $(head -1 "$T/checkpoint.first.err"))"
+    checkpoints=$((checkpoints + 1))
+    if [ -n "$hold" ] && [ -e "$hold.reached" ]; then
+        held=$((held + 1)) ck_note="$ck_note (at the job's end: rank 0 waited for the test)"
+    fi
+    return 0
+}
+
+# release: lets the job past the hold (see the top); fails if every
+# checkpoint so far was taken at the job's end.
+release() {
+    [ -n "$hold" ] || return 0
+    touch "$hold"
+    [ "$checkpoints" -gt 0 ] && [ "$held" = "$checkpoints" ] &&
+        fail "all $checkpoints checkpoints were taken at the job's end, none while it worked: the program is too short for this machine (native run $(secs "$ref_ms") s); give it more work"
     return 0
 }
 
@@ -327,6 +349,9 @@ leftovers "the native run"
 
 # ---- the modes
 
+hold= checkpoints=0 held=0
+[ "$mode" = interval ] || { hold=$T/release && export CKPT_HOLD=$hold; }
+
 # Restarts from gen-$1 to the end; its output must be the reference's after
 # its first L lines, $2 <= L <= $3.
 restart_suffix() {
@@ -361,6 +386,7 @@ exit-restart)
             not_taken "checkpoint --exit $c of $cycles" "$delay"
         fi
     done
+    release
     finish "the last restart"
     leftovers "the last piece"
     for p in $(seq 0 "$piece"); do cat "$T/piece$p.out"; done >"$T/all.out"
@@ -386,6 +412,7 @@ continue)
             not_taken "checkpoint $c of $cycles" "$delay"
         fi
     done
+    release
     finish "the checkpointed run"
     leftovers "the checkpointed run"
     compare "the run with $taken checkpoints" "$T/run.out" "$rc"
@@ -410,6 +437,7 @@ cycles)
         piece=$c
         start "piece$piece" "$MPCR" restart ${CKPT_RESTART_ARGS:-} "$D"
     done
+    release
     finish "the last restart"
     leftovers "the last piece"
     for p in $(seq 0 "$piece"); do cat "$T/piece$p.out"; done >"$T/all.out"
@@ -493,6 +521,7 @@ refuse)
     refused "rank-1.img missing" "$MPCR" restart "$T/missing"
     refused "byte $off of $size of rank-1.img flipped" "$MPCR" restart "$T/flipped"
     # The intact directory still restarts, and the job ends as natively.
+    touch "$hold"
     start piece1 "$MPCR" restart -n "$n" "$D"
     finish "the restart of the intact directory"
     leftovers "the restart of the intact directory"

@@ -4,8 +4,9 @@
 # pass. Runs ckpt.sh through a stand-in for mpcr that passes `run` and
 # `restart` on to the real one and
 #   refused:  answers every `checkpoint` with the coordinator's refusal
-#             ("... try again in a moment", as while ranks start), so that
-#             the job ends before any is taken;
+#             ("... try again in a moment", as while ranks start), and
+#             drops CKPT_HOLD (ckpt.h), so that the job ends before any is
+#             taken;
 #   uncounted: drops MPCR_PROXY_STATS, so that no proxy counts anything,
 #             with CKPT_REQUIRE naming a count;
 # and requires ckpt.sh to exit 1 with the reason. Prints ckpt.sh's output.
@@ -37,6 +38,7 @@ for what in refused uncounted; do
 #!/usr/bin/env bash
 case "$what:\$1" in
 refused:checkpoint) echo "mpcr: checkpoint refused: only 0 of 2 ranks have started; try again in a moment" >&2 && exit 1 ;;
+refused:*) unset CKPT_HOLD ;;
 uncounted:*) unset MPCR_PROXY_STATS ;;
 esac
 exec "$MPCR" "\$@"
