@@ -66,3 +66,20 @@ if(TARGET mpcr-proxy-openmpi)
     set_tests_properties(ckpt.coll_nbc_restart_openmpi PROPERTIES RUN_SERIAL TRUE TIMEOUT 400
         ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=reposted;CKPT_NATIVE_ARGS=600 3 2;CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
+
+# The same with two neighbourhood collectives outstanding with the others
+# (MPI_Ineighbor_alltoall on a periodic Cartesian ring, MPI_Ineighbor_allgatherv
+# on a distributed graph, argument H 2): --exit and restart (the restarts
+# under Open MPI where its proxy is built), and checkpoint-and-continue.
+add_test(NAME ckpt.coll_nbc_neighbor COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh
+    exit-restart 3 3 $<TARGET_FILE:t_ckpt_coll_nbc> 400 3 1 2)
+add_test(NAME ckpt.coll_nbc_neighbor4_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh
+    continue 3 4 $<TARGET_FILE:t_ckpt_coll_nbc> 300 3 1 2)
+set_tests_properties(ckpt.coll_nbc_neighbor PROPERTIES RUN_SERIAL TRUE TIMEOUT 400
+    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=reposted;CKPT_NATIVE_ARGS=400 3 2 2")
+set_tests_properties(ckpt.coll_nbc_neighbor4_continue PROPERTIES RUN_SERIAL TRUE TIMEOUT 400
+    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=reposted;CKPT_NATIVE_ARGS=300 3 2 2")
+if(TARGET mpcr-proxy-openmpi)
+    set_property(TEST ckpt.coll_nbc_neighbor APPEND PROPERTY ENVIRONMENT
+        "CKPT_RESTART_ARGS=--mpi openmpi")
+endif()

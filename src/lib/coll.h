@@ -94,6 +94,27 @@ static inline char *coll_at(const void *buf, MPI_Count at, const struct mpcr_typ
 {
     return (char *)buf + at * t->extent;
 }
+/* Where the blocks of one side of an exchange lie, block i for (or from)
+ * peer i: count elements of t at buf + i * count (the plain forms), or
+ * counts[i] elements at displs[i] elements (v forms), or counts[i]
+ * elements of types[i] at displs[i] bytes (w forms); with `one`, every
+ * block is the whole buffer (what Allgatherv sends to each peer). */
+struct coll_side {
+    const char *buf;
+    MPI_Count count;
+    struct mpcr_counts counts, displs; /* v and w forms: counts.p non-NULL */
+    const struct mpcr_type *t;         /* all but the w forms */
+    const MPI_Datatype *types;         /* the w forms */
+    int one;
+};
+struct coll_block {
+    char *buf;
+    MPI_Count count;
+    const struct mpcr_type *t;
+};
+/* Block i of s (coll_alltoall.c): 0, or MPI_ERR_COUNT, MPI_ERR_TYPE. */
+int coll_block_of(const struct coll_side *s, int i, struct coll_block *b);
+
 /* Copies count elements of st at src to rcount elements of rt at dst
  * (a rank's message to itself); MPI_ERR_TRUNCATE when they do not fit. */
 int coll_copy(const void *src, MPI_Count count, const struct mpcr_type *st, void *dst,

@@ -12,47 +12,38 @@
 
 #define WINDOW ((int)MPCR_BATCH_MAX / 2)
 
-/* Where the block for (or from) one peer lies. */
-struct side {
-    const char *buf;
-    MPI_Count count;                   /* the plain form */
-    struct mpcr_counts counts, displs; /* v and w forms: counts.p non-NULL */
-    const struct mpcr_type *t;         /* all but the w form */
-    const MPI_Datatype *types;         /* the w form: displacements in bytes */
-};
-
-struct block {
-    char *buf;
-    MPI_Count count;
-    const struct mpcr_type *t;
-};
-
-static int block_of(const struct side *s, int peer, struct block *b)
+/* coll.h */
+int coll_block_of(const struct coll_side *s, int peer, struct coll_block *b)
 {
+    if (s->one) {
+        *b = (struct coll_block){(char *)s->buf, s->count, s->t};
+        return MPI_SUCCESS;
+    }
     if (!s->counts.p) {
-        *b = (struct block){coll_at(s->buf, peer * s->count, s->t), s->count, s->t};
+        *b = (struct coll_block){coll_at(s->buf, peer * s->count, s->t), s->count, s->t};
         return MPI_SUCCESS;
     }
     MPI_Count count = mpcr_count_at(s->counts, peer), displ = mpcr_count_at(s->displs, peer);
     const struct mpcr_type *t = s->types ? mpcr_type_get(s->types[peer]) : s->t;
     if (count < 0) return MPI_ERR_COUNT;
     if (!t) return MPI_ERR_TYPE;
-    *b = (struct block){s->types ? (char *)s->buf + displ : coll_at(s->buf, displ, t), count, t};
+    *b = (struct coll_block){s->types ? (char *)s->buf + displ : coll_at(s->buf, displ, t), count,
+                             t};
     return MPI_SUCCESS;
 }
 
-static int alltoall(const struct coll *k, const struct side *out, const struct side *in)
+static int alltoall(const struct coll *k, const struct coll_side *out, const struct coll_side *in)
 {
     int size = k->size, rank = k->rank, err;
-    struct block sb, rb;
-    if ((err = block_of(out, rank, &sb)) || (err = block_of(in, rank, &rb))) return err;
+    struct coll_block sb, rb;
+    if ((err = coll_block_of(out, rank, &sb)) || (err = coll_block_of(in, rank, &rb))) return err;
     if ((err = coll_copy(sb.buf, sb.count, sb.t, rb.buf, rb.count, rb.t))) return err;
     struct coll_round r;
     round_init(&r, k);
     for (int d0 = 1; d0 < size && !err; d0 += WINDOW) {
         for (int d = d0; d < size && d < d0 + WINDOW && !err; d++) {
             int to = (rank + d) % size, from = (rank - d + size) % size;
-            if ((err = block_of(in, from, &rb)) || (err = block_of(out, to, &sb))) break;
+            if ((err = coll_block_of(in, from, &rb)) || (err = coll_block_of(out, to, &sb))) break;
             round_recv(&r, from, 0, rb.buf, rb.count, rb.t);
             round_send(&r, to, 0, sb.buf, sb.count, sb.t);
         }
@@ -63,13 +54,13 @@ static int alltoall(const struct coll *k, const struct side *out, const struct s
 
 /* MPI_IN_PLACE: what this rank sends is in recvbuf, which receives
  * overwrite; a copy is sent (one window would not need it, several do). */
-static int alltoall_in_place(const struct coll *k, struct side *in)
+static int alltoall_in_place(const struct coll *k, struct coll_side *in)
 {
     MPI_Count lo = 0, hi = 0; /* the bytes of recvbuf its blocks' data spans */
     int any = 0;
     for (int i = 0; i < k->size; i++) {
-        struct block b;
-        int err = block_of(in, i, &b);
+        struct coll_block b;
+        int err = coll_block_of(in, i, &b);
         if (err) return err;
         if (b.count == 0 || b.t->size == 0) continue;
         MPI_Count at = b.buf - in->buf, from = at + b.t->true_lb,
@@ -81,7 +72,7 @@ static int alltoall_in_place(const struct coll *k, struct side *in)
     char *copy = malloc((size_t)(hi - lo) + 1);
     if (!copy) return MPI_ERR_NO_MEM;
     memcpy(copy, in->buf + lo, (size_t)(hi - lo)); /* holes too: a plain copy */
-    struct side out = *in;
+    struct coll_side out = *in;
     out.buf = copy - lo;
     int err = alltoall(k, &out, in);
     free(copy);
@@ -96,9 +87,9 @@ int mpcr_impl_Alltoall(const void *sendbuf, MPI_Count sendcount, const struct mp
     int err = coll_check_used(sendcount, st, recvcount, rt, !in_place, 1);
     if (err) return err;
     struct coll k = coll_begin(c);
-    struct side in = {.buf = recvbuf, .count = recvcount, .t = rt};
+    struct coll_side in = {.buf = recvbuf, .count = recvcount, .t = rt};
     if (in_place) return alltoall_in_place(&k, &in);
-    struct side out = {.buf = sendbuf, .count = sendcount, .t = st};
+    struct coll_side out = {.buf = sendbuf, .count = sendcount, .t = st};
     return alltoall(&k, &out, &in);
 }
 
@@ -111,9 +102,9 @@ int mpcr_impl_Alltoallv(const void *sendbuf, struct mpcr_counts sendcounts,
     int err = coll_check_used(0, st, 0, rt, !in_place, 1);
     if (err) return err;
     struct coll k = coll_begin(c);
-    struct side in = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls, .t = rt};
+    struct coll_side in = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls, .t = rt};
     if (in_place) return alltoall_in_place(&k, &in);
-    struct side out = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls, .t = st};
+    struct coll_side out = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls, .t = st};
     return alltoall(&k, &out, &in);
 }
 
@@ -123,8 +114,10 @@ int mpcr_impl_Alltoallw(const void *sendbuf, struct mpcr_counts sendcounts,
                         const MPI_Datatype recvtypes[], struct mpcr_comm *c)
 {
     struct coll k = coll_begin(c);
-    struct side in = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls, .types = recvtypes};
+    struct coll_side in = {
+        .buf = recvbuf, .counts = recvcounts, .displs = rdispls, .types = recvtypes};
     if (sendbuf == MPI_IN_PLACE) return alltoall_in_place(&k, &in);
-    struct side out = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls, .types = sendtypes};
+    struct coll_side out = {
+        .buf = sendbuf, .counts = sendcounts, .displs = sdispls, .types = sendtypes};
     return alltoall(&k, &out, &in);
 }

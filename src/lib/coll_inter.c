@@ -1,8 +1,10 @@
-/* Collectives over an inter-communicator (MPI 4.0 section 6.2.2): MPI_Barrier,
- * MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Gather, MPI_Scatter,
- * MPI_Allgather, MPI_Alltoall; the generated entry points call these for an
- * inter-communicator (the `inter` flag, src/lib/api/README) and end the job
- * for the other collectives.
+/* Collectives over an inter-communicator (MPI 4.0 section 6.2.2) that go
+ * through each group's rank 0 (or the root): MPI_Barrier, MPI_Bcast,
+ * MPI_Reduce, MPI_Allreduce, MPI_Gather, MPI_Scatter, MPI_Allgather,
+ * MPI_Reduce_scatter, MPI_Reduce_scatter_block (the others, rank to rank:
+ * coll_inter_direct.c). The generated entry points call these for an
+ * inter-communicator (the `inter` flag, src/lib/api/README) and end the
+ * job for the collectives without that flag.
  *
  * Each is made of the intra-communicator collectives over the hidden local
  * communicator of each group (intercomm.c) and messages between the groups'
@@ -11,23 +13,9 @@
  * alike. So every step is a round of an existing schedule: a checkpoint
  * finds a rank between two rounds or inside one, as for any collective
  * (docs/collectives.md). */
-#include "coll.h"
+#include "coll_inter.h"
 
-/* A collective on c's span: its messages between the groups. Ranks in it
- * are the span's (struct mpcr_inter's to_span). */
-static struct coll span_begin(struct mpcr_comm *c)
-{
-    struct coll k = coll_begin(c);
-    k.size = c->inter->span_size;
-    k.rank = -1; /* rounds need no rank of this rank */
-    return k;
-}
-
-/* The span rank of remote rank r. */
-static int remote(const struct mpcr_comm *c, int r)
-{
-    return c->inter->to_span[r];
-}
+#include <stdlib.h>
 
 static const struct mpcr_type *bytes_type(void)
 {
@@ -38,12 +26,12 @@ static const struct mpcr_type *bytes_type(void)
  * no rank leaves before every rank of both groups has entered. */
 int mpcr_inter_Barrier(struct mpcr_comm *c)
 {
-    struct coll k = span_begin(c);
+    struct coll k = inter_begin(c);
     struct mpcr_comm *l = c->inter->local;
     int err = mpcr_impl_Barrier(l);
     if (!err && c->rank == 0)
-        err = coll_sendrecv(&k, 0, remote(c, 0), NULL, 0, bytes_type(), remote(c, 0), NULL, 0,
-                            bytes_type());
+        err = coll_sendrecv(&k, 0, inter_remote(c, 0), NULL, 0, bytes_type(), inter_remote(c, 0),
+                            NULL, 0, bytes_type());
     return err ? err : mpcr_impl_Barrier(l);
 }
 
@@ -52,13 +40,13 @@ int mpcr_inter_Barrier(struct mpcr_comm *c)
 int mpcr_inter_Bcast(void *buf, MPI_Count count, const struct mpcr_type *t, int root,
                      struct mpcr_comm *c)
 {
-    struct coll k = span_begin(c);
+    struct coll k = inter_begin(c);
     if (root == MPI_PROC_NULL || count == 0 || t->size == 0) return MPI_SUCCESS;
     if (root == MPI_ROOT)
-        return coll_sendrecv(&k, 0, remote(c, 0), buf, count, t, MPI_PROC_NULL, NULL, 0, t);
+        return coll_sendrecv(&k, 0, inter_remote(c, 0), buf, count, t, MPI_PROC_NULL, NULL, 0, t);
     int err = MPI_SUCCESS;
     if (c->rank == 0)
-        err = coll_sendrecv(&k, 0, MPI_PROC_NULL, NULL, 0, t, remote(c, root), buf, count, t);
+        err = coll_sendrecv(&k, 0, MPI_PROC_NULL, NULL, 0, t, inter_remote(c, root), buf, count, t);
     return err ? err : mpcr_impl_Bcast(buf, count, t, 0, c->inter->local);
 }
 
@@ -77,14 +65,15 @@ int mpcr_inter_Reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
 {
     int err = mpcr_reduce_local(op, type, NULL, NULL, 0); /* op defined on type? */
     if (err) return err;
-    struct coll k = span_begin(c);
+    struct coll k = inter_begin(c);
     if (root == MPI_PROC_NULL || count == 0) return MPI_SUCCESS;
     if (root == MPI_ROOT)
-        return coll_sendrecv(&k, 0, MPI_PROC_NULL, NULL, 0, t, remote(c, 0), recvbuf, count, t);
+        return coll_sendrecv(&k, 0, MPI_PROC_NULL, NULL, 0, t, inter_remote(c, 0), recvbuf, count,
+                             t);
     void *acc;
     err = reduce_here(sendbuf, &acc, count, type, t, op, c);
     if (!err && c->rank == 0)
-        err = coll_sendrecv(&k, 0, remote(c, root), acc, count, t, MPI_PROC_NULL, NULL, 0, t);
+        err = coll_sendrecv(&k, 0, inter_remote(c, root), acc, count, t, MPI_PROC_NULL, NULL, 0, t);
     if (acc) coll_tmp_free(acc, t);
     return err;
 }
@@ -97,12 +86,13 @@ int mpcr_inter_Allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MP
     int err = mpcr_reduce_local(op, type, NULL, NULL, 0);
     if (err) return err;
     if (sendbuf == MPI_IN_PLACE) return MPI_ERR_ARG; /* not for inter-communicators */
-    struct coll k = span_begin(c);
+    struct coll k = inter_begin(c);
     if (count == 0) return MPI_SUCCESS;
     void *acc;
     err = reduce_here(sendbuf, &acc, count, type, t, op, c);
     if (!err && c->rank == 0)
-        err = coll_sendrecv(&k, 0, remote(c, 0), acc, count, t, remote(c, 0), recvbuf, count, t);
+        err = coll_sendrecv(&k, 0, inter_remote(c, 0), acc, count, t, inter_remote(c, 0), recvbuf,
+                            count, t);
     if (acc) coll_tmp_free(acc, t);
     return err ? err : mpcr_impl_Bcast(recvbuf, count, t, 0, c->inter->local);
 }
@@ -125,16 +115,16 @@ int mpcr_inter_Gather(const void *sendbuf, MPI_Count sendcount, const struct mpc
     int here = root == MPI_ROOT;
     int err = coll_check_used(sendcount, st, recvcount, rt, !here && root != MPI_PROC_NULL, here);
     if (err) return err;
-    struct coll k = span_begin(c);
+    struct coll k = inter_begin(c);
     if (root == MPI_PROC_NULL) return MPI_SUCCESS;
     if (here)
-        return coll_sendrecv(&k, 0, MPI_PROC_NULL, NULL, 0, rt, remote(c, 0), recvbuf,
+        return coll_sendrecv(&k, 0, MPI_PROC_NULL, NULL, 0, rt, inter_remote(c, 0), recvbuf,
                              recvcount * c->inter->remote_size, rt);
     void *all;
     err = gather_here(sendbuf, sendcount, st, &all, c);
     if (!err && c->rank == 0)
-        err = coll_sendrecv(&k, 0, remote(c, root), all, sendcount * c->size, st, MPI_PROC_NULL,
-                            NULL, 0, st);
+        err = coll_sendrecv(&k, 0, inter_remote(c, root), all, sendcount * c->size, st,
+                            MPI_PROC_NULL, NULL, 0, st);
     if (all) coll_tmp_free(all, st);
     return err;
 }
@@ -147,15 +137,15 @@ int mpcr_inter_Scatter(const void *sendbuf, MPI_Count sendcount, const struct mp
     int here = root == MPI_ROOT;
     int err = coll_check_used(sendcount, st, recvcount, rt, here, !here && root != MPI_PROC_NULL);
     if (err) return err;
-    struct coll k = span_begin(c);
+    struct coll k = inter_begin(c);
     if (root == MPI_PROC_NULL) return MPI_SUCCESS;
     if (here)
-        return coll_sendrecv(&k, 0, remote(c, 0), sendbuf, sendcount * c->inter->remote_size, st,
-                             MPI_PROC_NULL, NULL, 0, st);
+        return coll_sendrecv(&k, 0, inter_remote(c, 0), sendbuf, sendcount * c->inter->remote_size,
+                             st, MPI_PROC_NULL, NULL, 0, st);
     void *all = NULL;
     if (c->rank == 0 && !(all = coll_tmp(recvcount * c->size, rt))) return MPI_ERR_NO_MEM;
     if (c->rank == 0)
-        err = coll_sendrecv(&k, 0, MPI_PROC_NULL, NULL, 0, rt, remote(c, root), all,
+        err = coll_sendrecv(&k, 0, MPI_PROC_NULL, NULL, 0, rt, inter_remote(c, root), all,
                             recvcount * c->size, rt);
     if (!err)
         err = mpcr_impl_Scatter(all, recvcount, rt, recvbuf, recvcount, rt, 0, c->inter->local);
@@ -172,39 +162,70 @@ int mpcr_inter_Allgather(const void *sendbuf, MPI_Count sendcount, const struct 
     if (sendbuf == MPI_IN_PLACE) return MPI_ERR_ARG;
     int err = coll_check_used(sendcount, st, recvcount, rt, 1, 1);
     if (err) return err;
-    struct coll k = span_begin(c);
+    struct coll k = inter_begin(c);
     MPI_Count rall = recvcount * c->inter->remote_size;
     void *all;
     err = gather_here(sendbuf, sendcount, st, &all, c);
     if (!err && c->rank == 0)
-        err = coll_sendrecv(&k, 0, remote(c, 0), all, sendcount * c->size, st, remote(c, 0),
-                            recvbuf, rall, rt);
+        err = coll_sendrecv(&k, 0, inter_remote(c, 0), all, sendcount * c->size, st,
+                            inter_remote(c, 0), recvbuf, rall, rt);
     if (all) coll_tmp_free(all, st);
     return err ? err : mpcr_impl_Bcast(recvbuf, rall, rt, 0, c->inter->local);
 }
 
-/* Every rank sends block j to remote rank j and receives block j from it,
- * in windows of MPCR_BATCH_MAX / 2 remote ranks, one round each. Block
- * (i, j) moves in i's window j / W and j's window i / W: by induction on
- * the sum of the two windows' numbers, every window finds its partners. */
-int mpcr_inter_Alltoall(const void *sendbuf, MPI_Count sendcount, const struct mpcr_type *st,
-                        void *recvbuf, MPI_Count recvcount, const struct mpcr_type *rt,
-                        struct mpcr_comm *c)
+/* MPI 4.0 6.11.1 and 6.11.2 on an inter-communicator: each group reduces
+ * its vector (the sum of its own recvcounts, the same total in both
+ * groups) to its rank 0; the ranks 0 exchange; each scatters what the
+ * other group reduced in its group, block i to rank i. counts NULL:
+ * recvcount elements for everyone. */
+static int reduce_scatter(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                          const struct mpcr_counts *counts, MPI_Datatype type,
+                          const struct mpcr_type *t, MPI_Op op, struct mpcr_comm *c)
 {
-    enum { WINDOW = MPCR_BATCH_MAX / 2 };
-    if (sendbuf == MPI_IN_PLACE) return MPI_ERR_ARG;
-    int err = coll_check_used(sendcount, st, recvcount, rt, 1, 1);
+    int err = mpcr_reduce_local(op, type, NULL, NULL, 0);
     if (err) return err;
-    struct coll k = span_begin(c);
-    struct coll_round r;
-    round_init(&r, &k);
-    int n = c->inter->remote_size;
-    for (int w = 0; w < n && !err; w += WINDOW) {
-        for (int j = w; j < n && j < w + WINDOW; j++) {
-            round_recv(&r, remote(c, j), 0, coll_at(recvbuf, j * recvcount, rt), recvcount, rt);
-            round_send(&r, remote(c, j), 0, coll_at(sendbuf, j * sendcount, st), sendcount, st);
-        }
-        err = round_run(&r);
+    if (sendbuf == MPI_IN_PLACE) return MPI_ERR_ARG; /* not for inter-communicators */
+    MPI_Count total = 0;
+    MPI_Count *displs = counts ? malloc(((size_t)c->size + 1) * sizeof *displs) : NULL;
+    if (counts && !displs) return MPI_ERR_NO_MEM;
+    for (int i = 0; i < c->size && !err; i++) {
+        MPI_Count n = counts ? mpcr_count_at(*counts, i) : recvcount;
+        if (n < 0) err = MPI_ERR_COUNT;
+        if (displs) displs[i] = total;
+        total += n;
     }
+    if (err) {
+        free(displs);
+        return err;
+    }
+    struct coll k = inter_begin(c);
+    void *acc = NULL, *theirs = NULL;
+    err = reduce_here(sendbuf, &acc, total, type, t, op, c);
+    if (!err && c->rank == 0 && !(theirs = coll_tmp(total, t))) err = MPI_ERR_NO_MEM;
+    if (!err && c->rank == 0)
+        err = coll_sendrecv(&k, 0, inter_remote(c, 0), acc, total, t, inter_remote(c, 0), theirs,
+                            total, t);
+    if (!err && counts)
+        err = mpcr_impl_Scatterv(theirs, *counts, (struct mpcr_counts){displs, 1}, t, recvbuf,
+                                 mpcr_count_at(*counts, c->rank), t, 0, c->inter->local);
+    else if (!err)
+        err = mpcr_impl_Scatter(theirs, recvcount, t, recvbuf, recvcount, t, 0, c->inter->local);
+    coll_tmp_free(acc, t);
+    coll_tmp_free(theirs, t);
+    free(displs);
     return err;
+}
+
+int mpcr_inter_Reduce_scatter(const void *sendbuf, void *recvbuf, struct mpcr_counts recvcounts,
+                              MPI_Datatype type, const struct mpcr_type *t, MPI_Op op,
+                              struct mpcr_comm *c)
+{
+    return reduce_scatter(sendbuf, recvbuf, 0, &recvcounts, type, t, op, c);
+}
+
+int mpcr_inter_Reduce_scatter_block(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                    MPI_Datatype type, const struct mpcr_type *t, MPI_Op op,
+                                    struct mpcr_comm *c)
+{
+    return reduce_scatter(sendbuf, recvbuf, recvcount, NULL, type, t, op, c);
 }

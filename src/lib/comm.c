@@ -189,6 +189,11 @@ int mpcr_comm_split_span(struct mpcr_comm *c, int color, int key, struct mpcr_co
     return split_call(c, MPCR_OP_COMM_SPLIT, color, key, out);
 }
 
+int mpcr_comm_split_type_span(struct mpcr_comm *c, int split_type, int key, struct mpcr_comm **out)
+{
+    return split_call(c, MPCR_OP_COMM_SPLIT_TYPE, split_type, key, out);
+}
+
 static int handle_or_null(int err, struct mpcr_comm *n, MPI_Comm *newcomm)
 {
     if (!err) *newcomm = n ? mpcr_comm_handle(n) : MPI_COMM_NULL;
@@ -204,12 +209,15 @@ int mpcr_impl_Comm_split(struct mpcr_comm *c, int color, int key, MPI_Comm *newc
 
 /* MPI_COMM_TYPE_SHARED: the ranks of c on this rank's host, where they run
  * now (docs/communicators.md: a communicator made so keeps its members
- * across a restart; a new split describes the new placement). */
+ * across a restart; a new split describes the new placement). On an
+ * inter-communicator (MPI 4.0 does not exclude one; MPICH splits it as
+ * MPI_Comm_split does with the host as color): the inter-communicator
+ * between this rank's group and the other group's ranks on its host,
+ * MPI_COMM_NULL where the other group has none there. */
 int mpcr_impl_Comm_split_type(struct mpcr_comm *c, int split_type, int key, MPI_Info info,
                               MPI_Comm *newcomm)
 {
     if (!mpcr_info_valid_or_null(info)) return MPI_ERR_INFO;
-    if (c->inter) mpcr_unsupported_feature("MPI_Comm_split_type on an inter-communicator");
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
         if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED ||
             split_type == MPIX_COMM_TYPE_NEIGHBORHOOD)
@@ -218,7 +226,8 @@ int mpcr_impl_Comm_split_type(struct mpcr_comm *c, int split_type, int key, MPI_
         return MPI_ERR_ARG;
     }
     struct mpcr_comm *n;
-    int err = split_call(c, MPCR_OP_COMM_SPLIT_TYPE, split_type, key, &n);
+    int err = c->inter ? mpcr_inter_split_type(c, split_type, key, &n)
+                       : split_call(c, MPCR_OP_COMM_SPLIT_TYPE, split_type, key, &n);
     return handle_or_null(err, n, newcomm);
 }
 

@@ -1,6 +1,6 @@
 /* Inter-communicators (MPI 4.0 section 7.6): MPI_Intercomm_create,
  * MPI_Intercomm_merge, MPI_Comm_remote_size, MPI_Comm_remote_group, and what
- * MPI_Comm_dup, MPI_Comm_split and MPI_Comm_compare do with one.
+ * MPI_Comm_dup, MPI_Comm_split(_type) and MPI_Comm_compare do with one.
  *
  * The proxy knows no inter-communicator: behind one is an ordinary
  * communicator over both groups, the span (the group whose leader has the
@@ -211,6 +211,20 @@ int mpcr_inter_dup(const struct mpcr_comm *c, struct mpcr_comm *n)
     return mpcr_comm_dup(from->local, &x->local);
 }
 
+/* n, a split of c's span (NULL where this rank's color was MPI_UNDEFINED),
+ * made an inter-communicator: this rank's group's part of it meets the
+ * other group's part; NULL where the other group has no rank in it. */
+static int inter_of_split(struct mpcr_comm *c, struct mpcr_comm *n, struct mpcr_comm **out)
+{
+    int lonely = 0, err = n ? make_inter(n, c->members, c->size, &lonely) : MPI_SUCCESS;
+    if (n && (err || lonely)) {
+        mpcr_comm_release(n);
+        n = NULL;
+    }
+    *out = n;
+    return err;
+}
+
 /* Each group splits by color; a color's local part meets the remote part
  * of the same color (MPI 4.0 7.4.2). Ranks in each part follow the key,
  * then the rank in c: the span's split orders so, and keeps each group's
@@ -220,15 +234,17 @@ int mpcr_inter_split(struct mpcr_comm *c, int color, int key, struct mpcr_comm *
     *out = NULL;
     if (color < 0 && color != MPI_UNDEFINED) return MPI_ERR_ARG;
     struct mpcr_comm *n;
-    int err = mpcr_comm_split_span(c, color, key, &n), lonely = 0;
-    if (err || !n) return err;
-    err = make_inter(n, c->members, c->size, &lonely);
-    if (err || lonely) {
-        mpcr_comm_release(n);
-        return err;
-    }
-    *out = n;
-    return MPI_SUCCESS;
+    int err = mpcr_comm_split_span(c, color, key, &n);
+    return err ? err : inter_of_split(c, n, out);
+}
+
+/* The same with the host as color (comm.c: mpcr_impl_Comm_split_type). */
+int mpcr_inter_split_type(struct mpcr_comm *c, int split_type, int key, struct mpcr_comm **out)
+{
+    *out = NULL;
+    struct mpcr_comm *n;
+    int err = mpcr_comm_split_type_span(c, split_type, key, &n);
+    return err ? err : inter_of_split(c, n, out);
 }
 
 /* MPI_Comm_create: each group gives a subgroup of itself; the members of

@@ -156,9 +156,13 @@ int mpcr_comm_create_world(const int32_t *world_ranks, int n, int tag, MPI_Errha
 void mpcr_comm_release(struct mpcr_comm *c); /* a hidden or failed communicator: gone */
 /* COMM_SPLIT of the proxy's communicator behind c (an inter-communicator's span). */
 int mpcr_comm_split_span(struct mpcr_comm *c, int color, int key, struct mpcr_comm **out);
+/* COMM_SPLIT_TYPE of it: the span's ranks on this rank's host. */
+int mpcr_comm_split_type_span(struct mpcr_comm *c, int split_type, int key,
+                              struct mpcr_comm **out);
 /* intercomm.c: what comm.c's dup, split, compare, free do for an inter-communicator. */
 int mpcr_inter_dup(const struct mpcr_comm *c, struct mpcr_comm *n);
 int mpcr_inter_split(struct mpcr_comm *c, int color, int key, struct mpcr_comm **out);
+int mpcr_inter_split_type(struct mpcr_comm *c, int split_type, int key, struct mpcr_comm **out);
 struct mpcr_group;
 int mpcr_inter_create(struct mpcr_comm *c, struct mpcr_group *g, MPI_Comm *newcomm);
 int mpcr_inter_compare(const struct mpcr_comm *a, const struct mpcr_comm *b);

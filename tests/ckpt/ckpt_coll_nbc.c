@@ -12,11 +12,14 @@
  * done. Integer data: the result is exact, bit-identical however the job
  * is cut and restarted; rank 0 prints a hash now and then and, at the
  * end, every rank's checksum.
- *   ckpt_coll_nbc [ITERS [UNITS [P]]]   (default 300 2 1; UNITS: ms of
- *       computation a rank adds, unequally; P 2: the persistent Allreduce
- *       replaced by MPI_Iallreduce, same results: MPICH 4.0.2 natively
- *       hangs in a persistent collective started again with others
- *       outstanding, so the native reference run uses P 2) */
+ *   ckpt_coll_nbc [ITERS [UNITS [P [H]]]]   (default 300 2 1 1; UNITS: ms
+ *       of computation a rank adds, unequally; P 2: the persistent
+ *       Allreduce replaced by MPI_Iallreduce, same results: MPICH 4.0.2
+ *       natively hangs in a persistent collective started again with
+ *       others outstanding, so the native reference run uses P 2; H 2:
+ *       also an MPI_Ineighbor_alltoall on a periodic Cartesian ring and an
+ *       MPI_Ineighbor_allgatherv on a distributed graph outstanding with
+ *       the others) */
 #include "ckpt.h"
 
 #define SHORT 4
@@ -35,8 +38,8 @@ static uint64_t hash_ints(uint64_t h, const int *v, int n)
 /* Completes the n requests with the completion function of iteration it. */
 static void complete(MPI_Request *q, int n, long it)
 {
-    int idx, count, flag, indices[8];
-    MPI_Status st[8];
+    int idx, count, flag, indices[12];
+    MPI_Status st[12];
     switch (it % 5) {
     case 0:
         MPI_Waitall(n, q, st);
@@ -66,11 +69,25 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     long iters = arg_long(argc, argv, 1, 300), units = arg_long(argc, argv, 2, 2);
     int use_persistent = arg_long(argc, argv, 3, 1) == 1;
+    int use_hood = arg_long(argc, argv, 4, 1) == 2;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     check(size <= 16, "at most 16 ranks");
     static int s_in[SHORT], s_out[SHORT], l_in[LONG_], l_out[LONG_], bc[BC];
     static int a2a_in[16 * 8], a2a_out[16 * 8], p_in[SHORT], p_out[SHORT], ring_in, ring_out;
+    /* Neighbourhoods: a periodic ring (2 neighbours, one rank both when
+     * size is 2), and a distributed graph from 1 and 2 ranks left to 1 and
+     * 2 ranks right */
+    static int ring_send[2 * 4], ring_recv[2 * 4], dg_send[3], dg_recv[2 * 3];
+    int periodic = 1, sources[2] = {(rank + size - 1) % size, (rank + size - 2) % size},
+        dests[2] = {(rank + 1) % size, (rank + 2) % size};
+    /* an odd rank sends 1 int, an even one 3; placed in reverse */
+    int dg_mine = rank % 2 ? 1 : 3, dg_counts[2] = {sources[0] % 2 ? 1 : 3, sources[1] % 2 ? 1 : 3},
+        dg_displs[2] = {3, 0};
+    MPI_Comm ring, dg;
+    MPI_Cart_create(MPI_COMM_WORLD, 1, &size, &periodic, 0, &ring);
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, sources, MPI_UNWEIGHTED, 2, dests,
+                                   MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &dg);
     MPI_Request persistent;
     if (use_persistent)
         MPI_Allreduce_init(p_in, p_out, SHORT, MPI_INT, MPI_BXOR, MPI_COMM_WORLD, MPI_INFO_NULL,
@@ -89,7 +106,11 @@ int main(int argc, char **argv)
         for (int i = 0; i < size * 8; i++)
             a2a_in[i] = rank * 10000 + i + (int)it;
         ring_out = rank * 100 + (int)it;
-        MPI_Request q[8];
+        for (int i = 0; i < 2 * 4; i++)
+            ring_send[i] = rank * 1000 + i + (int)it;
+        for (int i = 0; i < 3; i++)
+            dg_send[i] = rank * 1000 + i - (int)it;
+        MPI_Request q[12];
         int n = 0;
         MPI_Irecv(&ring_in, 1, MPI_INT, (rank + size - 1) % size, 5, MPI_COMM_WORLD, &q[n++]);
         MPI_Iallreduce(s_in, s_out, SHORT, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q[n++]);
@@ -101,6 +122,11 @@ int main(int argc, char **argv)
             q[n++] = persistent;
         } else {
             MPI_Iallreduce(p_in, p_out, SHORT, MPI_INT, MPI_BXOR, MPI_COMM_WORLD, &q[n++]);
+        }
+        if (use_hood) {
+            MPI_Ineighbor_alltoall(ring_send, 4, MPI_INT, ring_recv, 4, MPI_INT, ring, &q[n++]);
+            MPI_Ineighbor_allgatherv(dg_send, dg_mine, MPI_INT, dg_recv, dg_counts, dg_displs,
+                                     MPI_INT, dg, &q[n++]);
         }
         MPI_Isend(&ring_out, 1, MPI_INT, (rank + 1) % size, 5, MPI_COMM_WORLD, &q[n++]);
         /* Unequal computation in slices, testing one request between them. */
@@ -117,9 +143,12 @@ int main(int argc, char **argv)
         h = hash_ints(h, a2a_out, size * 8);
         h = hash_ints(h, p_out, SHORT);
         h = hash_ints(h, &ring_in, 1);
+        if (use_hood) h = hash_ints(hash_ints(h, ring_recv, 2 * 4), dg_recv, 2 * 3);
         if (it % every == every - 1) progress("nbc: iteration %ld, hash %016" PRIx64 "\n", it + 1, h);
     }
     if (use_persistent) MPI_Request_free(&persistent);
+    MPI_Comm_free(&ring);
+    MPI_Comm_free(&dg);
     uint64_t v[2] = {h, work};
     const char *names[] = {"collectives", "work"};
     report("nbc", names, v, 2);

@@ -9,8 +9,9 @@
  *     an MPI_Sendrecv, an MPI_Iprobe loop;
  *   - every collective mpcr makes over an inter-communicator (Barrier,
  *     Bcast with MPI_ROOT/MPI_PROC_NULL, Reduce, Allreduce, Gather,
- *     Scatter, Allgather, Alltoall), and an Allreduce and a Bcast over the
- *     merged communicator;
+ *     Scatter, Allgather, Alltoall, Gatherv, Allgatherv, Alltoallv,
+ *     Reduce_scatter_block), and an Allreduce and a Bcast over the merged
+ *     communicator;
  *   - every 4th step a Comm_dup and a Comm_split of the inter-communicator,
  *     used once and freed;
  *   - the queries (test_inter, sizes, remote group, compare with the dup)
@@ -122,6 +123,26 @@ static void collectives(MPI_Comm ic, int a, int n, long step)
         MPI_Scatter(NULL, 0, MPI_UINT64_T, &one, 1, MPI_UINT64_T, root, ic);
     }
     fold(got[0] ^ one);
+    /* the v forms: blocks of 1 to 3 elements, changing with the step */
+    int cnt[32], dsp[32], mine = (int)((r + step) % 2) + 1;
+    uint64_t vin[96], vout[192] = {0};
+    for (int i = 0; i < 3 * n; i++)
+        vin[i] = mix2(sum, (uint64_t)i + 100);
+    for (int i = 0; i < n; i++)
+        cnt[i] = (int)((i + step) % 2) + 1, dsp[i] = 3 * (n - 1 - i);
+    if (a)
+        MPI_Gatherv(NULL, 0, MPI_UINT64_T, vout, cnt, dsp, MPI_UINT64_T,
+                    r == root ? MPI_ROOT : MPI_PROC_NULL, ic);
+    else
+        MPI_Gatherv(vin, mine, MPI_UINT64_T, NULL, NULL, NULL, MPI_UINT64_T, root, ic);
+    MPI_Allgatherv(vin, mine, MPI_UINT64_T, vout + 3 * n, cnt, dsp, MPI_UINT64_T, ic);
+    for (int i = 0; i < n; i++) /* local rank r and remote rank i: the same count */
+        cnt[i] = (int)((r + i + step) % 3), dsp[i] = 3 * i;
+    MPI_Alltoallv(vin, cnt, dsp, MPI_UINT64_T, vout, cnt, dsp, MPI_UINT64_T, ic);
+    for (int i = 0; i < 6 * n; i++)
+        fold(vout[i]);
+    MPI_Reduce_scatter_block(vin, vout, 2, MPI_UINT64_T, MPI_BXOR, ic);
+    fold(vout[0] + 3 * vout[1]);
 }
 
 int main(int argc, char **argv)

@@ -1,10 +1,23 @@
 /* Neighbourhood collectives over a 2-D grid periodic in one dimension and
  * of size 1 in the other (MPI_PROC_NULL both sides), an open 1-D grid
  * (MPI_PROC_NULL ends), a graph and a distributed graph: MPI_Neighbor_allgather(v),
- * alltoall(v/w), each block received printed. Compared with MPICH's run. */
+ * alltoall(v/w), each block received printed; each blocking, non-blocking
+ * (all five outstanding at once, completed by MPI_Waitall) and persistent
+ * (MPI_Neighbor_*_init, started twice by MPI_Startall). Compared with
+ * MPICH's run. */
 #include "out.h"
 
 #define MAXN 16
+
+enum form { BLOCKING, NONBLOCKING, PERSISTENT, FORMS };
+static const char *form_names[FORMS] = {"blocking", "non-blocking", "persistent"};
+
+/* One neighbourhood collective x in the form `form`: called, started
+ * (request q[k]), or made (q[k], started later). */
+#define HOOD(x, ...)                                                                               \
+    (void)(form == BLOCKING      ? MPI_Neighbor_##x(__VA_ARGS__)                                   \
+           : form == NONBLOCKING ? MPI_Ineighbor_##x(__VA_ARGS__, &q[k++])                         \
+                                 : MPI_Neighbor_##x##_init(__VA_ARGS__, MPI_INFO_NULL, &q[k++]))
 
 static void print(const char *what, const int *v, int n)
 {
@@ -14,43 +27,61 @@ static void print(const char *what, const int *v, int n)
     out("\n");
 }
 
+enum { GATHER, GATHERV, TOALL, TOALLV, TOALLW, OPS };
+
+static void clear(int recv[OPS][2 * MAXN])
+{
+    for (int o = 0; o < OPS; o++)
+        for (int i = 0; i < 2 * MAXN; i++)
+            recv[o][i] = -1;
+}
+
 static void all(const char *what, MPI_Comm c, int nin, int nout, int me)
 {
-    out("%s (in %d, out %d):\n", what, nin, nout);
-    int send[2 * MAXN], recv[2 * MAXN], counts[MAXN], displs[MAXN], scounts[MAXN], sdispls[MAXN];
+    int send[2 * MAXN], recv[OPS][2 * MAXN];
+    int gv_counts[MAXN], gv_displs[MAXN], v_scounts[MAXN], v_sdispls[MAXN], v_rcounts[MAXN],
+        v_rdispls[MAXN], w_scounts[MAXN], w_rcounts[MAXN];
     MPI_Aint sbytes[MAXN], rbytes[MAXN];
     MPI_Datatype types[MAXN];
     for (int i = 0; i < 2 * MAXN; i++)
-        send[i] = 100 * me + i, recv[i] = -1;
-    MPI_Neighbor_allgather(send, 2, MPI_INT, recv, 2, MPI_INT, c);
-    print("allgather", recv, 2 * nin);
+        send[i] = 100 * me + i;
     for (int i = 0; i < nin; i++)
-        counts[i] = 1, displs[i] = 2 * (nin - 1 - i); /* reversed, with gaps */
-    for (int i = 0; i < 2 * MAXN; i++)
-        recv[i] = -1;
-    MPI_Neighbor_allgatherv(send, 1, MPI_INT, recv, counts, displs, MPI_INT, c);
-    print("allgatherv", recv, 2 * nin);
-    for (int i = 0; i < 2 * MAXN; i++)
-        recv[i] = -1;
-    MPI_Neighbor_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, c);
-    print("alltoall", recv, nin);
-    for (int j = 0; j < nout; j++)
-        scounts[j] = 1 + j % 2, sdispls[j] = j;
-    for (int i = 0; i < nin; i++)
-        counts[i] = 2, displs[i] = 2 * i;
-    for (int i = 0; i < 2 * MAXN; i++)
-        recv[i] = -1;
+        gv_counts[i] = 1, gv_displs[i] = 2 * (nin - 1 - i); /* reversed, with gaps */
     /* each receives what its neighbour sent it: 1 or 2 ints, so counts of 2 */
-    MPI_Neighbor_alltoallv(send, scounts, sdispls, MPI_INT, recv, counts, displs, MPI_INT, c);
-    print("alltoallv", recv, 2 * nin);
     for (int j = 0; j < nout; j++)
-        scounts[j] = 1, sbytes[j] = (MPI_Aint)(j * sizeof(int)), types[j] = MPI_INT;
+        v_scounts[j] = 1 + j % 2, v_sdispls[j] = j;
     for (int i = 0; i < nin; i++)
-        counts[i] = 1, rbytes[i] = (MPI_Aint)((nin - 1 - i) * sizeof(int));
-    for (int i = 0; i < 2 * MAXN; i++)
-        recv[i] = -1;
-    MPI_Neighbor_alltoallw(send, scounts, sbytes, types, recv, counts, rbytes, types, c);
-    print("alltoallw", recv, nin);
+        v_rcounts[i] = 2, v_rdispls[i] = 2 * i;
+    for (int j = 0; j < nout; j++)
+        w_scounts[j] = 1, sbytes[j] = (MPI_Aint)(j * sizeof(int)), types[j] = MPI_INT;
+    for (int i = 0; i < nin; i++)
+        w_rcounts[i] = 1, rbytes[i] = (MPI_Aint)((nin - 1 - i) * sizeof(int));
+    for (enum form form = BLOCKING; form < FORMS; form++) {
+        MPI_Request q[OPS];
+        MPI_Status st[OPS];
+        int k = 0;
+        clear(recv);
+        HOOD(allgather, send, 2, MPI_INT, recv[GATHER], 2, MPI_INT, c);
+        HOOD(allgatherv, send, 1, MPI_INT, recv[GATHERV], gv_counts, gv_displs, MPI_INT, c);
+        HOOD(alltoall, send, 1, MPI_INT, recv[TOALL], 1, MPI_INT, c);
+        HOOD(alltoallv, send, v_scounts, v_sdispls, MPI_INT, recv[TOALLV], v_rcounts, v_rdispls,
+             MPI_INT, c);
+        HOOD(alltoallw, send, w_scounts, sbytes, types, recv[TOALLW], w_rcounts, rbytes, types, c);
+        if (form == NONBLOCKING) MPI_Waitall(k, q, st);
+        for (int start = 0; form == PERSISTENT && start < 2; start++) {
+            clear(recv);
+            MPI_Startall(k, q);
+            MPI_Waitall(k, q, st);
+        }
+        for (int i = 0; form == PERSISTENT && i < k; i++)
+            MPI_Request_free(&q[i]);
+        out("%s (in %d, out %d), %s:\n", what, nin, nout, form_names[form]);
+        print("allgather", recv[GATHER], 2 * nin);
+        print("allgatherv", recv[GATHERV], 2 * nin);
+        print("alltoall", recv[TOALL], nin);
+        print("alltoallv", recv[TOALLV], 2 * nin);
+        print("alltoallw", recv[TOALLW], nin);
+    }
 }
 
 int main(int argc, char **argv)
