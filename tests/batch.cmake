@@ -24,3 +24,21 @@ batch_test(slurm_scancel_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring
 set_property(TEST batch.slurm_scancel_signal APPEND PROPERTY ENVIRONMENT "SCANCEL=--signal=USR1")
 batch_test(slurm_batch_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
 set_property(TEST batch.slurm_batch_signal APPEND PROPERTY ENVIRONMENT "SCANCEL=--batch --signal=USR1")
+# --restart-if-any D both times: the first run finds no D and starts fresh, the
+# second resumes from gen-1 (the line of a requeued job's script)
+batch_test(exec_mpiexec_if_any 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+set_property(TEST batch.exec_mpiexec_if_any APPEND PROPERTY ENVIRONMENT "IF_ANY=1")
+# docs/batch-systems.md's requeue script under Slurm: pre-empted by SIGUSR1 to the
+# batch shell, checkpointed, requeued by itself, resumed by --restart-if-any
+batch_test(slurm_requeue 300 slurm_requeue.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+# two "hosts" (network namespaces; root only, skipped otherwise): mpiexec.mpich
+# over h1,h2, rank 0's coordinator on h1's address; restarted by mpirun.openmpi
+# over h2,h1. Then the same with a standalone coordinator given by --coordinator,
+# mpirun.openmpi first, mpiexec.mpich for the restart.
+if(TARGET mpcr-proxy-openmpi)
+    batch_test(exec_hosts 300 exec_hosts.sh $<TARGET_FILE:t_ckpt_ring> 2000 2)
+    batch_test(exec_hosts_coordinator 300 exec_hosts.sh $<TARGET_FILE:t_ckpt_ring> 2000 2)
+    set_property(TEST batch.exec_hosts_coordinator APPEND PROPERTY ENVIRONMENT "MODE=coordinator")
+    set_tests_properties(batch.exec_hosts batch.exec_hosts_coordinator PROPERTIES
+        SKIP_RETURN_CODE 77)
+endif()

@@ -8,11 +8,13 @@
  * becomes that rank's proxy (it execs mpcr-proxy-MPI, with the environment
  * `mpcr run` gives it). With a checkpoint directory and no --coordinator,
  * rank 0 starts the job's coordinator (`mpcr coordinator`, a process of its
- * own on rank 0's host) and writes DIR/coord.launch: the coordinator's
- * address, the launch's identity and the generation restarted; the other
- * ranks wait for the file of their own launch. */
+ * own on rank 0's host, on 127.0.0.1 or, when the ranks run on several
+ * hosts, on an address they reach: launch.h) and writes DIR/coord.launch:
+ * the coordinator's address, the launch's identity and the generation
+ * restarted; the other ranks wait for the file of their own launch. */
 #include <errno.h>
 #include <limits.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +31,7 @@
 #include "binding.h"
 #include "ckpt_common.h"
 #include "cli.h"
+#include "launch.h"
 #include "signal_option.h"
 #include "private.h"
 
@@ -44,91 +47,15 @@ static int usage(void)
     return 2;
 }
 
-/* This rank's place in the job, as its launcher tells it. */
-struct launch {
-    int rank, size;
-    const char *mpi; /* the proxy its launcher's MPI needs */
-    char key[160];   /* the same on every rank of one launch, another on the next one */
-};
-
-static int env_int(const char *name, int *v)
-{
-    const char *s = getenv(name);
-    char *end;
-    if (!s || !*s) return 0;
-    long x = strtol(s, &end, 10);
-    if (*end || x < 0 || x > INT_MAX) return 0;
-    *v = (int)x;
-    return 1;
-}
-
-/* The start time (clock ticks since boot) of process pid, 0 if unknown. */
-static unsigned long long start_time(pid_t pid)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f) fclose(f);
-    buf[n] = 0;
-    char *p = strrchr(buf, ')'); /* the command name may hold anything */
-    unsigned long long t = 0;
-    if (!p) return 0;
-    /* the space before field 3 (state), ..., before field 22 (starttime) */
-    for (int field = 3; field <= 22 && p; field++)
-        p = strchr(p + 1, ' ');
-    if (p) sscanf(p + 1, "%llu", &t);
-    return t;
-}
-
-/* Open MPI's mpirun, Slurm's srun, MPICH's hydra: checked in that order,
- * as a launcher inside a Slurm allocation inherits the batch step's
- * SLURM_PROCID (0 on every rank). */
-static int find_launch(struct launch *l, const char *mpi_opt)
-{
-    const char *s;
-    memset(l, 0, sizeof *l);
-    if (env_int("OMPI_COMM_WORLD_RANK", &l->rank) && env_int("OMPI_COMM_WORLD_SIZE", &l->size)) {
-        l->mpi = "openmpi";
-        s = getenv("OMPI_MCA_orte_hnp_uri"); /* "JOBFAMILY.0;tcp://...": the mpirun */
-        snprintf(l->key, sizeof l->key, "openmpi %.*s", s ? (int)strcspn(s, ";") : 0, s ? s : "");
-    } else if (getenv("MPI_LOCALNRANKS") && env_int("PMI_RANK", &l->rank) &&
-               env_int("PMI_SIZE", &l->size)) {
-        /* hydra: the ranks of this host are children of one hydra_pmi_proxy */
-        l->mpi = "mpich";
-        snprintf(l->key, sizeof l->key, "hydra %d %llu", (int)getppid(), start_time(getppid()));
-    } else if ((env_int("PMI_RANK", &l->rank) || env_int("SLURM_PROCID", &l->rank)) &&
-               (env_int("PMI_SIZE", &l->size) || env_int("SLURM_NTASKS", &l->size)) &&
-               getenv("SLURM_JOB_ID") && getenv("SLURM_STEP_ID")) {
-        l->mpi = "mpich";
-        snprintf(l->key, sizeof l->key, "slurm %s.%s", getenv("SLURM_JOB_ID"),
-                 getenv("SLURM_STEP_ID"));
-    } else {
-        mpcr_err("exec: no launcher's rank in the environment (PMI_RANK/PMI_SIZE of mpiexec.mpich, "
-                 "SLURM_PROCID/SLURM_NTASKS of srun, OMPI_COMM_WORLD_RANK/SIZE of mpirun.openmpi): "
-                 "start `mpcr exec` with an MPI launcher, or a job with `mpcr run -n N`");
-        return -1;
-    }
-    if (l->size <= 0 || l->rank >= l->size) {
-        mpcr_err("exec: the launcher says rank %d of %d", l->rank, l->size);
-        return -1;
-    }
-    if (mpi_opt) l->mpi = mpi_opt;
-    if (strcmp(l->mpi, "mpich") && strcmp(l->mpi, "openmpi")) {
-        mpcr_err("exec: --mpi %s is not supported (mpich or openmpi)", l->mpi);
-        return -1;
-    }
-    return 0;
-}
-
-/* A TCP port of 127.0.0.1 free at this moment (the coordinator binds it
+/* A TCP port of address ip free at this moment (the coordinator binds it
  * next; if someone else took it meanwhile, it fails and another is tried). */
-static int free_port(void)
+static int free_port(const char *ip)
 {
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr = {htonl(INADDR_LOOPBACK)}};
+    struct sockaddr_in a = {.sin_family = AF_INET};
     socklen_t len = sizeof a;
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port = -1;
-    if (fd >= 0 && !bind(fd, (struct sockaddr *)&a, sizeof a) &&
+    if (inet_pton(AF_INET, ip, &a.sin_addr) == 1 && fd >= 0 &&
+        !bind(fd, (struct sockaddr *)&a, sizeof a) &&
         !getsockname(fd, (struct sockaddr *)&a, &len))
         port = ntohs(a.sin_port);
     if (fd >= 0) close(fd);
@@ -164,10 +91,11 @@ struct job_options {
 /* Rank 0: starts `mpcr coordinator` for the job (a session of its own: it
  * outlives this process, which becomes the proxy, and ends when every rank
  * has come and gone) and waits until it answers; its address in addr. */
-static int start_coordinator(const struct launch *l, const struct job_options *o, char *addr,
+static int start_coordinator(const struct mpcr_launch *l, const struct job_options *o, char *addr,
                              size_t cap)
 {
-    char mpcr[PATH_MAX + 8], nranks[16];
+    char mpcr[PATH_MAX + 8], nranks[16], ip[INET_ADDRSTRLEN];
+    if (mpcr_launch_listen_ip(l, ip, sizeof ip)) return -1;
     snprintf(mpcr, sizeof mpcr, "%s/mpcr", mpcr_self_dir());
     snprintf(nranks, sizeof nranks, "%d", l->size);
     double deadline = now() + wait_limit();
@@ -177,13 +105,12 @@ static int start_coordinator(const struct launch *l, const struct job_options *o
     while (!mpcr_coord_ask(o->dir, "ping", reply, sizeof reply) && now() < deadline)
         sleep_ms(100);
     for (int attempt = 0; now() < deadline; attempt++) {
-        int port = free_port();
+        int port = free_port(ip);
         if (port < 0) {
-            mpcr_err("exec: no free TCP port on 127.0.0.1 for the coordinator: %s",
-                     strerror(errno));
+            mpcr_err("exec: no free TCP port on %s for the coordinator: %s", ip, strerror(errno));
             return -1;
         }
-        snprintf(addr, cap, "127.0.0.1:%d", port);
+        snprintf(addr, cap, "%s:%d", ip, port);
         char *argv[20] = {mpcr,   "coordinator", "--quiet",      "--listen", addr,          "-n",
                           nranks, "--ckpt-dir",  (char *)o->dir, "--mpi",    (char *)l->mpi};
         int k = 11;
@@ -257,7 +184,7 @@ static int read_launch(const char *dir, const char *key, char *addr, size_t cap,
     return -1;
 }
 
-static int exec_proxy(const struct launch *l, char *const tail[])
+static int exec_proxy(const struct mpcr_launch *l, char *const tail[])
 {
     char proxy[PATH_MAX + 64];
     snprintf(proxy, sizeof proxy, "%s/../libexec/mpcr/mpcr-proxy-%s", mpcr_self_dir(), l->mpi);
@@ -353,8 +280,8 @@ int cmd_exec(int argc, char **argv)
         mpcr_signals_ignore(&o.sigs);
         mpcr_signals_export(&o.sigs);
     }
-    struct launch l;
-    if (find_launch(&l, mpi_opt)) return 1;
+    struct mpcr_launch l;
+    if (mpcr_find_launch(&l, mpi_opt)) return 1;
     unsigned long gen = 0, highest;
     if (restart && (l.rank == 0 || coord_addr)) {
         int rc = mpcr_gen_scan(restart, &gen, &highest);
@@ -363,7 +290,10 @@ int cmd_exec(int argc, char **argv)
                      rc ? strerror(-rc) : "");
             return 1;
         }
-        if (rc && rc != -ENOENT) return 1;
+        if (rc && rc != -ENOENT) {
+            if (if_any) mpcr_err("exec: cannot read %s: %s", restart, strerror(-rc));
+            return 1;
+        }
         if (l.rank == 0 && gen && check_generation(restart, gen, l.size)) return 1;
     }
     if ((!restart || (!gen && (l.rank == 0 || coord_addr))) && i >= argc) {

@@ -9,7 +9,9 @@
 # ranks print in any order), the restart's exit status the reference's;
 # gen-1 must be complete, and no process of either job left.
 # Environment: MPCR (the mpcr binary); LAUNCH (the launcher's command
-# before `mpcr exec`, default "mpiexec.mpich -n NPROCS").
+# before `mpcr exec`, default "mpiexec.mpich -n NPROCS"); IF_ANY=1: both
+# runs are `mpcr exec --restart-if-any D PROGRAM ARGS`, as a requeued job's
+# script has it (D does not exist at first: a fresh start).
 set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 n=$1
@@ -31,12 +33,17 @@ ref_rc=$?
 [ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
 hold_jobs
 
-$launch "$MPCR" exec --ckpt-dir "$scratch/ck" "$@" >"$scratch/first.out" 2>"$scratch/first.err" &
+if [ -n "${IF_ANY:-}" ]; then
+    first=(--restart-if-any "$scratch/ck" "$@") second=(--restart-if-any "$scratch/ck" "$@")
+else
+    first=(--ckpt-dir "$scratch/ck" "$@") second=(--restart "$scratch/ck")
+fi
+$launch "$MPCR" exec "${first[@]}" >"$scratch/first.out" 2>"$scratch/first.err" &
 job=$!
 checkpoint_exit "$job" "$n" "$scratch/ck" 60
 job=
 
-$launch "$MPCR" exec --restart "$scratch/ck" >"$scratch/second.out" 2>"$scratch/second.err"
+$launch "$MPCR" exec "${second[@]}" >"$scratch/second.out" 2>"$scratch/second.err"
 rc=$?
 [ "$rc" = "$ref_rc" ] || fail "the restarted job ended with status $rc, the native run with $ref_rc"
 same_output "$scratch/ref" "$scratch/first.out" "$scratch/second.out"

@@ -20,8 +20,6 @@ set -u
 n=$1
 shift
 here=$(cd "$(dirname "$0")" && pwd)
-sdir=${SLURM_DIR:-/var/tmp/mpcr-slurm}
-export SLURM_CONF=$sdir/slurm.conf
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/mpcr-slurm-XXXXXX")
 chmod 0755 "$scratch"
 fail() {
@@ -31,33 +29,7 @@ fail() {
 }
 trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
 . "$here/common.sh"
-
-for c in sbatch srun sinfo slurmd slurmctld munged; do
-    command -v "$c" >/dev/null ||
-        fail "$c not found: install slurmd slurmctld slurm-client munge (scripts/setup.sh does)"
-done
-if ! sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; then
-    [ "$(id -u)" = 0 ] ||
-        fail "Slurm ($SLURM_CONF) does not answer, and starting it needs root: run scripts/slurm/setup.sh as root"
-    "$here/../../scripts/slurm/setup.sh" "$sdir" >"$scratch/setup.err" 2>&1 ||
-        fail "scripts/slurm/setup.sh could not start Slurm: $(tail -5 "$scratch/setup.err")"
-fi
-
-# submit NAME COMMAND...: a batch job of N tasks running COMMAND with srun;
-# waits for it and returns its exit status; output in NAME.out, NAME.err,
-# its job id in NAME.id.
-submit() {
-    local name=$1
-    shift
-    {
-        echo "#!/bin/bash"
-        printf 'exec srun --mpi=pmi2 -n %d' "$n"
-        printf ' %q' "$@"
-        echo
-    } >"$scratch/$name.sh"
-    sbatch --wait --parsable -n "$n" -J "mpcr-$name" -D "$scratch" -o "$scratch/$name.out" \
-        -e "$scratch/$name.err" -t 10 "$scratch/$name.sh" >"$scratch/$name.id"
-}
+. "$here/slurm.sh"
 
 submit ref "$@"
 ref_rc=$?

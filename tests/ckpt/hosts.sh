@@ -10,14 +10,10 @@ set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 [ "$(id -u)" = 0 ] || { echo "hosts.sh: SKIP: network namespaces need root"; exit 77; }
 T=$(mktemp -d)
-tag=$$ net=10.77.$((RANDOM % 200 + 20))
-br=mpcrbr$tag ns1=mpcrns$tag-1 ns2=mpcrns$tag-2
-h1=$net.11 h2=$net.12 coord_ip=$net.1 port=$((40000 + RANDOM % 20000))
+port=$((40000 + RANDOM % 20000))
 cleanup() {
     pkill -f "coordinator --listen $coord_ip:$port" 2>/dev/null
-    ip netns del "$ns1" 2>/dev/null
-    ip netns del "$ns2" 2>/dev/null
-    ip link del "$br" 2>/dev/null
+    netns_down
     rm -rf "$T"
 }
 trap cleanup EXIT
@@ -26,32 +22,11 @@ fail() {
     for f in "$T"/*.err "$T/launches"; do [ -s "$f" ] && { echo "--- $f"; tail -5 "$f"; }; done
     exit 1
 }
-{
-    ip link add "$br" type bridge && ip addr add "$coord_ip/24" dev "$br" && ip link set "$br" up &&
-        for i in 1 2; do
-            ns=mpcrns$tag-$i
-            ip netns add "$ns" && ip link add "mpcrv$tag-$i" type veth peer name eth0 netns "$ns" &&
-                ip link set "mpcrv$tag-$i" master "$br" up &&
-                ip -n "$ns" addr add "$net.1$i/24" dev eth0 && ip -n "$ns" link set eth0 up &&
-                ip -n "$ns" link set lo up || exit 1
-        done
-} 2>"$T/netns.err" || { echo "hosts.sh: SKIP: cannot create network namespaces: $(head -1 "$T/netns.err")"; exit 77; }
+. "$(dirname "$0")/netns.sh"
+netns_up || { echo "hosts.sh: SKIP: cannot create network namespaces: $(head -1 "$T/netns.err")"; exit 77; }
 
-# mpiexec's launcher "ssh": run the command in the namespace of the host named
-# (and note which hydra proxy went where, to check the placement).
-cat >"$T/nsexec" <<EOS
-#!/bin/bash
-while [ "\${1#-}" != "\$1" ]; do shift; done
-host=\$1; shift
-case \$host in $h1) ns=$ns1 ;; $h2) ns=$ns2 ;; *) echo "nsexec: unknown host \$host" >&2; exit 1 ;; esac
-echo "\$host \$(echo "\$*" | grep -o 'proxy-id [0-9]*')" >>"$T/launches"
-exec ip netns exec "\$ns" sh -c "\$*"
-EOS
-cat >"$T/mpiexec" <<EOS
-#!/bin/bash
-exec mpiexec.mpich -launcher ssh -launcher-exec "$T/nsexec" -iface "$br" -hosts "\$HOSTS" "\$@"
-EOS
-chmod +x "$T/nsexec" "$T/mpiexec"
+# mpiexec's launcher "ssh" (T/nsexec) runs the command in the namespace of
+# the host named, and notes which hydra proxy went where, to check the placement.
 export MPCR_MPIEXEC=$T/mpiexec
 
 HOSTS=$h1,$h2 timeout 120 "$T/mpiexec" -n 2 "$@" >"$T/ref" 2>"$T/native.err" || fail "the native run over two namespaces failed"
