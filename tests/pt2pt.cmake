@@ -4,6 +4,33 @@
 mpi_program(t_p2p_more mpi/p2p_more.c)
 mpi_test(mpi.p2p_more 2 t_p2p_more)
 
+# A send's status after completion: only the cancelled bit is set, the rest keeps what the program
+# had there, as with MPICH (its f77 irsendf completes a send into a receive's status).
+mpi_program(t_send_status mpi/send_status.c)
+mpi_test(mpi.send_status 2 t_send_status)
+# Requests freed while active complete before the job ends: MPI_Finalize waits for them.
+mpi_program(t_free_finalize mpi/free_finalize.c)
+mpi_test(mpi.request_free_finalize 2 t_free_finalize)
+# A message above 2 GiB with a count above 2^31 through the `_c` forms (about 9 GiB of memory in all:
+# each rank's buffer and staging area, natively and under mpcr one after the other).
+mpi_program(t_big_count mpi/big_count.c)
+mpi_test(mpi.message_above_2GiB 2 t_big_count)
+# MPI_Alloc_mem and MPI_Free_mem (MPI 4.0 9.2).
+mpi_program(t_alloc_mem mpi/alloc_mem.c)
+mpi_test(mpi.alloc_mem 2 t_alloc_mem)
+# mpcr only (the program checks itself): errors of MPI_Start(all), MPI_Mrecv and MPI_Imrecv go to
+# the request's or message's communicator, as MPI says (MPICH 4.0.2 applies MPI_COMM_WORLD's
+# handler); an error of MPI_Isendrecv's send half, injected (MPCR_FAULT=send-error), is the
+# request's error.
+mpi_program(t_request_errors mpi/request_errors.c)
+add_test(NAME mpi.request_errors_handler
+    COMMAND ${MPCR_EXE} run -n 2 $<TARGET_FILE:t_request_errors> handler)
+add_test(NAME mpi.isendrecv_send_error
+    COMMAND ${MPCR_EXE} run -n 2 $<TARGET_FILE:t_request_errors> send-error)
+set_tests_properties(mpi.request_errors_handler mpi.isendrecv_send_error PROPERTIES RUN_SERIAL TRUE
+    FAIL_REGULAR_EXPRESSION "FAILED|not supported")
+set_property(TEST mpi.isendrecv_send_error APPEND PROPERTY ENVIRONMENT "MPCR_FAULT=send-error")
+
 # Checkpoints at random instants (tests/ckpt/ckpt.sh) with every kind of request pending at the
 # cut: Irecv/Isend, persistent active and inactive, a buffered send, a receive freed while active,
 # a message matched by MPI_Mprobe and not received yet. Compared with an uninterrupted native run.
@@ -27,6 +54,9 @@ p2p_ckpt_test(p2p_halo_isend_continue 300 reposted continue 3 2 $<TARGET_FILE:t_
 if(TARGET mpcr-proxy-openmpi)
     mpi_test(openmpi.p2p_more 2 t_p2p_more)
     set_property(TEST openmpi.p2p_more APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    mpi_test(openmpi.request_free_finalize 2 t_free_finalize)
+    set_property(TEST openmpi.request_free_finalize APPEND PROPERTY ENVIRONMENT
+        "MPCR_RUN_ARGS=--mpi openmpi")
     p2p_ckpt_test(p2p_mixed_restart_openmpi 300 reposted exit-restart 2 2
         $<TARGET_FILE:t_ckpt_p2p_mixed> 48 15)
     set_property(TEST ckpt.p2p_mixed_restart_openmpi APPEND PROPERTY ENVIRONMENT

@@ -3,14 +3,24 @@
  * function applies, once, the handler of the communicator of the request
  * that failed (these are `ownerrors` functions in src/lib/api). A request's
  * communicator may go with the request (freed by the program meanwhile),
- * so what is kept is its error handler, not the communicator. */
+ * so what is kept is its error handler and handle (struct raise), not the
+ * communicator. */
 #include "api_gen.h"
 #include "coll_task.h"
+#include "dtype.h"
 #include "p2p.h"
 
 #include <stdlib.h>
 
 #include <sched.h>
+
+/* Where the error of a completion is raised: the failed request's
+ * communicator's handler, and its handle, which a user handler is given. */
+struct raise {
+    MPI_Errhandler eh;
+    MPI_Comm comm;
+};
+#define RAISE_ON_WORLD ((struct raise){mpcr_world_errhandler(), MPI_COMM_WORLD})
 
 static void empty_status(MPI_Status *status)
 {
@@ -48,21 +58,19 @@ static int pending_here(const struct mpcr_request *q)
 /* Finishes request q, whose completion the proxy reported in r (NULL when
  * it completed here): fills status, frees the request (a persistent one
  * becomes inactive). Returns the request's error class; *eh is the error
- * handler that applies to it. */
+ * handler that applies to it. wait: the call waits for q (MPI_Wait,
+ * MPI_Waitall), so it waits for an MPI_Isendrecv's send half too. */
 static int finish(MPI_Request *request, struct mpcr_request *q, const struct mpcr_reply *r,
-                  MPI_Status *status, MPI_Errhandler *eh)
+                  MPI_Status *status, struct raise *eh, int wait)
 {
     if (q->greq)
         mpcr_grequest_finish(q);
     else if (r || q->token)
         mpcr_request_settle(q, r);
-    if (status != MPI_STATUS_IGNORE) {
-        int keep = status->MPI_ERROR; /* single completions leave it alone (status.c) */
-        *status = q->status;
-        status->MPI_ERROR = keep;
-    }
+    mpcr_request_join_send_half(q, wait);
+    mpcr_request_status_out(q, status);
     int err = q->rc;
-    *eh = q->comm->errhandler;
+    *eh = (struct raise){q->comm->errhandler, mpcr_comm_handle_of(q->comm)};
     if (q->persistent)
         q->inactive = 1;
     else if (q->greq)
@@ -77,7 +85,7 @@ static int finish(MPI_Request *request, struct mpcr_request *q, const struct mpc
  * operations or q's own, so that a program waiting here for a peer that
  * waits for this rank's collective does not hang. */
 static int complete_progressing(enum mpcr_op op, MPI_Request *request, struct mpcr_request *q,
-                                int *flag, MPI_Status *status, MPI_Errhandler *eh)
+                                int *flag, MPI_Status *status, struct raise *eh)
 {
     uint32_t token = q->token;
     struct mpcr_completion res;
@@ -90,16 +98,17 @@ static int complete_progressing(enum mpcr_op op, MPI_Request *request, struct mp
             return MPI_SUCCESS;
         }
     }
-    if (!q->token) return finish(request, q, NULL, status, eh);
+    int wait = op == MPCR_OP_WAIT;
+    if (!q->token) return finish(request, q, NULL, status, eh, wait);
     struct mpcr_reply r = {.rc = res.rc, .source = res.source, .tag = res.tag, .bytes = res.bytes};
-    return finish(request, q, &r, status, eh);
+    return finish(request, q, &r, status, eh, wait);
 }
 
 /* Completes one request: MPCR_OP_WAIT waits for it, MPCR_OP_TEST only
  * looks (*flag says whether it completed). An inactive request completes
  * at once with an empty status. */
 static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_Status *status,
-                        MPI_Errhandler *eh)
+                        struct raise *eh)
 {
     *flag = 1;
     if (inactive(*request)) {
@@ -118,7 +127,7 @@ static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_St
     }
     if (q->task || (q->token && mpcr_coll_async()))
         return complete_progressing(op, request, q, flag, status, eh);
-    if (!q->token) return finish(request, q, NULL, status, eh);
+    if (!q->token) return finish(request, q, NULL, status, eh, op == MPCR_OP_WAIT);
     struct mpcr_call *call = mpcr_call_begin(op);
     call->token = q->token;
     const struct mpcr_reply *r = mpcr_call_finish();
@@ -126,23 +135,23 @@ static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_St
         *flag = 0;
         return MPI_SUCCESS;
     }
-    return finish(request, q, r, status, eh);
+    return finish(request, q, r, status, eh, op == MPCR_OP_WAIT);
 }
 
 int mpcr_impl_Wait(MPI_Request *request, MPI_Status *status)
 {
-    MPI_Errhandler eh = mpcr_world_errhandler();
+    struct raise eh = RAISE_ON_WORLD;
     int flag, err = complete_one(MPCR_OP_WAIT, request, &flag, status, &eh);
     mpcr_orphans_poll(0);
-    return mpcr_error_eh(eh, err, "MPI_Wait");
+    return mpcr_error_on(eh.eh, eh.comm, err, "MPI_Wait");
 }
 
 int mpcr_impl_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    MPI_Errhandler eh = mpcr_world_errhandler();
+    struct raise eh = RAISE_ON_WORLD;
     int err = complete_one(MPCR_OP_TEST, request, flag, status, &eh);
     mpcr_orphans_poll(0);
-    return mpcr_error_eh(eh, err, "MPI_Test");
+    return mpcr_error_on(eh.eh, eh.comm, err, "MPI_Test");
 }
 
 /* MPI_Waitall: where one request fails, MPI returns MPI_ERR_IN_STATUS and
@@ -162,11 +171,11 @@ static void settle_result(struct mpcr_request *q, const struct mpcr_completion *
 
 /* Finishes request i of a COMPLETE call from its result. */
 static int finish_result(MPI_Request *request, const struct mpcr_completion *res,
-                         MPI_Status *status, MPI_Errhandler *eh)
+                         MPI_Status *status, struct raise *eh, int wait)
 {
     struct mpcr_reply r = {
         .rc = res->rc, .source = res->source, .tag = res->tag, .bytes = res->bytes};
-    return finish(request, mpcr_request_get(*request), &r, status, eh);
+    return finish(request, mpcr_request_get(*request), &r, status, eh, wait);
 }
 
 static MPI_Status *status_at(MPI_Status statuses[], int i, MPI_Status *ignored)
@@ -181,7 +190,7 @@ static MPI_Status *status_at(MPI_Status statuses[], int i, MPI_Status *ignored)
  * MPI_ERR_IN_STATUS when a request failed (ALL without statuses: the first
  * failure's class). */
 static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], int *result,
-                   int *flag, int indices[], MPI_Status statuses[], MPI_Errhandler *c)
+                   int *flag, int indices[], MPI_Status statuses[], struct raise *c)
 {
     int any = mode == MPCR_WAITANY || mode == MPCR_TESTANY, active = 0, local = -1;
     int all = mode == MPCR_TESTALL || mode == MPCR_WAITALL, waiting_here = 0;
@@ -206,7 +215,7 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
         struct mpcr_request *q = mpcr_request_get(reqs[local]);
         MPI_Status *st = any ? (statuses == MPI_STATUSES_IGNORE ? &ignored : statuses)
                              : status_at(statuses, 0, &ignored);
-        int err = finish(&reqs[local], q, NULL, st, c);
+        int err = finish(&reqs[local], q, NULL, st, c, 0);
         if (!any) st->MPI_ERROR = err, err = err ? MPI_ERR_IN_STATUS : err;
         *result = any ? local : 1;
         if (!any) indices[0] = local;
@@ -231,17 +240,18 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
         if (flag) *flag = value >= 0;
         if (value >= 0)
             err = finish_result(&reqs[value], &res[value],
-                                statuses == MPI_STATUSES_IGNORE ? &ignored : statuses, c);
+                                statuses == MPI_STATUSES_IGNORE ? &ignored : statuses, c, 0);
     } else if (!err && all) {
         if (flag) *flag = all_done;
         for (int i = 0; !all_done && i < count; i++) /* the proxy's are done, not the library's: */
             if (res[i].done) settle_result(mpcr_request_get(reqs[i]), &res[i]); /* kept here */
         for (int i = 0; all_done && i < count; i++) {
             MPI_Status *st = status_at(statuses, i, &ignored);
-            MPI_Errhandler ci = *c;
+            struct raise ci = *c;
             int e = inactive(reqs[i]) ? (empty_status(st), MPI_SUCCESS)
-                    : res[i].done     ? finish_result(&reqs[i], &res[i], st, &ci)
-                                      : finish(&reqs[i], mpcr_request_get(reqs[i]), NULL, st, &ci);
+                    : res[i].done ? finish_result(&reqs[i], &res[i], st, &ci, mode == MPCR_WAITALL)
+                                  : finish(&reqs[i], mpcr_request_get(reqs[i]), NULL, st, &ci,
+                                           mode == MPCR_WAITALL);
             st->MPI_ERROR = e;
             if (e && !err) err = statuses == MPI_STATUSES_IGNORE ? e : MPI_ERR_IN_STATUS, *c = ci;
         }
@@ -250,8 +260,8 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
         for (int i = 0; i < count; i++) {
             if (!res[i].done) continue;
             MPI_Status *st = status_at(statuses, n, &ignored);
-            MPI_Errhandler ci = *c;
-            int e = finish_result(&reqs[i], &res[i], st, &ci);
+            struct raise ci = *c;
+            int e = finish_result(&reqs[i], &res[i], st, &ci, 0);
             st->MPI_ERROR = e;
             if (e && !err) err = MPI_ERR_IN_STATUS, *c = ci;
             indices[n++] = i;
@@ -299,7 +309,7 @@ static int progress_with(int block, int count, MPI_Request reqs[])
  * alone: it tests until something completes, letting the collectives in
  * flight advance between the tests. */
 static int several_waiting(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], int *result,
-                           int *flag, int indices[], MPI_Status statuses[], MPI_Errhandler *c)
+                           int *flag, int indices[], MPI_Status statuses[], struct raise *c)
 {
     int greqs = 0, here = 0, async = mpcr_coll_async();
     int waits = mode != MPCR_TESTANY && mode != MPCR_TESTSOME && mode != MPCR_TESTALL;
@@ -333,9 +343,9 @@ static int several_waiting(enum mpcr_complete_mode mode, int count, MPI_Request 
 /* The count was checked (non-negative) by the entry point; MPI's int
  * count is what these functions take. */
 #define SEVERAL(name, mode, count, reqs, result, flag, indices, statuses)                          \
-    MPI_Errhandler eh = mpcr_world_errhandler();                                                   \
+    struct raise eh = RAISE_ON_WORLD;                                                              \
     int err = several_waiting(mode, (int)(count), reqs, result, flag, indices, statuses, &eh);     \
-    return mpcr_error_eh(eh, err, name)
+    return mpcr_error_on(eh.eh, eh.comm, err, name)
 
 int mpcr_impl_Waitany(MPI_Count count, MPI_Request requests[], int *index, MPI_Status *status)
 {

@@ -114,10 +114,9 @@ static int apply(MPI_Errhandler eh, MPI_Comm comm, int err, const char *fn)
                 fn, text, err);
 }
 
-/* Without the communicator, a user handler is given MPI_COMM_WORLD. */
-int mpcr_error_eh(MPI_Errhandler eh, int err, const char *fn)
+int mpcr_error_on(MPI_Errhandler eh, MPI_Comm comm, int err, const char *fn)
 {
-    return apply(eh, MPI_COMM_WORLD, err, fn);
+    return apply(eh, comm, err, fn);
 }
 
 int mpcr_error(struct mpcr_comm *comm, int err, const char *fn)

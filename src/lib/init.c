@@ -145,6 +145,10 @@ int PMPI_Finalize(void)
      * attributes' delete callbacks run (the last set first); they may
      * still call MPI. Programs use this as an at-exit hook. */
     int self_rc = mpcr_attr_delete_all(MPCR_ATTR_COMM, (uint32_t)MPI_COMM_SELF);
+    /* Requests the program freed while active (and buffered sends) are
+     * completed here: a freed send is delivered, a freed receive's data
+     * lands in its buffer (MPI 4.0 11.2.2; MPICH's rqfreeb). */
+    mpcr_orphans_finish();
     const struct mpcr_reply *r = mpcr_call_finish_op(MPCR_OP_FINALIZE);
     int rc = r->rc ? r->rc : self_rc;
     mpcr.finalized = 1;

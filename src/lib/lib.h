@@ -241,6 +241,9 @@ struct mpcr_request {
     /* Freed by the program while pending (orphan), or a buffered send. */
     uint64_t bsend_charge; /* bytes of the attached buffer it holds (bsend.c) */
     struct mpcr_request *next_orphan;
+    /* MPI_Isendrecv(_replace)'s request (its receive): the send half, an
+     * orphan referenced until its error has been reported here (p2p.c). */
+    struct mpcr_request *send_half;
     struct mpcr_grequest *greq;
     struct coll_task *task;
 };
@@ -256,6 +259,12 @@ void mpcr_request_free(MPI_Request *handle, struct mpcr_request *q);
  * unpacks a receive, frees the staging, leaves the status and class in
  * q->status and q->rc; token becomes 0. */
 void mpcr_request_settle(struct mpcr_request *q, const struct mpcr_reply *r);
+/* Writes the status of completed request q into the program's status as
+ * MPI_Wait does: a receive's (MPI_ERROR left alone); of a send's, only the
+ * cancelled bit: its source, tag and count keep what the program had there,
+ * as with MPICH (a status array shared by sends and receives, MPI_Waitany's,
+ * keeps a receive's values). */
+void mpcr_request_status_out(const struct mpcr_request *q, MPI_Status *status);
 /* Starts a send (op ISEND or ISSEND) or a receive on q (fields set here). */
 int mpcr_request_start_send(struct mpcr_request *q, enum mpcr_op op, const void *buf,
                             MPI_Count count, const struct mpcr_type *t, int dest, int tag);
@@ -265,6 +274,14 @@ int mpcr_request_start_recv(struct mpcr_request *q, void *buf, MPI_Count count,
  * proxy has finished; with wait_buffered, first waits for every buffered
  * send. Cheap when there are none. */
 void mpcr_orphans_poll(int wait_buffered);
+/* Waits until every orphan has completed (MPI_Finalize: MPI 4.0 11.2.2
+ * has MPI complete a request the program freed while active). */
+void mpcr_orphans_finish(void);
+/* Completion of q, an MPI_Isendrecv's request: its send half's error
+ * becomes q's unless q has one. wait: waits for the send half (MPI_Wait,
+ * MPI_Waitall); else only a send half that has completed counts, and one
+ * still pending completes by itself, its data staged (as a buffered send's). */
+void mpcr_request_join_send_half(struct mpcr_request *q, int wait);
 /* One COMPLETE call (channel.h) over n tokens in the staging area at off
  * (allocated by the caller, mpcr_completion_offset's layout). */
 const struct mpcr_reply *mpcr_complete_call(enum mpcr_complete_mode mode, uint32_t n, uint64_t off);
@@ -274,8 +291,10 @@ const struct mpcr_reply *mpcr_complete_call(enum mpcr_complete_mode mode, uint32
  * returns err (MPI_ERRORS_RETURN) or ends the job (MPI_ERRORS_ARE_FATAL).
  * comm NULL (the call had no valid communicator): MPI_COMM_WORLD's handler. */
 int mpcr_error(struct mpcr_comm *comm, int err, const char *fn);
-/* The same with the error handler itself (the object it came from may be gone). */
-int mpcr_error_eh(MPI_Errhandler eh, int err, const char *fn);
+/* The same with the error handler itself and the handle of the communicator
+ * it came from, which a user handler is given (the object may be gone: a
+ * completion's request held it). */
+int mpcr_error_on(MPI_Errhandler eh, MPI_Comm comm, int err, const char *fn);
 MPI_Errhandler mpcr_world_errhandler(void);
 /* Errors where no communicator is involved use MPI_COMM_WORLD's handler. */
 int mpcr_error_world(int err, const char *fn);

@@ -68,7 +68,9 @@ int mpcr_impl_Improbe(int source, int tag, struct mpcr_comm *c, int *flag, MPI_M
     return mprobe(MPCR_OP_IMPROBE, source, tag, c, flag, message, status);
 }
 
-/* Receives matched message *message into buf; *comm is its communicator. */
+/* Receives matched message *message into buf. *comm: its communicator,
+ * referenced for the caller (whose error handler applies to an error, MPI
+ * 4.0 9.3), or left NULL (no valid message: MPI_COMM_WORLD's). */
 static int mrecv(void *buf, MPI_Count count, const struct mpcr_type *t, MPI_Message *message,
                  MPI_Status *status, struct mpcr_comm **comm)
 {
@@ -81,6 +83,7 @@ static int mrecv(void *buf, MPI_Count count, const struct mpcr_type *t, MPI_Mess
     struct mpcr_message *m = mpcr_obj_get(MPCR_KIND_MESSAGE, (uint32_t)*message);
     if (!m) return MPI_ERR_REQUEST;
     *comm = m->comm;
+    mpcr_comm_ref(m->comm); /* the message goes below; the program may have freed the comm */
     uint64_t capacity, off;
     int err = mpcr_bytes_of(count, t, &capacity);
     if (!err) err = mpcr_staging_alloc(capacity, &off);
@@ -94,28 +97,40 @@ static int mrecv(void *buf, MPI_Count count, const struct mpcr_type *t, MPI_Mess
     return err;
 }
 
+/* Applies the error handler of the message's communicator c (NULL:
+ * MPI_COMM_WORLD's) to err, then lets c go (mrecv referenced it). Both
+ * functions are `ownerrors` (src/lib/api). */
+static int message_error(struct mpcr_comm *c, int err, const char *fn)
+{
+    err = mpcr_error(c, err, fn);
+    if (c) mpcr_comm_unref(c);
+    return err;
+}
+
 int mpcr_impl_Mrecv(void *buf, MPI_Count count, const struct mpcr_type *t, MPI_Message *message,
                     MPI_Status *status)
 {
     struct mpcr_comm *c = NULL;
-    return mrecv(buf, count, t, message, status, &c);
+    int err = mrecv(buf, count, t, message, status, &c);
+    return message_error(c, err, "MPI_Mrecv");
 }
 
 /* The message is at the proxy already: it is received at once, and the
- * request is complete (its error, if any, is reported by the Wait or Test). */
+ * request is complete (its error, if any, is reported by the Wait or Test,
+ * through the same communicator's handler). */
 int mpcr_impl_Imrecv(void *buf, MPI_Count count, const struct mpcr_type *t, MPI_Message *message,
                      MPI_Request *request)
 {
-    if (!message || !request) return MPI_ERR_ARG;
-    struct mpcr_comm *c = mpcr_comm_get(MPI_COMM_SELF);
+    if (!message || !request) return mpcr_error_world(MPI_ERR_ARG, "MPI_Imrecv");
     struct mpcr_message *m = *message == MPI_MESSAGE_NO_PROC
                                  ? NULL
                                  : mpcr_obj_get(MPCR_KIND_MESSAGE, (uint32_t)*message);
-    if (!m && *message != MPI_MESSAGE_NO_PROC) return MPI_ERR_REQUEST;
-    if (m) c = m->comm;
+    if (!m && *message != MPI_MESSAGE_NO_PROC) return mpcr_error_world(MPI_ERR_REQUEST, "MPI_Imrecv");
+    struct mpcr_comm *c = m ? m->comm : mpcr_comm_get(MPI_COMM_SELF);
     struct mpcr_request *q = mpcr_request_new(c, request);
-    if (!q) return MPI_ERR_NO_MEM;
+    if (!q) return mpcr_error(m ? c : NULL, MPI_ERR_NO_MEM, "MPI_Imrecv");
     q->kind = MPCR_REQ_RECV;
-    q->rc = mrecv(buf, count, t, message, &q->status, &c);
-    return MPI_SUCCESS;
+    struct mpcr_comm *held = NULL;
+    q->rc = mrecv(buf, count, t, message, &q->status, &held);
+    return message_error(held, MPI_SUCCESS, "MPI_Imrecv");
 }

@@ -310,8 +310,9 @@ int mpcr_impl_Sendrecv_replace(void *buf, MPI_Count count, const struct mpcr_typ
 /* The receive is the program's request; the send starts an orphan (request.c)
  * that completes by itself. Its data is in the staging area once it has
  * started, so the send buffer is free at once, as after a completed send,
- * and MPI_Isendrecv_replace's receive may land in the same buffer. An error
- * the send meets at the proxy afterwards has no request to go to. */
+ * and MPI_Isendrecv_replace's receive may land in the same buffer. The
+ * request keeps the send as its send_half: an error the send meets is the
+ * request's (mpcr_request_join_send_half). */
 static int isendrecv(const void *sendbuf, MPI_Count sendcount, const struct mpcr_type *st, int dest,
                      int sendtag, void *recvbuf, MPI_Count recvcount, const struct mpcr_type *rt,
                      int source, int recvtag, struct mpcr_comm *c, MPI_Request *request)
@@ -319,8 +320,14 @@ static int isendrecv(const void *sendbuf, MPI_Count sendcount, const struct mpcr
     MPI_Request send;
     int err = mpcr_impl_Isend(sendbuf, sendcount, st, dest, sendtag, c, &send);
     if (err) return err;
-    mpcr_request_free(&send, mpcr_request_get(send));
-    return mpcr_impl_Irecv(recvbuf, recvcount, rt, source, recvtag, c, request);
+    struct mpcr_request *s = mpcr_request_get(send);
+    err = mpcr_impl_Irecv(recvbuf, recvcount, rt, source, recvtag, c, request);
+    if (!err && s->token) { /* not a send to MPI_PROC_NULL */
+        mpcr_request_get(*request)->send_half = s;
+        mpcr_obj_ref(s);
+    }
+    mpcr_request_free(&send, s);
+    return err;
 }
 
 int mpcr_impl_Isendrecv(const void *sendbuf, MPI_Count sendcount, const struct mpcr_type *st,

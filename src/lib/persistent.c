@@ -56,10 +56,13 @@ int mpcr_impl_Recv_init(void *buf, MPI_Count count, const struct mpcr_type *t, i
     return init(MPCR_OP_IRECV, 0, buf, count, t, source, tag, c, request);
 }
 
-/* A buffered one is sent from the attached buffer and complete at once. */
-static int start(MPI_Request handle)
+/* A buffered one is sent from the attached buffer and complete at once.
+ * *comm: the communicator whose error handler applies to an error, the
+ * request's (MPI 4.0 9.3); NULL (MPI_COMM_WORLD's) for no valid request. */
+static int start(MPI_Request handle, struct mpcr_comm **comm)
 {
     struct mpcr_request *q = mpcr_request_get(handle);
+    *comm = q ? q->comm : NULL;
     if (!q || !q->persistent || !q->inactive) return MPI_ERR_REQUEST;
     if (q->task) return mpcr_coll_task_start(q);
     q->rc = MPI_SUCCESS;
@@ -75,19 +78,22 @@ static int start(MPI_Request handle)
     return err;
 }
 
+/* Both are `ownerrors` (src/lib/api): the request's communicator's
+ * handler applies, which the generated entry point cannot know. */
 int mpcr_impl_Start(MPI_Request *request)
 {
-    if (!request) return MPI_ERR_ARG;
-    return start(*request);
+    struct mpcr_comm *c = NULL;
+    int err = request ? start(*request, &c) : MPI_ERR_ARG;
+    return mpcr_error(c, err, "MPI_Start");
 }
 
 /* Starts each in turn; the first that cannot start ends the call with its
  * error (those before it are started). */
 int mpcr_impl_Startall(MPI_Count count, MPI_Request requests[])
 {
-    for (MPI_Count i = 0; i < count; i++) {
-        int err = start(requests[i]);
-        if (err) return err;
-    }
-    return MPI_SUCCESS;
+    struct mpcr_comm *c = NULL;
+    int err = MPI_SUCCESS;
+    for (MPI_Count i = 0; i < count && !err; i++)
+        err = start(requests[i], &c);
+    return mpcr_error(c, err, "MPI_Startall");
 }

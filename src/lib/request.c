@@ -15,8 +15,9 @@
 #include "p2p.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-static struct mpcr_request *orphans;
+static struct mpcr_request *orphans_list;
 
 static void destroy(void *obj)
 {
@@ -25,6 +26,7 @@ static void destroy(void *obj)
     if (q->type) mpcr_type_unref((struct mpcr_type *)q->type);
     if (q->greq) mpcr_grequest_destroy(q);
     if (q->task) mpcr_coll_task_destroy(q);
+    if (q->send_half) mpcr_obj_unref(q->send_half);
     mpcr_comm_unref(q->comm); /* may free a communicator the program freed already */
 }
 
@@ -47,11 +49,27 @@ void mpcr_request_free(MPI_Request *handle, struct mpcr_request *q)
 {
     if (q->token) { /* still pending at the proxy: completed later, by itself */
         mpcr_obj_ref(q);
-        q->next_orphan = orphans;
-        orphans = q;
+        q->next_orphan = orphans_list;
+        orphans_list = q;
     }
     mpcr_obj_drop_handle(q);
     *handle = MPI_REQUEST_NULL;
+}
+
+/* Fault injection for tests (MPCR_FAULT=send-error): the first send that
+ * the proxy reports complete fails with MPI_ERR_OTHER, the error a real
+ * send may meet at completion (none can be provoked at will), so that a
+ * test can follow where such an error goes (MPI_Isendrecv's send half). */
+static int send_error_fault(void)
+{
+    static int armed = -1;
+    if (armed < 0) {
+        const char *f = getenv("MPCR_FAULT");
+        armed = f && !strcmp(f, "send-error");
+    }
+    if (!armed) return MPI_SUCCESS;
+    armed = 0;
+    return MPI_ERR_OTHER;
 }
 
 void mpcr_request_settle(struct mpcr_request *q, const struct mpcr_reply *r)
@@ -59,12 +77,26 @@ void mpcr_request_settle(struct mpcr_request *q, const struct mpcr_reply *r)
     if (r && q->kind == MPCR_REQ_RECV) {
         q->rc = mpcr_finish_recv(q->comm, r, q->buf, q->capacity, q->offset, q->type, &q->status);
     } else if (r) {
-        q->rc = r->rc;
+        q->rc = r->rc || q->kind != MPCR_REQ_SEND ? r->rc : send_error_fault();
         mpcr_status_set(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
     }
     if (q->has_staging) mpcr_staging_free(q->offset);
     q->has_staging = 0;
     q->token = 0;
+}
+
+void mpcr_request_status_out(const struct mpcr_request *q, MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE) return;
+    if (q->kind == MPCR_REQ_SEND) { /* MPICH sets only the cancelled bit of a send's status */
+        status->count_hi_and_cancelled =
+            (int)(((uint32_t)status->count_hi_and_cancelled & ~1u) |
+                  ((uint32_t)q->status.count_hi_and_cancelled & 1u));
+        return;
+    }
+    int keep = status->MPI_ERROR; /* single completions leave it alone (status.c) */
+    *status = q->status;
+    status->MPI_ERROR = keep;
 }
 
 /* ---- starting a send or a receive at the proxy ---- */
@@ -129,23 +161,27 @@ int mpcr_request_start_recv(struct mpcr_request *q, void *buf, MPI_Count count,
 
 /* ---- orphans ---- */
 
-void mpcr_orphans_poll(int wait_buffered)
+/* Which orphans complete_orphans() waits for; the others it only tests. */
+enum orphans_wait { WAIT_NONE, WAIT_BUFFERED, WAIT_ALL };
+
+static void complete_orphans(enum orphans_wait wait)
 {
     if (mpcr_coll_async()) mpcr_coll_progress(0, NULL, NULL, 0); /* every call lets them advance */
     uint32_t n = 0, buffered = 0;
-    for (struct mpcr_request *q = orphans; q; q = q->next_orphan)
+    for (struct mpcr_request *q = orphans_list; q; q = q->next_orphan)
         n++, buffered += q->bsend_charge > 0;
     if (!n) return;
     uint64_t off,
         bytes = mpcr_completion_offset(0, n) + (uint64_t)n * sizeof(struct mpcr_completion);
     if (mpcr_staging_alloc(bytes, &off)) return; /* tried again at the next call */
     uint32_t *tokens = mpcr_staging_ptr(off), i = 0;
-    for (struct mpcr_request *q = orphans; q; q = q->next_orphan)
-        tokens[i++] = !wait_buffered || q->bsend_charge ? q->token : 0;
-    enum mpcr_complete_mode mode = wait_buffered && buffered ? MPCR_WAITALL : MPCR_TESTSOME;
+    for (struct mpcr_request *q = orphans_list; q; q = q->next_orphan)
+        tokens[i++] = wait != WAIT_BUFFERED || q->bsend_charge ? q->token : 0;
+    enum mpcr_complete_mode mode =
+        wait == WAIT_ALL || (wait == WAIT_BUFFERED && buffered) ? MPCR_WAITALL : MPCR_TESTSOME;
     int err = mpcr_complete_call(mode, n, off)->rc;
     const struct mpcr_completion *res = mpcr_staging_ptr(mpcr_completion_offset(off, n));
-    struct mpcr_request **link = &orphans;
+    struct mpcr_request **link = &orphans_list;
     for (i = 0; !err && i < n; i++) {
         struct mpcr_request *q = *link;
         if (!res[i].done) {
@@ -160,6 +196,46 @@ void mpcr_orphans_poll(int wait_buffered)
         mpcr_obj_unref(q);
     }
     mpcr_staging_free(off);
+}
+
+/* Takes orphan q, which has completed, off the list. */
+static void orphan_done(struct mpcr_request *q)
+{
+    struct mpcr_request **link = &orphans_list;
+    while (*link && *link != q)
+        link = &(*link)->next_orphan;
+    if (!*link) return;
+    *link = q->next_orphan;
+    mpcr_bsend_release(q->bsend_charge);
+    mpcr_obj_unref(q);
+}
+
+void mpcr_request_join_send_half(struct mpcr_request *q, int wait)
+{
+    struct mpcr_request *s = q->send_half;
+    if (!s) return;
+    if (s->token) {
+        /* a blocking WAIT would stall the collectives the library runs (coll_task.h) */
+        enum mpcr_op op = wait && !mpcr_coll_async() ? MPCR_OP_WAIT : MPCR_OP_TEST;
+        mpcr_call_begin(op)->token = s->token;
+        const struct mpcr_reply *r = mpcr_call_finish();
+        if (op == MPCR_OP_TEST && !r->flag) return; /* an orphan to the end */
+        mpcr_request_settle(s, r);
+        orphan_done(s);
+    }
+    if (!q->rc) q->rc = s->rc;
+    q->send_half = NULL;
+    mpcr_obj_unref(s);
+}
+
+void mpcr_orphans_poll(int wait_buffered)
+{
+    complete_orphans(wait_buffered ? WAIT_BUFFERED : WAIT_NONE);
+}
+
+void mpcr_orphans_finish(void)
+{
+    complete_orphans(WAIT_ALL);
 }
 
 /* ---- MPI_Request_free, MPI_Request_get_status, MPI_Cancel ---- */
@@ -200,10 +276,9 @@ int mpcr_impl_Request_get_status(MPI_Request request, int *flag, MPI_Status *sta
         *flag = r->flag;
         if (r->flag) mpcr_request_settle(q, r);
     }
-    if (*flag && status != MPI_STATUS_IGNORE) {
-        int keep = status->MPI_ERROR;
-        *status = q->status;
-        status->MPI_ERROR = keep;
+    if (*flag) {
+        mpcr_request_join_send_half(q, 0);
+        mpcr_request_status_out(q, status);
     }
     mpcr_orphans_poll(0);
     return *flag ? q->rc : MPI_SUCCESS;

@@ -33,8 +33,9 @@ void cache_take(int i, void *buf, uint64_t cap, struct req_status *s)
     cache_peek(i, s);
     if (m->rc) {
         s->bytes = 0; /* the data is not known to be right */
-    } else if (m->bytes > cap) {
-        s->rc = ABI_ERR_TRUNCATE, s->bytes = 0;
+    } else if (m->bytes > cap) { /* what fits is delivered, as MPI's receive does */
+        s->rc = ABI_ERR_TRUNCATE, s->bytes = cap;
+        if (cap) memcpy(buf, m->data, cap);
     } else if (m->bytes) {
         memcpy(buf, m->data, m->bytes);
     }

@@ -32,9 +32,9 @@ extern uint32_t ncache;
 int cache_find(uint32_t comm, int32_t peer, int32_t tag);
 /* Its status, as a probe reports it. */
 void cache_peek(int i, struct req_status *s);
-/* Delivers it into buf (capacity cap: a longer message is MPI_ERR_TRUNCATE,
- * nothing delivered; a message whose drain receive failed delivers that
- * error) and removes it. */
+/* Delivers it into buf (capacity cap: of a longer message the first cap
+ * bytes, with MPI_ERR_TRUNCATE, as a receive from the network does; a
+ * message whose drain receive failed delivers that error) and removes it. */
 void cache_take(int i, void *buf, uint64_t cap, struct req_status *s);
 /* Appends a message that the drain received with error class rc; data
  * becomes the cache's. 0, or -1 when out of memory. */

@@ -11,7 +11,9 @@
  *     in its buffer, seen once a later message of the same sender arrives;
  *   - a message matched by MPI_Mprobe and held across a computation before
  *     MPI_Mrecv receives it.
- * Every word received is checked and folded into a checksum.
+ * The receive buffers come from MPI_Alloc_mem (the program's memory, in
+ * its image like any other). Every word received is checked and folded
+ * into a checksum.
  *   ckpt_p2p_mixed [ROUNDS [UNITS]]   (default 30 20) */
 #include "ckpt.h"
 
@@ -61,8 +63,10 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int left = (rank + size - 1) % size, right = (rank + 1) % size;
     uint64_t *s[7], *b[7], sum = 0, work = 0;
-    for (int t = 0; t < 7; t++)
-        s[t] = malloc(MAXLEN * sizeof(uint64_t)), b[t] = malloc(MAXLEN * sizeof(uint64_t));
+    for (int t = 0; t < 7; t++) {
+        s[t] = malloc(MAXLEN * sizeof(uint64_t));
+        MPI_Alloc_mem(MAXLEN * sizeof(uint64_t), MPI_INFO_NULL, &b[t]);
+    }
     size_t bsize = 4 * (MAXLEN * sizeof(uint64_t) + MPI_BSEND_OVERHEAD);
     void *attached = malloc(bsize);
     MPI_Buffer_attach(attached, (int)bsize);
@@ -134,7 +138,7 @@ int main(int argc, char **argv)
     uint64_t v[] = {sum, work};
     report("mixed", names, v, 2);
     for (int t = 0; t < 7; t++)
-        free(s[t]), free(b[t]);
+        free(s[t]), MPI_Free_mem(b[t]);
     free(attached);
     MPI_Finalize();
     return 0;
