@@ -67,6 +67,9 @@ SelectTypeParameters=CR_Core
 MpiDefault=pmi2
 ReturnToService=2
 SchedulerType=sched/builtin
+# A requeued job becomes eligible once cred_expire has passed and then waits
+# for the main scheduling loop: every 60 s by default, every second here.
+SchedulerParameters=sched_interval=1
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 InactiveLimit=0

@@ -29,6 +29,27 @@ submit() {
         printf ' %q' "$@"
         echo
     } >"$scratch/$name.sh"
-    sbatch --wait --parsable -n "$n" -J "mpcr-$name" -D "$scratch" -o "$scratch/$name.out" \
-        -e "$scratch/$name.err" -t 10 "$scratch/$name.sh" >"$scratch/$name.id"
+    sbatch --parsable -n "$n" -J "mpcr-$name" -D "$scratch" -o "$scratch/$name.out" \
+        -e "$scratch/$name.err" -t 10 "$scratch/$name.sh" >"$scratch/$name.id" || return 125
+    job_end "$(cat "$scratch/$name.id")"
+}
+
+# job_end ID: waits until batch job ID has ended; returns its exit status
+# (128 + the signal for one ended by a signal), as `sbatch --wait` would.
+# Not `sbatch --wait` itself: it polls ever more slowly (a job of one second
+# was found ended after 10 s), which cost the batch tests a minute in all.
+job_end() {
+    local id=$1 fields code i
+    for ((i = 0; i < 3500; i++)); do # the jobs' own limit is 10 minutes
+        fields=$(scontrol show job -o "$id" 2>/dev/null)
+        case $fields in
+        "" | *JobState=PENDING* | *JobState=RUNNING* | *JobState=CONFIGURING* | *JobState=COMPLETING* | \
+            *JobState=REQUEUE* | *JobState=SUSPENDED*) sleep 0.2 && continue ;;
+        esac
+        code=$(grep -oE 'ExitCode=[0-9]+:[0-9]+' <<<"$fields") code=${code#ExitCode=}
+        [ -n "$code" ] || return 125
+        [ "${code#*:}" = 0 ] && return "${code%:*}"
+        return $((128 + ${code#*:}))
+    done
+    return 124
 }
