@@ -181,11 +181,7 @@ static void drain_step(void)
                 MPI_Abort(MPI_COMM_WORLD, 1);
             }
             int source = neutral_source(st.MPI_SOURCE), tag = neutral_tag(st.MPI_TAG);
-#if MPI_VERSION >= 4
-            int rc = MPI_Mrecv_c(data, (MPI_Count)bytes, MPI_BYTE, &msg, &st);
-#else
-            int rc = MPI_Mrecv(data, (int)bytes, MPI_BYTE, &msg, &st);
-#endif
+            int rc = real_mrecv(data, bytes, &msg, &st);
             /* A failed receive still took the message: the program's
              * receive of it reports the failure. */
             if (cache_add(vid, source, tag, error_class(rc), bytes, data)) {

@@ -52,10 +52,12 @@ static inline int took_message(int rc)
 /* Set by a handler that left its call unanswered for a checkpoint. */
 extern int call_abandoned;
 
-/* Real point-to-point on neutral arguments (serve.c). */
+/* Real point-to-point on neutral arguments, any byte count (bytes.c). */
 int real_isend(int sync, uint32_t comm, int peer, int tag, uint64_t offset, uint64_t bytes,
                MPI_Request *req);
 int real_irecv(uint32_t comm, int peer, int tag, uint64_t offset, uint64_t cap, MPI_Request *req);
+/* MPI_Mrecv of a matched message of `bytes` bytes into buf. */
+int real_mrecv(void *buf, uint64_t bytes, MPI_Message *msg, MPI_Status *st);
 uint64_t status_bytes(const MPI_Status *st);
 
 /* Extends the staging area to `size` bytes; 0 or MPI_ERR_NO_MEM. */

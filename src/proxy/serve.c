@@ -11,54 +11,10 @@
 #include "serve_p2p.h"
 #include "stats.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
-
-/* ---- real point-to-point on neutral arguments (any byte count: MPI 4's
- * large-count calls where available) ---- */
-
-int real_isend(int sync, uint32_t comm_id, int peer, int tag, uint64_t offset, uint64_t bytes,
-               MPI_Request *req)
-{
-    void *buf = staging(offset);
-    MPI_Comm comm = real_comm(comm_id);
-#if MPI_VERSION >= 4
-    if (sync) return MPI_Issend_c(buf, (MPI_Count)bytes, MPI_BYTE, peer, tag, comm, req);
-    return MPI_Isend_c(buf, (MPI_Count)bytes, MPI_BYTE, peer, tag, comm, req);
-#else
-    if (bytes > INT_MAX) return MPI_ERR_COUNT;
-    if (sync) return MPI_Issend(buf, (int)bytes, MPI_BYTE, peer, tag, comm, req);
-    return MPI_Isend(buf, (int)bytes, MPI_BYTE, peer, tag, comm, req);
-#endif
-}
-
-int real_irecv(uint32_t comm_id, int peer, int tag, uint64_t offset, uint64_t cap, MPI_Request *req)
-{
-    void *buf = staging(offset);
-    int src = real_source(peer), rtag = real_tag(tag);
-    MPI_Comm comm = real_comm(comm_id);
-#if MPI_VERSION >= 4
-    return MPI_Irecv_c(buf, (MPI_Count)cap, MPI_BYTE, src, rtag, comm, req);
-#else
-    if (cap > INT_MAX) return MPI_ERR_COUNT;
-    return MPI_Irecv(buf, (int)cap, MPI_BYTE, src, rtag, comm, req);
-#endif
-}
-
-uint64_t status_bytes(const MPI_Status *st)
-{
-#if MPI_VERSION >= 4
-    MPI_Count n = 0;
-    MPI_Get_count_c(st, MPI_BYTE, &n);
-#else
-    int n = 0;
-    MPI_Get_count(st, MPI_BYTE, &n);
-#endif
-    return n < 0 ? 0 : (uint64_t)n;
-}
 
 static void reply_done(struct mpcr_reply *r, const struct req_status *s)
 {

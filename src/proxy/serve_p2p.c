@@ -87,11 +87,7 @@ static int match_one(const struct mpcr_call *c, struct mpcr_reply *r)
                     (unsigned long long)bytes);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-#if MPI_VERSION >= 4
-    rc = MPI_Mrecv_c(data, (MPI_Count)bytes, MPI_BYTE, &msg, &st);
-#else
-    rc = MPI_Mrecv(data, (int)bytes, MPI_BYTE, &msg, &st);
-#endif
+    rc = real_mrecv(data, bytes, &msg, &st);
     proxy.received++; /* taken off the network, failed or not: the drain's count */
     if (cache_add(c->comm, source, tag, error_class(rc), bytes, data)) {
         mpcr_report("rank %d: out of memory for a matched message", proxy.rank);
