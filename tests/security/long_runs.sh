@@ -6,20 +6,42 @@
 #     resident memory and open descriptors after the 10th and the last.
 #  2. One process through CYCLES --exit/restart cycles at random instants
 #     (0-300 ms after each restart), then run to its end: the same output.
-#  3. An MPI job (NRANKS ranks, the ring of tests/ckpt) through MPI_CONTINUE
-#     checkpoints with --keep 2: the coordinator's and each proxy's memory
-#     and descriptors after the 5th and the last; output as natively.
-#   long_runs.sh SEC_WAIT RING [CONTINUE=1000] [CYCLES=100] [MPI_CONTINUE=100] [NRANKS=2]
-#   (env MPCR)
+#  3. An MPI job (NRANKS ranks, the ring of tests/ckpt, RING3 its arguments)
+#     through MPI_CONTINUE checkpoint-and-continue in a row with --keep 2:
+#     the coordinator's, each proxy's and each rank's resident memory and
+#     descriptors after the 10th, 100th, 250th, 500th, 750th and the last;
+#     2 complete generations and nothing else kept; then the job runs to
+#     its end, its output and status the native run's.
+#  4. An MPI job (NRANKS ranks, RING4) through MPI_CYCLES --exit/restart
+#     cycles, each --exit at a random instant (200 to CYCLE_MS ms after the
+#     restart began; repeated every 0.25 s while the restarted job is not
+#     ready; the figures are those of the last try), then restarted to its end: the pieces' outputs, one after the
+#     other, are the native run's; the restarted coordinator's and proxies'
+#     memory and descriptors and the generation's size just before the
+#     --exit of cycle 2, 10, 50 and the last.
+#  The MPI jobs hold before their final report (CKPT_HOLD, tests/ckpt/ckpt.h)
+#  until the checkpoints are done, so that none ends first; the checkpoints
+#  taken while a job waited there are counted ("at the hold").
+#   long_runs.sh SEC_WAIT RING [CONTINUE=1000] [CYCLES=100] [MPI_CONTINUE=1000] [NRANKS=2] [MPI_CYCLES=100]
+#   env: MPCR; KEEP; PARTS (the parts to run, default "1 2 3 4"); RING3, RING4
+#   (the ring's ITERATIONS UNITS, default "20000 2" and "8000 2"); CYCLE_MS
+#   (default 2500); SEED (part 4's delays)
 set -u
 name=long_runs
 . "$(dirname "$0")/common.sh"
-prog=$1 ring=$2 continues=${3:-1000} cycles=${4:-100} mpi_continues=${5:-100} nranks=${6:-2}
+# KEEP=1: the scratch directory stays (the jobs' outputs and errors, the generations)
+[ -n "${KEEP:-}" ] && trap 'for p in $pids; do kill "$p" 2>/dev/null; done; echo "kept: $T"' EXIT
+prog=$1 ring=$2 continues=${3:-1000} cycles=${4:-100} mpi_continues=${5:-1000} nranks=${6:-2}
+mpi_cycles=${7:-100} parts=${PARTS:-1 2 3 4}
+read -ra ring3 <<<"${RING3:-20000 2}"
+read -ra ring4 <<<"${RING4:-8000 2}"
+part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 usage() { # PID: "RSS kB, N descriptors"
     echo "$(awk '/^VmRSS/ {print $2}' "/proc/$1/status") kB, $(ls "/proc/$1/fd" | wc -l) fds"
 }
 
 # 1
+if part 1; then
 "$MPCR" run --no-mpi --keep 2 --ckpt-dir "$T/c1" "$prog" one 100000 >"$T/one.out" 2>"$T/one.err" &
 run=$!
 pids="$pids $run"
@@ -34,8 +56,10 @@ kept=$(ls -d "$T"/c1/gen-* | wc -l)
 echo "part 1: $continues checkpoints in $(($(date +%s) - start)) s; coordinator after the 10th: $at10; after the last: $atend; generations kept: $kept"
 "$MPCR" checkpoint --exit "$T/c1" 2>/dev/null || fail "part 1: --exit failed"
 wait $run
+fi
 
 # 2
+if part 2; then
 "$prog" two 30 >"$T/two.ref"
 "$MPCR" run --no-mpi --ckpt-dir "$T/c2" "$prog" two 30 >"$T/two.out" 2>"$T/two.err" &
 run=$!
@@ -58,37 +82,124 @@ done
 "$MPCR" restart "$T/c2" >>"$T/two.out" 2>"$T/r.err" || fail "part 2: the last restart failed"
 cmp -s "$T/two.ref" "$T/two.out" || fail "part 2: output $(cat "$T/two.out"), natively $(cat "$T/two.ref")"
 echo "part 2: $cycles --exit/restart cycles in $(($(date +%s) - start)) s; output as without: $(cat "$T/two.out")"
+fi
 
-# 3
-[ "$mpi_continues" = 0 ] && exit 0
-"$MPCR" run -n "$nranks" --keep 2 --ckpt-dir "$T/c3" "$ring" 1000000 1 >"$T/ring.out" 2>"$T/ring.err" &
-run=$!
-pids="$pids $run"
-# this job's proxies: their environment names its checkpoint directory
-proxies_of_job() {
+# The MPI parts: what a job's processes hold, found by its checkpoint
+# directory (in the proxies' environment; a restored program keeps its
+# first run's).
+proxies_of() { # CKPT_DIR
     local p
     for p in $(pgrep -f mpcr-proxy-mpich); do
-        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "MPCR_CKPT_DIR=$T/c3" && echo "$p"
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "MPCR_CKPT_DIR=$1" && echo "$p"
     done
 }
+ring_comm=$(basename "$ring" | cut -c1-15)
+ranks_of() { # PROXY...: their programs (a forked image writer is the program's child, not the proxy's)
+    local p
+    for p in "$@"; do pgrep -P "$p" -x "$ring_comm"; done
+}
+# figures CKPT_DIR COORDINATOR: "coordinator [...] proxies [...] [...] ranks [...] [...]"
+figures() {
+    local px p out
+    px=$(proxies_of "$1")
+    out="coordinator [$(usage "$2")] proxies"
+    for p in $px; do out="$out [$(usage "$p")]"; done
+    out="$out ranks"
+    # shellcheck disable=SC2086
+    for p in $(ranks_of $px); do out="$out [$(usage "$p")]"; done
+    echo "$out"
+}
+# complete_gens DIR: "N complete, M in all"
+complete_gens() {
+    echo "$(find "$1" -maxdepth 2 -path '*/gen-*/manifest' | wc -l) complete, $(find "$1" -maxdepth 1 -name 'gen-*' | wc -l) in all"
+}
+# same_output WHAT REF OUT
+same_output() {
+    cmp -s "$2" "$3" && return 0
+    diff "$2" "$3" | head -20
+    fail "$1: output differs from the native run's (above: < native, > mpcr)"
+}
+
+# 3
+if part 3; then
 start=$(date +%s)
-done_ck=0
-for i in $(seq $((mpi_continues * 3))); do
-    [ $done_ck = "$mpi_continues" ] && break
-    if ! "$MPCR" checkpoint "$T/c3" 2>"$T/ck.err"; then
-        grep -q "try again" "$T/ck.err" || fail "part 3: checkpoint $i failed: $(cat "$T/ck.err")"
+mpiexec.mpich -n "$nranks" "$ring" "${ring3[@]}" >"$T/ring3.ref" 2>"$T/ring3.ref.err" || fail "part 3: the native run failed"
+echo "part 3: native run of ${ring3[*]}: $(($(date +%s) - start)) s"
+hold=$T/release3
+CKPT_HOLD=$hold "$MPCR" run -n "$nranks" --keep 2 --ckpt-dir "$T/c3" "$ring" "${ring3[@]}" >"$T/ring3.out" 2>"$T/ring3.err" &
+run=$!
+pids="$pids $run"
+start=$(date +%s)
+done_ck=0 at_hold=0 refused=0
+while [ $done_ck -lt "$mpi_continues" ]; do
+    if ! timeout -k 5 300 "$MPCR" checkpoint "$T/c3" 2>"$T/ck.err"; then
+        kill -0 $run 2>/dev/null || fail "part 3: the job ended after $done_ck checkpoints: $(tail -3 "$T/ring3.err")"
+        grep -qE "try again|nothing is running" "$T/ck.err" || fail "part 3: checkpoint $((done_ck + 1)) failed: $(cat "$T/ck.err")"
+        refused=$((refused + 1))
+        [ $refused -gt 200 ] && fail "part 3: $refused checkpoints refused ($(cat "$T/ck.err"))"
         sleep 0.2
         continue
     fi
     done_ck=$((done_ck + 1))
-    if [ $done_ck = 5 ]; then
-        proxies=$(proxies_of_job)
-        p5=""; for p in $proxies; do p5="$p5 [$(usage "$p")]"; done
-        c5=$(usage $run)
-    fi
+    [ -e "$hold.reached" ] && at_hold=$((at_hold + 1))
+    case $done_ck in 10 | 100 | 250 | 500 | 750 | "$mpi_continues")
+        echo "part 3: after checkpoint $done_ck ($(($(date +%s) - start)) s, $at_hold at the hold; $(complete_gens "$T/c3")): $(figures "$T/c3" $run)" ;;
+    esac
 done
-pend=""; for p in $proxies; do pend="$pend [$(usage "$p")]"; done
-echo "part 3: $done_ck checkpoints of $nranks ranks in $(($(date +%s) - start)) s; coordinator after the 5th: $c5, after the last: $(usage $run); proxies after the 5th:$p5; after the last:$pend"
-"$MPCR" checkpoint --exit "$T/c3" 2>/dev/null || fail "part 3: --exit failed"
+ls "$T/c3" >"$T/c3.list"
+touch "$hold"
 wait $run
+rc=$?
+[ $rc = 0 ] || fail "part 3: the job ended with status $rc after its checkpoints"
+same_output "part 3" "$T/ring3.ref" "$T/ring3.out"
+echo "part 3: $done_ck checkpoints of $nranks ranks in $(($(date +%s) - start)) s ($at_hold at the hold, $refused refused while starting); left in the directory: $(paste -sd' ' "$T/c3.list"); output and status as natively ($(grep -c . "$T/ring3.out") lines)"
+fi
+
+# 4
+if part 4; then
+start=$(date +%s)
+mpiexec.mpich -n "$nranks" "$ring" "${ring4[@]}" >"$T/ring4.ref" 2>"$T/ring4.ref.err" || fail "part 4: the native run failed"
+echo "part 4: native run of ${ring4[*]}: $(($(date +%s) - start)) s"
+hold=$T/release4
+cycle_ms=${CYCLE_MS:-2500}
+seed=${SEED:-$$}
+RANDOM=$seed
+echo "part 4: SEED=$seed repeats the delays"
+CKPT_HOLD=$hold "$MPCR" run -n "$nranks" --ckpt-dir "$T/c4" "$ring" "${ring4[@]}" >"$T/piece0.out" 2>"$T/piece0.err" &
+run=$!
+pids="$pids $run"
+start=$(date +%s)
+at_hold=0 retries=0
+for c in $(seq "$mpi_cycles"); do
+    sleep "$(awk -v ms=$((200 + RANDOM % (cycle_ms - 199))) 'BEGIN { printf "%.3f", ms / 1000 }')"
+    ok=0
+    for try in $(seq 240); do
+        case $c in 2 | 10 | 50 | "$mpi_cycles") before=$(figures "$T/c4" $run) ;; esac
+        if timeout -k 5 300 "$MPCR" checkpoint --exit "$T/c4" 2>"$T/ck.err"; then ok=1; break; fi
+        kill -0 $run 2>/dev/null || fail "part 4: cycle $c: the job ended before its checkpoint --exit: $(tail -3 "$T/piece$((c - 1)).err")"
+        grep -qE "try again|nothing is running" "$T/ck.err" || fail "part 4: cycle $c: checkpoint --exit failed: $(cat "$T/ck.err")"
+        retries=$((retries + 1))
+        sleep 0.25
+    done
+    [ $ok = 1 ] || fail "part 4: cycle $c: no checkpoint --exit in 60 s: $(cat "$T/ck.err")"
+    [ -e "$hold.reached" ] && at_hold=$((at_hold + 1))
+    wait $run
+    rc=$?
+    [ $rc = 0 ] || fail "part 4: cycle $c: the job ended with status $rc after checkpoint --exit: $(tail -3 "$T/piece$((c - 1)).err")"
+    case $c in 2 | 10 | 50 | "$mpi_cycles")
+        g=$(ls -d "$T"/c4/gen-* | sed 's/.*gen-//' | sort -n | tail -1)
+        echo "part 4: cycle $c ($(($(date +%s) - start)) s, $at_hold at the hold, $retries retries so far): gen-$g $(du -sb "$T/c4/gen-$g" | cut -f1) bytes ($(complete_gens "$T/c4")); before the --exit: $before" ;;
+    esac
+    "$MPCR" restart "$T/c4" >"$T/piece$c.out" 2>"$T/piece$c.err" &
+    run=$!
+    pids="$pids $run"
+done
+touch "$hold"
+wait $run
+rc=$?
+[ $rc = 0 ] || fail "part 4: the last restart ended with status $rc: $(tail -3 "$T/piece$mpi_cycles.err")"
+for c in $(seq 0 "$mpi_cycles"); do cat "$T/piece$c.out"; done >"$T/ring4.out"
+same_output "part 4" "$T/ring4.ref" "$T/ring4.out"
+echo "part 4: $mpi_cycles --exit/restart cycles of $nranks ranks in $(($(date +%s) - start)) s ($at_hold at the hold, $retries retries while a restart was not ready); output and status as natively ($(grep -c . "$T/ring4.out") lines)"
+fi
 echo "$name: done"
