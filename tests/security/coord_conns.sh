@@ -48,8 +48,14 @@ wait $ckpt || fail "the real checkpoint failed: $(cat "$T/ck2.err")"
 fds() { ls "/proc/$run/fd" | wc -l; }
 before=$(fds)
 for i in 1 2 3 4 5; do "$MPCR" checkpoint "$T/ck" 2>/dev/null || fail "checkpoint $i after gen-2 failed"; done
-after=$(fds)
-[ "$after" = "$before" ] || fail "the coordinator had $before descriptors before 5 checkpoints, $after after"
+# A checkpoint's last connection (its writer's report) may still be closing
+# when `mpcr checkpoint` returns on a loaded machine: a leak stays.
+for _ in $(seq 50); do
+    after=$(fds)
+    [ "$after" -le "$before" ] && break
+    sleep 0.1
+done
+[ "$after" -le "$before" ] || fail "the coordinator had $before descriptors before 5 checkpoints, $after after"
 "$MPCR" checkpoint --exit "$T/ck" 2>/dev/null
 wait $run
 
