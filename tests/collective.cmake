@@ -60,9 +60,10 @@ add_test(NAME ckpt.coll_nbc4_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/c
 set_tests_properties(ckpt.coll_nbc ckpt.coll_nbc4_continue PROPERTIES RUN_SERIAL TRUE TIMEOUT 400
     ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=reposted;CKPT_NATIVE_ARGS=400 3 2")
 set_property(TEST ckpt.coll_nbc4_continue APPEND PROPERTY ENVIRONMENT "CKPT_NATIVE_ARGS=300 3 2")
+# 4 cuts: with 3, one run beside an 8-rank MPICH job (load 10) met no pending receive in any (seen twice now)
 if(TARGET mpcr-proxy-openmpi)
     add_test(NAME ckpt.coll_nbc_restart_openmpi COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh
-        exit-restart 3 2 $<TARGET_FILE:t_ckpt_coll_nbc> 600 3 1)
+        exit-restart 4 2 $<TARGET_FILE:t_ckpt_coll_nbc> 600 3 1)
     set_tests_properties(ckpt.coll_nbc_restart_openmpi PROPERTIES RUN_SERIAL TRUE TIMEOUT 400
         ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=reposted;CKPT_NATIVE_ARGS=600 3 2;CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
