@@ -27,6 +27,8 @@ fail() {
         [ -s "$f" ] && { echo "--- $f"; tail -20 "$f"; }
     done
     [ -n "$job" ] && kill "$job" 2>/dev/null
+    # a standalone coordinator left waiting would hold ctest's pipe for its 200 s
+    [ -n "${coord:-}" ] && kill "$coord" 2>/dev/null
     exit 1
 }
 here=$(cd "$(dirname "$0")" && pwd)

@@ -36,6 +36,11 @@ while [ "\${1#-}" != "\$1" ]; do shift; done
 host=\$1; shift
 case \$host in $h1) ns=$ns1 ;; $h2) ns=$ns2 ;; *) echo "nsexec: unknown host \$host" >&2; exit 1 ;; esac
 echo "\$host \$(echo "\$*" | grep -o 'proxy-id [0-9]*\|orted' | head -1)" >>"$T/launches"
+# Open MPI names its session directory (TMPDIR/ompi.HOSTNAME.UID) by the host name, which
+# both namespaces share: two daemons of one job in one directory race (one dies, the job
+# hangs; 2 of 15 runs). Each "host" gets its own, as real hosts have.
+mkdir -p "$T/tmp-\$host"
+export OMPI_MCA_orte_tmpdir_base="$T/tmp-\$host"
 exec ip netns exec "\$ns" sh -c "\$*"
 EOS
     cat >"$T/mpiexec" <<EOS
