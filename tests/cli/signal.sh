@@ -46,6 +46,7 @@ mpiexec.mpich -n "$n" "$@" >"$scratch/ref" 2>"$scratch/ref.err"
 ref_rc=$?
 wall_ms=$((($(date +%s%N) - start) / 1000000))
 [ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
+hold_jobs # the jobs under mpcr wait before their final report until the checkpoint is taken
 
 D=$scratch/ck
 # $SIGNAL_OPTS is split on purpose: several options
@@ -78,6 +79,14 @@ lines_before=$(wc -l <"$scratch/first.out")
 # shellcheck disable=SC2086
 kill -s "$sig" $targets || fail "could not send SIG$sig to $targets"
 echo "SIG$sig after $delay_ms ms to $(wc -w <<<"$targets") process(es), $lines_before lines printed"
+if [ "$kind" = continue ]; then # the job goes on: release its hold once the checkpoint is complete
+    for ((i = 0; i < 600; i++)); do
+        grep -q "checkpoint .*/gen-1 complete" "$scratch/first.err" && break
+        kill -0 "$job" 2>/dev/null || break
+        sleep 0.1
+    done
+fi
+touch "$scratch/release"
 wait "$job"
 rc=$?
 job=
