@@ -18,7 +18,7 @@ stage() { echo "record_size: $(awk "BEGIN {printf \"%.1f\", $(date +%s.%N) - $T0
 # run NAME CHURN: round 0 makes and frees CHURN communicators; checkpoint
 # --exit once it is done (while rank 0 computes in round 1), then restart.
 run() {
-    local name=$1 churn=$2 args="3 1500 $2 1"
+    local name=$1 churn=$2 args="3 600 $2 1"
     mpiexec.mpich -n 2 "$prog" $args >"$T/$name.ref" 2>/dev/null || fail "$name: the native run failed"
     stage "$name: native run done"
     "$mpcr" run -n 2 --ckpt-dir "$T/$name" "$prog" $args >"$T/$name.out" 2>"$T/$name.run.err" &
