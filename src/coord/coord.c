@@ -99,6 +99,12 @@ int mpcr_coord_open(struct mpcr_coord *c, const char *dir)
     memset(c, 0, sizeof *c);
     c->listen_fd = c->tcp_fd = -1;
     c->keep = 2;
+    /* A directory made here is 0700 (mkdir's mode less a umask: 0700 at
+     * most). One that exists is left as it is when no one else may write in
+     * it (check_dir refuses it otherwise): a mode of 0755 lets others list
+     * it and read nothing mpcr puts there (files 0600, coord.sock 0600 with
+     * each peer's uid checked), and changing the mode of a user's own
+     * directory behind their back would surprise more than it protects. */
     if (mkdir(dir, 0700) && errno != EEXIST) return -errno;
     if (!realpath(dir, c->dir)) return -errno;
     int rc = check_dir(c->dir);

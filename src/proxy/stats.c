@@ -26,7 +26,16 @@ static int stats_fd(void)
     }
     char path[4096];
     int n = snprintf(path, sizeof path, "%s.rank-%d.pid-%d", prefix, proxy.rank, (int)getpid());
-    fd = n < (int)sizeof path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+    /* The prefix may name a shared directory: never through a planted link,
+     * never into another's file, 0600 (the tests that sum the counts run as
+     * the job's user). The name holds the pid, so a file already there is
+     * an earlier proxy's of the same pid (or planted): removed, made anew. */
+    fd = -1;
+    errno = ENAMETOOLONG;
+    for (int attempt = 0; n < (int)sizeof path && fd < 0 && attempt < 2; attempt++) {
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0 && (errno != EEXIST || unlink(path))) break;
+    }
     if (fd < 0) {
         off = 1;
         mpcr_report("rank %d: cannot write the proxy's counts to %s.rank-%d.pid-%d (%s); "

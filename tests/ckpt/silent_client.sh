@@ -2,9 +2,13 @@
 # Connections that say nothing, or half a line, must delay no checkpoint.
 # Three clients connect to a standalone coordinator before a checkpoint: one
 # silent, one with half a secret line, one with the secret and half a
-# request. The checkpoint must complete while all three are still connected
-# (the coordinator drops silent ones only after MPCR_COORD_SILENT_TIMEOUT,
-# set high here), and the job end with the native run's output. Then a
+# request. The checkpoint must complete while the third is still connected
+# (the coordinator drops a silent one that gave the secret only after
+# MPCR_COORD_SILENT_TIMEOUT, set high here), and the job end with the
+# native run's output. The first two are TCP strangers (no secret line):
+# they are dropped 3 s after they came, whether or not the checkpoint was
+# over by then (that depends on the machine's load), so all that is asked
+# of them is that they are closed, within 20 s. Then a
 # coordinator with a short silent timeout must drop a silent connection by
 # itself.
 #   silent_client.sh NPROCS PROGRAM ARGS...       (env MPCR)
@@ -34,12 +38,13 @@ for try in $(seq 50); do # "try again in a moment": the ranks have not all start
     grep -q "try again" "$T/ckpt.err" && [ "$try" -lt 50 ] || fail "the checkpoint failed: $(cat "$T/ckpt.err")"
     sleep 0.2
 done
-for fd in 3 4 5; do still_open $fd || fail "connection $fd was closed before the checkpoint completed"; done
+still_open 5 || fail "the connection that gave the secret was closed before the checkpoint completed"
+for fd in 3 4; do timeout 20 cat <&$fd >/dev/null || fail "connection $fd, a stranger, was still open 20 s after the checkpoint (its deadline is 3 s)"; done
 exec 3<&- 4<&- 5<&-
 wait "$job" || fail "the job failed"
 sort "$T/out" | cmp -s - <(sort "$T/ref") || fail "the output differs from the native run's"
 wait "$coord" || fail "the coordinator did not end with its job"
-echo "silent_client.sh: a checkpoint completed with three silent connections open"
+echo "silent_client.sh: a checkpoint completed with a silent connection open; two strangers closed"
 
 # A silent connection is dropped by the coordinator (after 1 s here).
 MPCR_COORD_SILENT_TIMEOUT=1 start_coordinator "$T/ck2" "$n"

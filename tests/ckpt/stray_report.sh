@@ -4,7 +4,8 @@
 # generation waits for its image; meanwhile, a client with the job's secret
 # sends an image report without a rank credential, and another sends a
 # second report with rank 0's credential (read from its program's
-# environment) and one for another generation. Each must be refused, and no
+# environment) and one for another generation. Each must be refused, its
+# reason answered ("error WHY") and logged by the coordinator, and no
 # manifest may appear while rank 1's image is missing. Rank 1 goes on
 # (SIGCONT): the checkpoint completes with both images, and the job ends
 # with the native run's output.
@@ -49,7 +50,10 @@ done
 grep -q "1/2 ranks" "$T/ckpt.err" || fail "rank 0's image was not reported"
 gen=$(ls "$ck" | sed -n 's/^gen-\([0-9]*\)$/\1/p' | sort -n | tail -1)
 
-# report LABEL CREDENTIAL LINE: sends a report as an engine would, prints the answer
+# report LABEL CREDENTIAL LINE WHY: sends a report as an engine would; the
+# answer must be "error WHY" (not merely no "continue": a timeout or a
+# closed connection is no refusal), and the coordinator's log must say it
+# refused LINE for WHY.
 report() {
     exec 5<>"/dev/tcp/127.0.0.1/$port" || fail "cannot connect to the coordinator"
     printf 'secret %s\n%s\n' "$2" "$3" >&5
@@ -57,14 +61,18 @@ report() {
     read -r -t 60 answer <&5
     exec 5<&-
     echo "$1: answered \"$answer\""
-    [ "$answer" = continue ] || [ "$answer" = exit ] && fail "$1 was taken for an image (answered $answer)"
+    [ "$answer" = "error $4" ] || fail "$1 was answered \"$answer\", not \"error $4\""
+    grep -qF "mpcr: coordinator: refused \"$3\": $4" "$T/coord.err" ||
+        fail "the coordinator's log does not say it refused $1 ($3: $4)"
 }
 cred0=$(tr '\0' '\n' <"/proc/$p0/environ" | sed -n 's/^MPCR_COORD_SECRET=//p')
-report "a report without a rank credential" "$secret" "image $gen ok 4096"
-report "rank 0's second report" "$cred0" "image $gen ok 4096"
-report "rank 0's report for another generation" "$cred0" "image $((gen + 7)) ok 4096"
+report "a report without a rank credential" "$secret" "image $gen ok 4096" \
+    "an image report must come from a rank's engine (no or wrong rank credential)"
+report "rank 0's second report" "$cred0" "image $gen ok 4096" \
+    "rank 0 has reported its image of generation $gen already"
+report "rank 0's report for another generation" "$cred0" "image $((gen + 7)) ok 4096" \
+    "rank 0: no checkpoint of generation $((gen + 7)) waits for images"
 [ -e "$ck/gen-$gen/manifest" ] && fail "a manifest was written while rank 1's image is missing"
-grep -q "refused" "$T/coord.err" || fail "the coordinator did not say that it refused the reports"
 
 kill -CONT "$p1"
 wait "$ckpt" || fail "the checkpoint failed once rank 1 went on"

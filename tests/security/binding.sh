@@ -6,7 +6,8 @@
 # each, and `mpcr restart` must refuse every copy with status 1 and a
 # message naming the file and the problem, before anything runs:
 #  - manifest edits: another format version, generation, byte count or
-#    number of ranks, a line added;
+#    number of ranks, a line added, another checksum or size on the
+#    image's own line;
 #  - A's image in B's slot; B's gen-1 image in gen-2;
 #  - a directory, generation directory, image or manifest writable by
 #    others; as root also owned by another user (nobody), and a directory
@@ -57,13 +58,25 @@ edit_manifest 's/^ranks .*/ranks 2/' && refused "manifest ranks 2" "lists 1 file
 edit_manifest '$a extra line' && refused "a line added to the manifest" "line 7 is not"
 fresh && cp "$T/a/gen-2/rank-0.img" "$T/c/gen-2/rank-0.img" && refused "job A's image in job B's slot" "rank-0.img belongs to .*another job"
 fresh && cp "$T/c/gen-1/rank-0.img" "$T/c/gen-2/rank-0.img" && refused "gen-1's image in gen-2" "rank-0.img belongs to .*another generation"
+# The manifest's own line for the image: another checksum; another size
+# with the total edited to match (else the total is what is refused).
+crc=$(awk '$1 == "file" { print $4 }' "$T/b/gen-2/manifest")
+size=$(awk '$1 == "file" { print $3 }' "$T/b/gen-2/manifest")
+other=00000000 && [ "$crc" = $other ] && other=00000001
+edit_manifest "s/^file rank-0.img $size $crc\$/file rank-0.img $size $other/" &&
+    refused "the image's checksum in the manifest" "$T/c/gen-2/rank-0.img is not the file the manifest lists ($size bytes, checksum $crc; the manifest says $size bytes, $other)"
+edit_manifest "s/^file rank-0.img $size /file rank-0.img $((size + 8)) /; s/^bytes .*/bytes $((size + 8))/" &&
+    refused "the image's size in the manifest" "$T/c/gen-2/rank-0.img is not the file the manifest lists ($size bytes, checksum $crc; the manifest says $((size + 8)) bytes, $crc)"
 fresh && rm "$T/c/gen-2/rank-0.img" && mkfifo "$T/c/gen-2/rank-0.img" && refused "a FIFO as the image" "rank-0.img is a FIFO, not a regular file"
+# Each refusal must name the very file tampered with, not just any.
 for f in . gen-2 gen-2/rank-0.img gen-2/manifest; do
-    fresh && chmod g+w "$T/c/$f" && refused "$f writable by its group" "writable by other users"
+    p=$T/c && [ "$f" = . ] || p=$T/c/$f
+    fresh && chmod g+w "$p" && refused "$f writable by its group" "$p is writable by other users (mode 0[67]20)"
 done
 if is_root; then
     for f in gen-2 gen-2/rank-0.img gen-2/manifest; do
-        fresh && chown nobody "$T/c/$f" && refused "$f owned by nobody" "owned by uid $(id -u nobody)"
+        fresh && chown nobody "$T/c/$f" &&
+            refused "$f owned by nobody" "$T/c/$f is owned by uid $(id -u nobody), not by the user restoring it (uid 0)"
     done
     # The reproduction: another user plants gen-99 (A's gen-2) in a
     # directory of mode 1777.

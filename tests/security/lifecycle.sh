@@ -6,8 +6,11 @@
 #    so, given a missing file says it in words;
 #  - `kill -9` of `mpcr run --no-mpi` ends its program (parent-death
 #    signal); the next run on the directory removes the stale socket and
-#    the leftovers of an interrupted checkpoint and says so;
-#  - SIGINT and SIGHUP reach the program of `mpcr run --no-mpi`; a program
+#    the leftovers of an interrupted checkpoint and says so; so does the
+#    next run after `kill -9` of a standalone `mpcr coordinator`, and
+#    `mpcr restart` after `kill -9` of `mpcr run` (also a .tmp inside a
+#    complete generation), which then restores;
+#  - SIGINT, SIGHUP and SIGTERM reach the program of `mpcr run --no-mpi`; a program
 #    that ends with status 0 when told to still leaves mpcr with 128 + the
 #    signal;
 #  - a checkpoint onto a full disk (root: a 100 KiB tmpfs) fails naming
@@ -60,6 +63,49 @@ done
 [ -e "$T/ck/gen-77" ] && fail "gen-77 is still there"
 grep -q "^again done" "$T/again.out" || fail "the next run printed: $(cat "$T/again.out")"
 
+# kill -9 of a standalone coordinator: the next `mpcr run` on its
+# directory removes the socket it left and says so
+# (a random port may be taken: another is tried when the coordinator ends
+# before it serves)
+for _ in 1 2 3 4 5; do
+    port=$((40000 + RANDOM % 20000))
+    "$MPCR" coordinator --listen "127.0.0.1:$port" -n 1 --ckpt-dir "$T/co" 2>>"$T/co.err" &
+    coord=$!
+    pids="$pids $coord"
+    for _ in $(seq 400); do [ -s "$T/co/coord.secret" ] || ! kill -0 $coord 2>/dev/null && break; sleep 0.05; done
+    [ -s "$T/co/coord.secret" ] && break
+done
+[ -s "$T/co/coord.secret" ] || fail "mpcr coordinator did not start"
+{ kill -9 $coord && wait $coord; } 2>/dev/null
+[ -S "$T/co/coord.sock" ] || fail "the killed coordinator left no coord.sock to clean (test assumption)"
+"$MPCR" run --no-mpi --ckpt-dir "$T/co" "$prog" co 0.2 >"$T/co.out" 2>"$T/co-run.err" ||
+    fail "mpcr run after kill -9 of the coordinator failed: $(cat "$T/co-run.err")"
+grep -q "removed $T/co/coord.sock, left by a coordinator that is gone" "$T/co-run.err" ||
+    fail "mpcr run did not say it removed the killed coordinator's coord.sock: $(cat "$T/co-run.err")"
+[ -S "$T/co/coord.sock" ] && fail "coord.sock is still there after the run"
+grep -q "^co done" "$T/co.out" || fail "the run after the killed coordinator printed: $(cat "$T/co.out")"
+
+# kill -9 of `mpcr run` after a checkpoint: `mpcr restart` removes what it
+# left (the socket, a temporary, a generation never completed, and a .tmp
+# inside the complete gen-1), says so, and restores gen-1
+"$MPCR" run --no-mpi --ckpt-dir "$T/rs" "$prog" rs 3 >"$T/rs.out" 2>"$T/rs-run.err" &
+run=$!
+pids="$pids $run"
+wait_for -S "$T/rs/coord.sock" || fail "mpcr run (to restart) did not start"
+sleep 0.3
+"$MPCR" checkpoint "$T/rs" 2>"$T/rs-ck.err" || fail "the checkpoint to restart from failed"
+{ kill -9 $run && wait $run; } 2>/dev/null
+[ -S "$T/rs/coord.sock" ] || fail "the killed mpcr run left no coord.sock (test assumption)"
+mkdir "$T/rs/gen-9" && echo partial >"$T/rs/gen-9/rank-0.img.tmp"
+echo partial >"$T/rs/gen-1/rank-0.img.tmp" && echo x >"$T/rs/coord.job.tmp"
+timeout -k 5 60 "$MPCR" restart "$T/rs" >"$T/rs.out" 2>"$T/rs.err" || fail "the restart after kill -9 failed: $(cat "$T/rs.err")"
+for what in "coord.sock, left by a coordinator that is gone" "coord.job.tmp, left by a coordinator" \
+    "gen-9, a checkpoint that was never completed" "gen-1/rank-0.img.tmp, a temporary file left behind"; do
+    grep -q "removed $T/rs/$what" "$T/rs.err" || fail "mpcr restart did not say it removed $what: $(cat "$T/rs.err")"
+done
+for f in gen-9 gen-1/rank-0.img.tmp coord.job.tmp; do [ -e "$T/rs/$f" ] && fail "$f is still there after the restart"; done
+grep -q "^rs done after 300 steps" "$T/rs.out" || fail "the restart printed: $(cat "$T/rs.out")"
+
 # a full disk: the failed write names the file and says ENOSPC in words
 # (root only: a small tmpfs in a mount namespace of the test's own)
 if is_root && unshare -m true 2>/dev/null; then
@@ -76,7 +122,7 @@ fi
 
 # signals passed on, and the status after them
 trapper='trap "echo told; exit 0" INT HUP TERM; while :; do sleep 0.05; done'
-for sig in INT HUP; do
+for sig in INT HUP TERM; do
     env --default-signal=INT "$MPCR" run --no-mpi --ckpt-dir "$T/s$sig" bash -c "$trapper" >"$T/$sig.out" 2>"$T/$sig.err" &
     run=$!
     pids="$pids $run"
@@ -105,4 +151,4 @@ rc=$?
 [ $rc = 143 ] || fail "mpcr run -n 2 ended with $rc after SIGTERM, not 143"
 grep -q "removed .*mpcr-run-stale" "$T/mpi.err" || fail "the stale run directory was not removed: $(cat "$T/mpi.err")"
 [ -e "$T/tmp/mpcr-run-stale" ] && fail "the stale run directory is still there"
-echo "$name: PASS ($full; FIFO, directory, missing image refused with words; no orphan after kill -9; leftovers removed and said; SIGINT, SIGHUP passed on, status 130, 129; MPI job after SIGTERM: 143)"
+echo "$name: PASS ($full; FIFO, directory, missing image refused with words; no orphan after kill -9; leftovers removed and said (by run and restart); SIGINT, SIGHUP, SIGTERM passed on, status 130, 129, 143; MPI job after SIGTERM: 143)"
