@@ -19,12 +19,17 @@
 #     other, are the native run's; the restarted coordinator's and proxies'
 #     memory and descriptors and the generation's size just before the
 #     --exit of cycle 2, 10, 50 and the last.
+#  5. An MPI job of NRANKS5 ranks (default 32, on however few cores; the
+#     ring, RING5) checkpointed with --exit at a random instant once every
+#     rank has connected, then restarted to its end: the two pieces' output
+#     is the native run's, the restart's status its; the checkpoint's own
+#     report (size, stop, drain, images) and each piece's time are printed.
 #  The MPI jobs hold before their final report (CKPT_HOLD, tests/ckpt/ckpt.h)
 #  until the checkpoints are done, so that none ends first; the checkpoints
 #  taken while a job waited there are counted ("at the hold").
 #   long_runs.sh SEC_WAIT RING [CONTINUE=1000] [CYCLES=100] [MPI_CONTINUE=1000] [NRANKS=2] [MPI_CYCLES=100]
-#   env: MPCR; KEEP; PARTS (the parts to run, default "1 2 3 4"); RING3, RING4
-#   (the ring's ITERATIONS UNITS, default "20000 2" and "8000 2"); CYCLE_MS
+#   env: MPCR; KEEP; PARTS (the parts to run, default "1 2 3 4 5"); RING3, RING4, RING5
+#   (the ring's ITERATIONS UNITS, default "20000 2", "8000 2", "60 1"); NRANKS5; CYCLE_MS
 #   (default 2500); SEED (part 4's delays)
 set -u
 name=long_runs
@@ -32,9 +37,10 @@ name=long_runs
 # KEEP=1: the scratch directory stays (the jobs' outputs and errors, the generations)
 [ -n "${KEEP:-}" ] && trap 'for p in $pids; do kill "$p" 2>/dev/null; done; echo "kept: $T"' EXIT
 prog=$1 ring=$2 continues=${3:-1000} cycles=${4:-100} mpi_continues=${5:-1000} nranks=${6:-2}
-mpi_cycles=${7:-100} parts=${PARTS:-1 2 3 4}
+mpi_cycles=${7:-100} parts=${PARTS:-1 2 3 4 5}
 read -ra ring3 <<<"${RING3:-20000 2}"
 read -ra ring4 <<<"${RING4:-8000 2}"
+read -ra ring5 <<<"${RING5:-60 1}"
 part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 usage() { # PID: "RSS kB, N descriptors"
     echo "$(awk '/^VmRSS/ {print $2}' "/proc/$1/status") kB, $(ls "/proc/$1/fd" | wc -l) fds"
@@ -201,5 +207,45 @@ rc=$?
 for c in $(seq 0 "$mpi_cycles"); do cat "$T/piece$c.out"; done >"$T/ring4.out"
 same_output "part 4" "$T/ring4.ref" "$T/ring4.out"
 echo "part 4: $mpi_cycles --exit/restart cycles of $nranks ranks in $(($(date +%s) - start)) s ($at_hold at the hold, $retries retries while a restart was not ready); output and status as natively ($(grep -c . "$T/ring4.out") lines)"
+fi
+
+# 5
+if part 5; then
+n5=${NRANKS5:-32}
+start=$(date +%s)
+mpiexec.mpich -n "$n5" "$ring" "${ring5[@]}" >"$T/ring5.ref" 2>"$T/ring5.ref.err" || fail "part 5: the native run failed"
+native_s=$(($(date +%s) - start))
+hold=$T/release5
+start=$(date +%s)
+CKPT_HOLD=$hold "$MPCR" run -n "$n5" --ckpt-dir "$T/c5" "$ring" "${ring5[@]}" >"$T/ring5.out" 2>"$T/ring5.err" &
+run=$!
+pids="$pids $run"
+for _ in $(seq 1200); do # every rank connected (32 ranks start slowly on 2 cores)
+    "$MPCR" status "$T/c5" 2>/dev/null | grep -q "connected $n5 " && break
+    kill -0 $run 2>/dev/null || fail "part 5: the job ended before all its ranks connected: $(tail -3 "$T/ring5.err")"
+    sleep 0.1
+done
+connected_s=$(($(date +%s) - start))
+sleep "$(awk -v r="$RANDOM" -v w="$native_s" 'BEGIN { printf "%.2f", 0.2 + (r % 1000) / 1000 * (w > 1 ? w / 2 : 0.5) }')"
+for _ in $(seq 120); do
+    timeout -k 5 300 "$MPCR" checkpoint --exit "$T/c5" 2>"$T/ck5.err" && break
+    grep -q "try again" "$T/ck5.err" || fail "part 5: checkpoint --exit failed: $(cat "$T/ck5.err")"
+    sleep 0.25
+done
+[ -e "$hold.reached" ] && where="at the hold" || where="mid-run"
+wait $run
+rc=$?
+[ $rc = 0 ] || fail "part 5: the job ended with status $rc after checkpoint --exit"
+first_s=$(($(date +%s) - start))
+lines1=$(grep -c . "$T/ring5.out")
+touch "$hold"
+start=$(date +%s)
+"$MPCR" restart "$T/c5" >>"$T/ring5.out" 2>"$T/ring5.restart.err"
+rc=$?
+[ $rc = 0 ] || fail "part 5: the restart ended with status $rc: $(tail -3 "$T/ring5.restart.err")"
+sort "$T/ring5.ref" >"$T/ring5.ref.sorted"
+sort "$T/ring5.out" >"$T/ring5.out.sorted"
+same_output "part 5" "$T/ring5.ref.sorted" "$T/ring5.out.sorted"
+echo "part 5: $n5 ranks (${ring5[*]}): natively $native_s s; under mpcr all connected after $connected_s s, checkpointed $where and ended after $first_s s ($lines1 lines), restarted to its end in $(($(date +%s) - start)) s; output and status as natively ($(grep -c . "$T/ring5.ref") lines); the checkpoint: $(grep -h "written to\|(stop" "$T/ck5.err" | sed 's/^mpcr: //' | paste -sd' ')"
 fi
 echo "$name: done"
