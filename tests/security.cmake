@@ -37,7 +37,7 @@ file(GLOB fuzz_lines_inputs CONFIGURE_DEPENDS ${SEC}/fuzz/corpus/fuzz_lines/* ${
 set(coord_src ${PROJECT_SOURCE_DIR}/src/coord)
 add_executable(replay_fuzz_manifest ${SEC}/fuzz/fuzz_manifest.c ${SEC}/fuzz/replay.c ${coord_src}/binding.c ${coord_src}/private.c)
 add_executable(replay_fuzz_lines ${SEC}/fuzz/fuzz_lines.c ${SEC}/fuzz/replay.c ${coord_src}/binding.c ${coord_src}/private.c
-    ${coord_src}/coord.c ${coord_src}/gens.c ${coord_src}/fault.c ${coord_src}/triggers.c ${coord_src}/abandoned.c)
+    ${SEC}/fuzz/coord_single.c ${coord_src}/gens.c ${coord_src}/fault.c ${coord_src}/triggers.c ${coord_src}/abandoned.c)
 foreach(t fuzz_manifest fuzz_lines)
     target_include_directories(replay_${t} PRIVATE ${coord_src} ${PROJECT_SOURCE_DIR}/src/engine)
     target_compile_options(replay_${t} PRIVATE -fsanitize=address,undefined -fno-sanitize-recover=undefined)

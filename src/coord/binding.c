@@ -262,6 +262,7 @@ int mpcr_manifest_read(const char *dir, unsigned long gen, struct mpcr_manifest 
             have_gen = 1;
             if (a != gen) {
                 fclose(f), free(seen);
+                mpcr_manifest_free(m); /* the file table, when "ranks" came first */
                 return snprintf(why, cap, "%s says generation %llu, but it lies in gen-%lu", path,
                                 a, gen),
                        -1;

@@ -5,6 +5,9 @@
  * data-stream extents are set to extreme values with every checksum made
  * right again (docs/image-format.md: a checksum guards against damage, not
  * a crafted file), so that the checks behind the checksums are tried.
+ * Pinned cases (pin() below) replay, every run, what such damage once got
+ * accepted: a page size of 1, mm.start_code below vm.mmap_min_addr, a
+ * mapped file's path of length 0 or not the string its length says.
  *   fuzz_image RESTORER IMAGE SCRATCH_DIR   (MUTATE_ITERATIONS, MUTATE_SEED) */
 #include <stddef.h>
 #include <stdio.h>
@@ -181,6 +184,84 @@ static void fix(unsigned char *img, size_t size)
     if (size >= MPCR_IMG_HEADER_SIZE) fix_checksums(img, size);
 }
 
+/* The pinned cases: what the drawn damage once got accepted (docs/reliability.md,
+ * 2026-12-01), checksums made right (the driver does), each to be refused. */
+static uint64_t min_addr(void)
+{
+    unsigned long long v = 65536; /* the restorer's own fallback */
+    FILE *f = fopen("/proc/sys/vm/mmap_min_addr", "r");
+    if (f) {
+        if (fscanf(f, "%llu", &v) != 1) v = 65536;
+        fclose(f);
+    }
+    return v;
+}
+
+/* The first region that maps a file, with a path; NULL when none. */
+static struct mpcr_img_region *file_region(unsigned char *img, size_t size, uint64_t *i)
+{
+    const struct mpcr_img_table *rt = &header(img)->table[MPCR_T_REGIONS];
+    if (!inside(rt->off, rt->len, size) || rt->off % 8) return NULL;
+    struct mpcr_img_region *r = (struct mpcr_img_region *)(img + rt->off);
+    for (*i = 0; *i < rt->len / sizeof *r; ++*i)
+        if ((r[*i].kind == MPCR_R_FILE_PRIVATE || r[*i].kind == MPCR_R_FILE_SHARED) &&
+            r[*i].path_len > 1)
+            return &r[*i];
+    return NULL;
+}
+
+enum pinned {
+    PAGE_SIZE_1,
+    START_CODE_1,
+    START_CODE_BELOW,
+    PATH_EMPTY,
+    PATH_SHORTER,
+    PATH_SHIFTED,
+    PINNED
+};
+
+static int pin(int c, unsigned char *img, size_t len, size_t *size, char *what, size_t cap)
+{
+    struct mpcr_img_header *h = header(img);
+    *size = len;
+    switch ((enum pinned)c) {
+    case PAGE_SIZE_1:
+        snprintf(what, cap, "header page_size = 1 (was %llu)", (unsigned long long)h->page_size);
+        h->page_size = 1;
+        return 0;
+    case START_CODE_1:
+    case START_CODE_BELOW: {
+        uint64_t v = c == START_CODE_1 ? 1 : min_addr() - 1;
+        snprintf(what, cap, "header mm.start_code = %#llx (was %#llx), below vm.mmap_min_addr",
+                 (unsigned long long)v, (unsigned long long)h->mm.start_code);
+        h->mm.start_code = v;
+        return 0;
+    }
+    case PATH_EMPTY:
+    case PATH_SHORTER:
+    case PATH_SHIFTED: {
+        uint64_t i;
+        struct mpcr_img_region *r = file_region(img, len, &i);
+        if (!r) return snprintf(what, cap, "no region maps a file"), -1;
+        if (c == PATH_SHIFTED) {
+            snprintf(what, cap,
+                     "region %llu (a mapped file) path_str = %u (was %u), its length kept",
+                     (unsigned long long)i, r->path_str + 1, r->path_str);
+            r->path_str++;
+        } else {
+            uint32_t v = c == PATH_EMPTY ? 0 : r->path_len - 1;
+            snprintf(what, cap, "region %llu (a mapped file) path_len = %u (was %u)",
+                     (unsigned long long)i, v, r->path_len);
+            r->path_len = v;
+        }
+        return 0;
+    }
+    case PINNED:
+        break;
+    }
+    return -1;
+}
+
 static char *check_argv[4]; /* RESTORER --check DAMAGED */
 
 static void run(const unsigned char *img, size_t size, struct mutate_outcome *o)
@@ -209,7 +290,7 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/damaged.img", argv[3]);
     check_argv[0] = argv[1], check_argv[1] = "--check", check_argv[2] = path;
     static const struct mutate_driver d = {"fuzz_image (mpcr-restore --check)", kind_name, KINDS,
-                                           HEADER, 200, damage, fix, run};
+                                           HEADER, 200, damage, fix, run, PINNED, pin};
     int rc = mutate_drive(&d, orig, len, argv[3]);
     free(orig);
     return rc;

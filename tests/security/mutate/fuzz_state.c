@@ -186,7 +186,7 @@ int main(int argc, char **argv)
     map_init();
     mpcr_crc32c_init();
     static const struct mutate_driver d = {"fuzz_state (state_load)", kind_name, KINDS, COUNTS, 300,
-                                           damage, fix, run};
+                                           damage, fix, run, 0, NULL};
     int rc = mutate_drive(&d, orig, len, argv[2]);
     free(orig);
     MPI_Finalize();

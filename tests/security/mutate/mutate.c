@@ -169,6 +169,19 @@ long mutate_iterations(long default_count)
     return v && atol(v) > 0 ? atol(v) : default_count;
 }
 
+double mutate_seconds(void)
+{
+    const char *v = getenv("MUTATE_SECONDS");
+    return v && atof(v) > 0 ? atof(v) : 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 uint64_t mutate_seed(void)
 {
     const char *v = getenv("MUTATE_SEED");
@@ -267,10 +280,29 @@ int mutate_drive(const struct mutate_driver *d, const unsigned char *orig, size_
         free(buf);
         return 1;
     }
+    /* The pinned cases: damage found before, checksums made right, must be refused. */
+    struct tally p = {0};
+    for (int i = 0; i < d->npinned; i++) {
+        memcpy(buf, orig, len);
+        size_t size = len;
+        char what[300];
+        int n = snprintf(what, sizeof what, "pinned case %d: ", i + 1);
+        if (d->pin(i, buf, len, &size, what + n, sizeof what - (size_t)n)) {
+            p.runs++, p.failed++;
+            printf("FAIL pinned case %d: the valid file has nothing it applies to (%s)\n", i + 1,
+                   what + n);
+            continue;
+        }
+        d->fix(buf, size);
+        d->run(buf, size, &o);
+        count(&p, -1, &o, mutate_judge(&o, 1), what, buf, size, faildir);
+    }
     uint64_t seed = mutate_seed();
     struct mutate_rng g = {seed};
-    struct tally t = {0};
-    for (long it = mutate_iterations(d->default_iterations); it > 0; it--) {
+    struct tally t = {.failed = p.failed}; /* (a failing input's name goes on from there) */
+    double budget = mutate_seconds(), until = now_s() + budget;
+    for (long it = mutate_iterations(d->default_iterations); budget ? now_s() < until : it > 0;
+         it--) {
         memcpy(buf, orig, len);
         size_t size = len;
         int kind = (int)mutate_below(&g, (uint64_t)d->nkinds), fixed = kind >= d->first_fixed;
@@ -283,10 +315,14 @@ int mutate_drive(const struct mutate_driver *d, const unsigned char *orig, size_
         count(&t, kind, &o, mutate_judge(&o, changed && !fixed), what, buf, size, faildir);
     }
     free(buf);
+    if (d->npinned)
+        printf("%s: %ld pinned cases: refused %ld, failed %ld\n", d->reader, p.runs, p.refused,
+               p.failed);
+    t.failed -= p.failed;
     printf("%s: %ld damaged inputs (seed %#llx):", d->reader, t.runs, (unsigned long long)seed);
     for (int k = 0; k < d->nkinds; k++)
         printf(" %s %ld%s", d->kind_name[k], t.by_kind[k], k + 1 < d->nkinds ? "," : ";");
     printf(" refused %ld, accepted %ld (checksums made right: a harmless change), failed %ld\n",
            t.refused, t.accepted, t.failed);
-    return t.failed ? 1 : 0;
+    return t.failed || p.failed ? 1 : 0;
 }

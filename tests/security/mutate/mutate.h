@@ -13,7 +13,13 @@
  * Iterations: MUTATE_ITERATIONS in the environment, else the driver's
  * default (sized for CI); the seed: MUTATE_SEED, else fixed. A failing
  * input is kept as FAILDIR/fail-N (the driver's last argument says where).
- * MUTATE_VERBOSE=1 prints every run's damage and outcome. */
+ * MUTATE_SECONDS=S draws inputs for S seconds instead of a count (what
+ * tests/security/fuzz.sh asks for). MUTATE_VERBOSE=1 prints every run's
+ * damage and outcome.
+ *
+ * Pinned cases: before the drawn ones, a driver may replay damage found
+ * before (docs/reliability.md), with its checksums made right; each must
+ * be refused, every run, so that what was fixed stays fixed. */
 #ifndef MPCR_TESTS_MUTATE_H
 #define MPCR_TESTS_MUTATE_H
 
@@ -65,8 +71,10 @@ void mutate_run_fn(int (*fn)(void *arg), void *arg, double limit_s, struct mutat
  * damage left a checksum wrong (or cut the file), so only a refusal will do. */
 const char *mutate_judge(const struct mutate_outcome *o, int must_refuse);
 
-/* The iteration count and seed (environment, else these). */
+/* The iteration count and seed (environment, else these); the time budget
+ * in seconds (MUTATE_SECONDS), 0 when none is asked for. */
 long mutate_iterations(long default_count);
+double mutate_seconds(void);
 uint64_t mutate_seed(void);
 
 /* Writes len bytes to path (created 0600, replaced); 0 or -1. */
@@ -98,10 +106,16 @@ struct mutate_driver {
                    char *what, size_t cap);
     void (*fix)(unsigned char *buf, size_t size); /* makes every checksum right again */
     void (*run)(const unsigned char *buf, size_t size, struct mutate_outcome *o);
+    /* Pinned cases (none when npinned is 0): applies case i to buf (the
+     * valid file, room as above), sets *size, says what it did in what;
+     * 0, or -1 when the valid file has nothing it applies to. */
+    int npinned;
+    int (*pin)(int i, unsigned char *buf, size_t len, size_t *size, char *what, size_t cap);
 };
 /* Runs the reader on the intact file (which must be accepted), then on
- * damaged copies, judging each; prints what failed (keeping the input as
- * FAILDIR/fail-N) and a summary. Returns the driver's exit status: 0, 1
+ * the pinned cases (each must be refused), then on damaged copies, judging
+ * each; prints what failed (keeping the input as FAILDIR/fail-N) and a
+ * summary. Returns the driver's exit status: 0, 1
  * when anything failed. */
 int mutate_drive(const struct mutate_driver *d, const unsigned char *orig, size_t len,
                  const char *faildir);
