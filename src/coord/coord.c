@@ -343,6 +343,11 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
     char *end;
     unsigned long gen = strtoul(line + 6, &end, 10);
     if (!p->active || !p->signalled || gen != p->gen) {
+        /* a stray or repeated report (the process's own, by its pid): it
+         * goes on, and the report is logged, never counted */
+        fprintf(stderr, "mpcr: coordinator: refused \"%.80s\": %s\n", line,
+                !p->active || !p->signalled ? "no checkpoint is in progress"
+                                            : "not the generation being written");
         mpcr_coord_send_line(engine, "continue\n");
         return;
     }

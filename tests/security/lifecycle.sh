@@ -10,6 +10,7 @@
 #    next run after `kill -9` of a standalone `mpcr coordinator`, and
 #    `mpcr restart` after `kill -9` of `mpcr run` (also a .tmp inside a
 #    complete generation), which then restores;
+#  - a stray report from the process itself is logged as refused;
 #  - SIGINT, SIGHUP and SIGTERM reach the program of `mpcr run --no-mpi`; a program
 #    that ends with status 0 when told to still leaves mpcr with 128 + the
 #    signal;
@@ -105,6 +106,21 @@ for what in "coord.sock, left by a coordinator that is gone" "coord.job.tmp, lef
 done
 for f in gen-9 gen-1/rank-0.img.tmp coord.job.tmp; do [ -e "$T/rs/$f" ] && fail "$f is still there after the restart"; done
 grep -q "^rs done after 300 steps" "$T/rs.out" || fail "the restart printed: $(cat "$T/rs.out")"
+
+# a report from the process itself while no checkpoint is asked for (a
+# stray or repeated one): answered "continue", logged as refused, no
+# generation written
+"$MPCR" run --no-mpi --ckpt-dir "$T/st" python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1] + "/coord.sock")
+s.sendall(b"image 7 ok 5\n")
+print("answer:", s.makefile().readline().strip())' "$T/st" >"$T/st.out" 2>"$T/st.err" ||
+    fail "the program sending a stray report failed: $(cat "$T/st.err")"
+grep -qx "answer: continue" "$T/st.out" || fail "a stray report from the process was answered: $(cat "$T/st.out")"
+grep -q 'refused "image 7 ok 5": no checkpoint is in progress' "$T/st.err" ||
+    fail "the coordinator did not log the stray report as refused: $(cat "$T/st.err")"
+ls -d "$T"/st/gen-* >/dev/null 2>&1 && fail "a stray report made a generation: $(ls "$T/st")"
 
 # a full disk: the failed write names the file and says ENOSPC in words
 # (root only: a small tmpfs in a mount namespace of the test's own)
