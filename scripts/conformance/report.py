@@ -10,7 +10,7 @@ import common
 MODES = [("plain", "`mpcr run`"),
          ("ckpt", "checkpoint-and-continue while each test runs"),
          ("restart", "one `checkpoint --exit`, then `mpcr restart`")]
-GUARD_BUDGET_S = 60  # the sum of the guard's tests' mpcr run times, as measured
+GUARD_BUDGET_S = 40  # the sum of the guard's tests' mpcr run times, as measured
 DIR_ORDER = ["pt2pt", "coll", "comm", "group", "topo", "datatype", "attr", "info", "errhan"]
 
 INTRO = """\
