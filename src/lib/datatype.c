@@ -103,10 +103,26 @@ static void add(MPI_Datatype h, struct mpcr_type *t, const char *name, int unit)
     snprintf(builtin[i].name, sizeof builtin[i].name, "%s", name);
 }
 
+static int64_t pair_value_size[NPAIRS];
+
 static void add_pair(MPI_Datatype h, MPI_Datatype value, int64_t index_disp)
 {
     struct mpcr_type *v = builtin_type(value), *i = builtin_type(MPI_INT);
-    if (v && i) mpcr_type_pair(v, i, index_disp, &pair[(uint32_t)h - DIRECT_PREFIX]);
+    if (v && i && !mpcr_type_pair(v, i, index_disp, &pair[(uint32_t)h - DIRECT_PREFIX]))
+        pair_value_size[(uint32_t)h - DIRECT_PREFIX] = v->size;
+}
+
+/* MINLOC/MAXLOC pair types are two basic elements each for
+ * MPI_Get_elements (MPI 4.0 5.1.11; MPICH builds them as structs), though
+ * reported as NAMED: the size of the first half, 0 for any other type. */
+int64_t mpcr_type_pair_first(const struct mpcr_type *t)
+{
+    for (unsigned i = 0; i < NPAIRS; i++)
+        if (pair[i] == t) return pair_value_size[i];
+    static const MPI_Datatype halves[] = {MPI_2INT, MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION};
+    for (unsigned i = 0; i < sizeof halves / sizeof halves[0]; i++)
+        if (builtin_type(halves[i]) == t) return t->size / 2;
+    return 0;
 }
 
 __attribute__((constructor)) static void builtin_table(void)

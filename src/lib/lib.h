@@ -67,6 +67,7 @@ static inline void *mpcr_staging_ptr(uint64_t offset)
 #include "typemap.h"
 /* NULL when the handle is not a valid datatype. */
 const struct mpcr_type *mpcr_type_get(MPI_Datatype type);
+int64_t mpcr_type_pair_first(const struct mpcr_type *t); /* datatype.c */
 void mpcr_pack(void *dst, const void *src, MPI_Count count, const struct mpcr_type *t);
 void mpcr_unpack(void *dst, const void *src, uint64_t bytes, const struct mpcr_type *t);
 

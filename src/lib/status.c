@@ -99,6 +99,9 @@ static int64_t elements(const struct mpcr_type *t, uint64_t bytes, int *partial)
     int64_t one, n = parts(t, &types, &copies, &one);
     if (n < 0) mpcr_unsupported_feature("MPI_Get_elements with a datatype of this combiner");
     uint64_t whole = bytes / (uint64_t)t->size, rest = bytes % (uint64_t)t->size;
+    int64_t first = n == 0 ? mpcr_type_pair_first(t) : 0;
+    if (first) /* a pair: two basic elements; a part one counts what it holds, as a struct's */
+        return 2 * (int64_t)whole + (rest >= (uint64_t)first);
     if (n == 0) {
         *partial |= rest != 0;
         return (int64_t)whole;
