@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -321,9 +320,9 @@ static int write_image(const char *path, uint64_t gen, int fork_how)
     if (!rc) {
         unlink(tmp); /* left by a writer that was killed; this process writes one image at a time */
         /* never through a planted link, never into a file already there;
-         * 0600 said outright, whatever the program's umask */
+         * 0600 less the umask: never more than the owner's */
         s->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (s->fd < 0 || fchmod(s->fd, 0600))
+        if (s->fd < 0)
             rc = mpcr_fail(-errno, "creating %s: %s", tmp, mpcr_strerror(errno));
     }
     if (!rc) {
