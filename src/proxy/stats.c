@@ -2,6 +2,7 @@
 #include "stats.h"
 #include "proxy.h"
 #include "report.h"
+#include "private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,17 +27,13 @@ static int stats_fd(void)
     }
     char path[4096];
     int n = snprintf(path, sizeof path, "%s.rank-%d.pid-%d", prefix, proxy.rank, (int)getpid());
-    /* The prefix may name a shared directory: never through a planted link,
-     * never into another's file, 0600 (the tests that sum the counts run as
-     * the job's user). The name holds the pid, so a file already there is
-     * an earlier proxy's of the same pid (or planted): removed, made anew. */
-    fd = -1;
-    errno = ENAMETOOLONG;
-    for (int attempt = 0; n < (int)sizeof path && fd < 0 && attempt < 2; attempt++) {
-        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0 && (errno != EEXIST || unlink(path))) break;
-    }
+    /* The prefix may name a shared directory: created as the coordinator's
+     * files are (never through a planted link, 0600); the name holds the
+     * pid, so a file already there is an earlier proxy's of that pid. */
+    int made = n < (int)sizeof path ? mpcr_create_private(path) : -ENAMETOOLONG;
+    fd = made >= 0 ? made : -1;
     if (fd < 0) {
+        errno = -made;
         off = 1;
         mpcr_report("rank %d: cannot write the proxy's counts to %s.rank-%d.pid-%d (%s); "
                     "check MPCR_PROXY_STATS",
