@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # Long runs (issue 13, point 11), by hand, not in the test suite; the
 # results go to docs/reliability.md.
-#  1. One process through CONTINUE checkpoint-and-continue in a row with
-#     --keep 2: its output as without checkpoints; the coordinator's
-#     resident memory and open descriptors after the 10th and the last.
+#  1. One process (SEC_WAIT one ONE_SECONDS) through CONTINUE
+#     checkpoint-and-continue in a row with --keep 2, every one while it
+#     runs (it ends ONE_SECONDS after its start; the part fails if it ends
+#     first), then to its end: its output and status those of the same
+#     program run beside it without mpcr; the coordinator's and the
+#     program's resident memory and open descriptors after the 10th and
+#     the last.
 #  2. One process through CYCLES --exit/restart cycles at random instants
-#     (0-300 ms after each restart), then run to its end: the same output.
+#     (0-300 ms after each restart), then run to its end: the same output;
+#     the restarted coordinator's (mpcr restart) and the restored
+#     program's memory and descriptors just before the --exit of cycle 2,
+#     10, 50 and the last (once the restored program runs: at most 1 s
+#     later than the random instant).
 #  3. An MPI job (NRANKS ranks, the ring of tests/ckpt, RING3 its arguments)
 #     through MPI_CONTINUE checkpoint-and-continue in a row with --keep 2:
 #     the coordinator's, each proxy's and each rank's resident memory and
 #     descriptors after the 10th, 100th, 250th, 500th, 750th and the last;
 #     2 complete generations and nothing else kept; then the job runs to
 #     its end, its output and status the native run's.
-#  4. An MPI job (NRANKS ranks, RING4) through MPI_CYCLES --exit/restart
-#     cycles, each --exit at a random instant (200 to CYCLE_MS ms after the
+#  4. An MPI job (NRANKS ranks, RING4: long enough that most cuts fall in
+#     the computation, not at the hold; counted) through MPI_CYCLES
+#     --exit/restart cycles, each --exit at a random instant (200 to CYCLE_MS ms after the
 #     restart began; repeated every 0.25 s while the restarted job is not
 #     ready; the figures are those of the last try), then restarted to its end: the pieces' outputs, one after the
 #     other, are the native run's; the restarted coordinator's and proxies'
@@ -28,9 +37,9 @@
 #  until the checkpoints are done, so that none ends first; the checkpoints
 #  taken while a job waited there are counted ("at the hold").
 #   long_runs.sh SEC_WAIT RING [CONTINUE=1000] [CYCLES=100] [MPI_CONTINUE=1000] [NRANKS=2] [MPI_CYCLES=100]
-#   env: MPCR; KEEP; PARTS (the parts to run, default "1 2 3 4 5"); RING3, RING4, RING5
-#   (the ring's ITERATIONS UNITS, default "20000 2", "8000 2", "60 1"); NRANKS5; CYCLE_MS
-#   (default 2500); SEED (part 4's delays)
+#   env: MPCR; KEEP; PARTS (the parts to run, default "1 2 3 4 5"); ONE_SECONDS (default
+#   240); RING3, RING4, RING5 (the ring's ITERATIONS UNITS, default "20000 2", "30000 2",
+#   "60 1"); NRANKS5; CYCLE_MS (default 2500); SEED (part 4's delays)
 set -u
 name=long_runs
 . "$(dirname "$0")/common.sh"
@@ -39,29 +48,48 @@ name=long_runs
 prog=$1 ring=$2 continues=${3:-1000} cycles=${4:-100} mpi_continues=${5:-1000} nranks=${6:-2}
 mpi_cycles=${7:-100} parts=${PARTS:-1 2 3 4 5}
 read -ra ring3 <<<"${RING3:-20000 2}"
-read -ra ring4 <<<"${RING4:-8000 2}"
+read -ra ring4 <<<"${RING4:-30000 2}"
 read -ra ring5 <<<"${RING5:-60 1}"
 part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 usage() { # PID: "RSS kB, N descriptors"
-    echo "$(awk '/^VmRSS/ {print $2}' "/proc/$1/status") kB, $(ls "/proc/$1/fd" | wc -l) fds"
+    echo "$(awk '/^VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null) kB, $(ls "/proc/$1/fd" 2>/dev/null | wc -l) fds"
 }
+# COORDINATOR: "coordinator [...] PROGRAM [...]" (its children, by name)
+single_figures() {
+    local p out="coordinator [$(usage "$1")]"
+    for p in $(pgrep -P "$1"); do out="$out $(cat "/proc/$p/comm" 2>/dev/null) [$(usage "$p")]"; done
+    echo "$out"
+}
+prog_comm=$(basename "$prog" | cut -c1-15)
 
 # 1
 if part 1; then
-"$MPCR" run --no-mpi --keep 2 --ckpt-dir "$T/c1" "$prog" one 100000 >"$T/one.out" 2>"$T/one.err" &
+one_s=${ONE_SECONDS:-240}
+"$prog" one "$one_s" >"$T/one.ref" & # the same program without mpcr, beside it (it sleeps)
+ref=$!
+pids="$pids $ref"
+"$MPCR" run --no-mpi --keep 2 --ckpt-dir "$T/c1" "$prog" one "$one_s" >"$T/one.out" 2>"$T/one.err" &
 run=$!
 pids="$pids $run"
 wait_for -S "$T/c1/coord.sock" || fail "part 1 did not start"
 start=$(date +%s)
 for i in $(seq "$continues"); do
-    "$MPCR" checkpoint "$T/c1" 2>"$T/ck.err" || fail "part 1: checkpoint $i failed: $(cat "$T/ck.err")"
-    [ "$i" = 10 ] && at10=$(usage $run)
+    if ! "$MPCR" checkpoint "$T/c1" 2>"$T/ck.err"; then
+        [ -z "$(pgrep -P $run)" ] && fail "part 1: the program ended after $((i - 1)) checkpoints: ONE_SECONDS=$one_s is too short for $continues"
+        fail "part 1: checkpoint $i failed: $(cat "$T/ck.err")"
+    fi
+    [ "$i" = 10 ] && at10=$(single_figures $run)
 done
-atend=$(usage $run)
+atend=$(single_figures $run)
+[ -n "$(pgrep -P $run -x "$prog_comm")" ] || fail "part 1: the program was not running after the last checkpoint"
 kept=$(ls -d "$T"/c1/gen-* | wc -l)
-echo "part 1: $continues checkpoints in $(($(date +%s) - start)) s; coordinator after the 10th: $at10; after the last: $atend; generations kept: $kept"
-"$MPCR" checkpoint --exit "$T/c1" 2>/dev/null || fail "part 1: --exit failed"
+echo "part 1: $continues checkpoints in $(($(date +%s) - start)) s, all while the program ran; after the 10th: $at10; after the last: $atend; generations kept: $kept"
 wait $run
+rc=$?
+[ $rc = 0 ] || fail "part 1: mpcr run ended with status $rc"
+wait $ref
+cmp -s "$T/one.ref" "$T/one.out" || fail "part 1: output $(cat "$T/one.out"), without mpcr $(cat "$T/one.ref")"
+echo "part 1: the program ran to its end ($(($(date +%s) - start)) s after the first checkpoint), status 0; output as without mpcr: $(cat "$T/one.out")"
 fi
 
 # 2
@@ -77,6 +105,10 @@ for i in $(seq "$cycles"); do
     "$MPCR" restart "$T/c2" >>"$T/two.out" 2>"$T/r.err" &
     run=$!
     sleep "0.$(printf %03d $((RANDOM % 300)))"
+    case $i in 2 | 10 | 50 | "$cycles")
+        for _ in $(seq 20); do [ -n "$(pgrep -P $run -x "$prog_comm")" ] && break; sleep 0.05; done
+        before=$(single_figures $run) ;;
+    esac
     ok=0
     for _ in $(seq 40); do
         "$MPCR" checkpoint --exit "$T/c2" 2>"$T/ck.err" && { ok=1; break; }
@@ -84,6 +116,7 @@ for i in $(seq "$cycles"); do
     done
     wait $run
     [ $ok = 1 ] || fail "part 2: cycle $i: no --exit checkpoint ($(cat "$T/ck.err"); $(cat "$T/r.err"))"
+    case $i in 2 | 10 | 50 | "$cycles") echo "part 2: cycle $i ($(($(date +%s) - start)) s), before the --exit: $before" ;; esac
 done
 "$MPCR" restart "$T/c2" >>"$T/two.out" 2>"$T/r.err" || fail "part 2: the last restart failed"
 cmp -s "$T/two.ref" "$T/two.out" || fail "part 2: output $(cat "$T/two.out"), natively $(cat "$T/two.ref")"
