@@ -69,3 +69,14 @@ add_test(NAME security.fuzz_image COMMAND ${MUT}/run.sh image $<TARGET_FILE:mpcr
 add_test(NAME security.fuzz_state COMMAND ${MUT}/run.sh state ${MPCR_EXE} $<TARGET_FILE:state_seed>
     $<TARGET_FILE:fuzz_state>)
 set_tests_properties(security.fuzz_image security.fuzz_state PROPERTIES TIMEOUT 300)
+
+# Issue 13, point 4: links planted at a generation's temporaries just before mpcr opens them
+# (${SEC}/plant.c, preloaded), planted generation directories; point 9: a launcher that
+# exits 0 after the signal passed on (as the current user only: MPI jobs, a preloaded library)
+add_library(sec_plant MODULE ${SEC}/plant.c)
+target_link_libraries(sec_plant PRIVATE ${CMAKE_DL_LIBS})
+add_test(NAME security.planted COMMAND ${SEC}/planted.sh
+    $<TARGET_FILE:sec_wait> $<TARGET_FILE:sec_plant> $<TARGET_FILE:t_ckpt_ring> 1500 2)
+add_test(NAME security.launcher_status COMMAND ${SEC}/launcher_status.sh
+    $<TARGET_FILE:t_ckpt_ring> 100000 2)
+set_tests_properties(security.planted security.launcher_status PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" TIMEOUT 180)
