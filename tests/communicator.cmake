@@ -76,3 +76,22 @@ set_tests_properties(ckpt.comm_jacobi ckpt.comm_jacobi_continue PROPERTIES
 if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.comm_jacobi APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
+
+# MPI_Comm_idup pending at every instant (tests/ckpt/ckpt_idup.c: two
+# outstanding on MPI_COMM_WORLD, a split's begun before or after them, an
+# inter-communicator's, a ring whose rank 0 completes them before it sends,
+# one carried from step to step), checkpointed at random instants: --exit
+# and restarted (under Open MPI), and checkpoint-and-continue.
+add_executable(t_ckpt_idup ckpt/ckpt_idup.c)
+target_link_libraries(t_ckpt_idup PRIVATE PkgConfig::MPICH)
+target_compile_options(t_ckpt_idup PRIVATE -O2)
+set_target_properties(t_ckpt_idup PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+add_test(NAME ckpt.idup COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 4
+    $<TARGET_FILE:t_ckpt_idup> 24 30)
+add_test(NAME ckpt.idup_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
+    $<TARGET_FILE:t_ckpt_idup> 24 30)
+set_tests_properties(ckpt.idup ckpt.idup_continue PROPERTIES
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RUN_SERIAL TRUE TIMEOUT 300)
+if(TARGET mpcr-proxy-openmpi)
+    set_property(TEST ckpt.idup APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
+endif()

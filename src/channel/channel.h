@@ -132,7 +132,10 @@ enum mpcr_arg {
       MPCR_ARG_PROGRAM_COMM | MPCR_ARG_TAG | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA)                  \
     /* as BATCH, but each operation started as ISEND/ISSEND/IRECV would be and the call        \
        answered at once: each operation's token (0: not started, rc says why) */                \
-    X(IBATCH, ibatch, MPCR_ARG_BATCH)
+    X(IBATCH, ibatch, MPCR_ARG_BATCH)                                                             \
+    /* as COMM_DUP, answered at once -> token: the request, completed once the communicator is   \
+       made (src/proxy/idup.h) */                                                                \
+    X(COMM_IDUP, comm_idup, MPCR_ARG_PROGRAM_COMM | MPCR_ARG_NEW_COMM)
 /* COMPLETE: several requests at once, as MPI_Waitany/Testany/Waitsome/
  * Testsome/Testall do. The staging area holds `peer` tokens (0: no request),
  * then, 8-byte aligned, one result per token, written by the proxy. The

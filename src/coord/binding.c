@@ -13,14 +13,15 @@
 #include "binding.h"
 #include "coord.h"
 #include "crc32c.h"
+#include "state_format.h"
 #include "image.h"
 #include "private.h"
 
 /* The proxy's state file (src/proxy/state.c, docs/mpi-checkpoint.md): a
  * 32-byte header (magic, then u32 version, rank, ...), and at its end the
  * identity {u64 job, u64 generation} and the u32 CRC32C of all before it. */
-#define STATE_MAGIC   "MPCRPST1"
-#define STATE_VERSION 3
+#define STATE_MAGIC   MPCR_STATE_MAGIC
+#define STATE_VERSION MPCR_STATE_VERSION
 #define STATE_HEADER  32
 #define STATE_TRAILER 20
 

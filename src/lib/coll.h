@@ -19,9 +19,11 @@
  * requires all members to start them) and a phase within the schedule:
  * tag = (seq mod COLL_SEQ_MOD) * COLL_PHASES + phase. Tags stay below
  * 2^15, the least MPI_TAG_UB MPI allows, so that an image taken under one
- * MPI restarts under another with the same tags. */
+ * MPI restarts under another with the same tags; and below 32752: the
+ * proxy's own messages on the collective context use the 16 tags above
+ * (src/proxy/entered.h). */
 #define COLL_PHASES  16
-#define COLL_SEQ_MOD 2048
+#define COLL_SEQ_MOD 2047
 
 /* One collective call on one rank. */
 struct coll {

@@ -97,9 +97,25 @@ void mpcr_comm_release(struct mpcr_comm *c)
     mpcr_obj_drop_handle(c); /* the proxy frees it with the last reference */
 }
 
-int mpcr_comm_dup(struct mpcr_comm *c, struct mpcr_comm **out)
+/* A duplicate's object, not yet known to the proxy: c's rank, size, error
+ * handler and members, and an inter-communicator's groups. */
+static struct mpcr_comm *dup_object(struct mpcr_comm *c)
 {
     struct mpcr_comm *n = comm_new(c->size);
+    if (!n) return NULL;
+    n->rank = c->rank, n->size = c->size, n->errhandler = c->errhandler;
+    for (int r = 0; r < c->size; r++)
+        n->members[r] = mpcr_comm_world_rank(c, r);
+    if (c->inter && mpcr_inter_dup(c, n)) {
+        comm_discard(n);
+        return NULL;
+    }
+    return n;
+}
+
+int mpcr_comm_dup(struct mpcr_comm *c, struct mpcr_comm **out)
+{
+    struct mpcr_comm *n = dup_object(c);
     if (!n) return MPI_ERR_NO_MEM;
     struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMM_DUP);
     call->comm = c->vid;
@@ -109,15 +125,16 @@ int mpcr_comm_dup(struct mpcr_comm *c, struct mpcr_comm **out)
         comm_discard(n);
         return err;
     }
-    n->rank = c->rank, n->size = c->size, n->errhandler = c->errhandler;
-    for (int r = 0; r < c->size; r++)
-        n->members[r] = mpcr_comm_world_rank(c, r);
-    if (c->inter && (err = mpcr_inter_dup(c, n))) {
-        mpcr_comm_release(n);
-        return err;
-    }
     *out = n;
     return MPI_SUCCESS;
+}
+
+/* What a duplicate takes from c beyond its members: the topology, and the
+ * attributes (their copy callbacks run). */
+static int dup_extras(struct mpcr_comm *c, struct mpcr_comm *n)
+{
+    if (c->topo && !(n->topo = mpcr_topo_copy(c->topo))) return MPI_ERR_NO_MEM;
+    return mpcr_attr_comm_dup(c, n); /* a copy callback's failure (attr.c) */
 }
 
 int mpcr_impl_Comm_dup(struct mpcr_comm *c, MPI_Comm *newcomm)
@@ -125,17 +142,47 @@ int mpcr_impl_Comm_dup(struct mpcr_comm *c, MPI_Comm *newcomm)
     struct mpcr_comm *n;
     int err = mpcr_comm_dup(c, &n);
     if (err) return err;
-    if (c->topo && !(n->topo = mpcr_topo_copy(c->topo))) {
-        mpcr_impl_Comm_free(&(MPI_Comm){mpcr_comm_handle(n)}, n);
-        return MPI_ERR_NO_MEM;
-    }
-    if ((err = mpcr_attr_comm_dup(c, n))) { /* a copy callback failed (attr.c) */
+    if ((err = dup_extras(c, n))) {
         mpcr_impl_Comm_free(&(MPI_Comm){mpcr_comm_handle(n)}, n);
         *newcomm = MPI_COMM_NULL;
         return err;
     }
     *newcomm = mpcr_comm_handle(n);
     return MPI_SUCCESS;
+}
+
+/* MPI_Comm_idup behaves as MPI_Comm_dup called at once (MPI 4.0 7.4.2):
+ * the new communicator is complete here now, attributes copied; only the
+ * proxy's real one comes later (src/proxy/idup.h), and the request (its
+ * token there) completes once it is made. Until then the program may not
+ * use newcomm, as MPI says. */
+int mpcr_comm_idup(struct mpcr_comm *c, MPI_Comm *newcomm, MPI_Request *request)
+{
+    struct mpcr_comm *n = dup_object(c);
+    if (!n) return MPI_ERR_NO_MEM;
+    int err = dup_extras(c, n);
+    struct mpcr_request *q = err ? NULL : mpcr_request_new(c, request);
+    if (!err && !q) err = MPI_ERR_NO_MEM;
+    if (!err) {
+        struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMM_IDUP);
+        call->comm = c->vid;
+        call->token = n->vid;
+        const struct mpcr_reply *r = mpcr_call_finish();
+        if (!(err = r->rc)) {
+            q->kind = MPCR_REQ_COMM, q->token = r->token;
+            *newcomm = mpcr_comm_handle(n);
+            return MPI_SUCCESS;
+        }
+    }
+    if (q) mpcr_request_free(request, q); /* nothing pending: simply gone */
+    mpcr_attr_comm_free(n);                /* the copies' delete callbacks */
+    comm_discard(n);
+    return err;
+}
+
+int mpcr_impl_Comm_idup(struct mpcr_comm *c, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return mpcr_comm_idup(c, newcomm, request);
 }
 
 /* A split-like creation (COMM_SPLIT, COMM_SPLIT_TYPE): the proxy answers

@@ -7,7 +7,7 @@
  * mpcr's matching is the real MPI's, at the proxy. Every other key is
  * ignored, as MPI allows and MPICH does, so MPI_Comm_get_info returns the
  * four, each "true" or "false" (the default). MPI_Comm_dup_with_info
- * takes the hints of its info; every other constructor, MPI_Comm_dup
+ * and MPI_Comm_idup_with_info take the hints of their info; every other constructor, MPI_Comm_dup
  * included, starts from the defaults, as MPICH 4.0.2 does (a library
  * handed a duplicate must not inherit its caller's assertions). */
 #include "lib.h"
@@ -62,13 +62,27 @@ int mpcr_impl_Comm_get_info(struct mpcr_comm *c, MPI_Info *info_used)
     return MPI_SUCCESS;
 }
 
-int mpcr_impl_Comm_dup_with_info(struct mpcr_comm *c, MPI_Info info, MPI_Comm *newcomm)
+/* MPI_Comm_dup_with_info and MPI_Comm_idup_with_info: idup's request NULL
+ * for the blocking one. */
+static int dup_with_info(struct mpcr_comm *c, MPI_Info info, MPI_Comm *newcomm,
+                         MPI_Request *request)
 {
     struct mpcr_info *in = info == MPI_INFO_NULL ? NULL : mpcr_info_get(info);
     if (info != MPI_INFO_NULL && !in) return MPI_ERR_INFO;
-    int err = mpcr_impl_Comm_dup(c, newcomm);
+    int err = request ? mpcr_comm_idup(c, newcomm, request) : mpcr_impl_Comm_dup(c, newcomm);
     if (err) return err;
     struct mpcr_comm *n = mpcr_comm_get(*newcomm);
     if (in) take_hints(n, in);
     return MPI_SUCCESS;
+}
+
+int mpcr_impl_Comm_dup_with_info(struct mpcr_comm *c, MPI_Info info, MPI_Comm *newcomm)
+{
+    return dup_with_info(c, info, newcomm, NULL);
+}
+
+int mpcr_impl_Comm_idup_with_info(struct mpcr_comm *c, MPI_Info info, MPI_Comm *newcomm,
+                                  MPI_Request *request)
+{
+    return dup_with_info(c, info, newcomm, request);
 }

@@ -325,8 +325,10 @@ def entry(f, large):
     if task_of(f):
         lines += task_call(f)
     elif inter_comm(f) and 'inter' in f.flags:
-        lines.append(f'int err = {inter_comm(f)}->inter ? {inter_name(f)}({call_args})')
-        lines.append(f'                                : {impl_name(f)}({call_args});')
+        c = inter_comm(f)
+        lines.append(f'int err = {c}->inter ? mpcr_inter_ready({c}) : MPI_SUCCESS;')
+        lines.append(f'if (!err) err = {c}->inter ? {inter_name(f)}({call_args})')
+        lines.append(f'                           : {impl_name(f)}({call_args});')
     else:
         lines.append(f'int err = {impl_name(f)}({call_args});')
     for p in outs:  # the int form reports a count that does not fit as MPI_UNDEFINED

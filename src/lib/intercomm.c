@@ -207,8 +207,15 @@ int mpcr_inter_dup(const struct mpcr_comm *c, struct mpcr_comm *n)
     memcpy(x->remote, from->remote, (size_t)from->remote_size * sizeof(int32_t));
     memcpy(x->to_span, from->to_span, (size_t)from->remote_size * sizeof(int32_t));
     memcpy(x->from_span, from->from_span, (size_t)from->span_size * sizeof(int32_t));
-    n->inter = x;
-    return mpcr_comm_dup(from->local, &x->local);
+    n->inter = x; /* its hidden local communicator: made at its first collective */
+    return MPI_SUCCESS;
+}
+
+int mpcr_inter_ready(struct mpcr_comm *c)
+{
+    struct mpcr_inter *x = c->inter;
+    if (x->local || !x->remote_size) return MPI_SUCCESS;
+    return mpcr_comm_split_span(c, x->low ? 0 : 1, c->rank, &x->local);
 }
 
 /* n, a split of c's span (NULL where this rank's color was MPI_UNDEFINED),

@@ -124,7 +124,8 @@ struct mpcr_inter {
     int32_t *from_span; /* remote rank of each rank of the span; -1: a local one */
     int span_size;      /* the span's size, local and remote groups together */
     int low;            /* the local group comes first in the span (MPI_Intercomm_merge's tie) */
-    struct mpcr_comm *local; /* a hidden intra-communicator over the local group (collectives) */
+    struct mpcr_comm *local; /* a hidden intra-communicator over the local group (collectives);
+                                NULL until mpcr_inter_ready makes it */
 };
 /* The ranks a point-to-point call on c may name: the remote group's size
  * for an inter-communicator. */
@@ -155,13 +156,22 @@ static inline int mpcr_comm_proxy_size(const struct mpcr_comm *c)
 int mpcr_comm_create_world(const int32_t *world_ranks, int n, int tag, MPI_Errhandler eh,
                            struct mpcr_comm **out);
 void mpcr_comm_release(struct mpcr_comm *c); /* a hidden or failed communicator: gone */
+/* MPI_Comm_idup (comm.c): newcomm at once, made at the proxy by the request. */
+int mpcr_comm_idup(struct mpcr_comm *c, MPI_Comm *newcomm, MPI_Request *request);
 /* COMM_SPLIT of the proxy's communicator behind c (an inter-communicator's span). */
 int mpcr_comm_split_span(struct mpcr_comm *c, int color, int key, struct mpcr_comm **out);
 /* COMM_SPLIT_TYPE of it: the span's ranks on this rank's host. */
 int mpcr_comm_split_type_span(struct mpcr_comm *c, int split_type, int key,
                               struct mpcr_comm **out);
-/* intercomm.c: what comm.c's dup, split, compare, free do for an inter-communicator. */
+/* intercomm.c: what comm.c's dup, split, compare, free do for an inter-communicator.
+ * A duplicate's hidden local communicator is made at its first collective
+ * (mpcr_inter_ready), which every rank of both groups calls: so MPI_Comm_idup
+ * of an inter-communicator needs no blocking creation, and neither does
+ * MPI_Comm_dup. */
 int mpcr_inter_dup(const struct mpcr_comm *c, struct mpcr_comm *n);
+/* Before a collective on inter-communicator c: its hidden local communicator
+ * made if it is not yet (a split of the span, collective over both groups). */
+int mpcr_inter_ready(struct mpcr_comm *c);
 int mpcr_inter_split(struct mpcr_comm *c, int color, int key, struct mpcr_comm **out);
 int mpcr_inter_split_type(struct mpcr_comm *c, int split_type, int key, struct mpcr_comm **out);
 struct mpcr_group;
@@ -216,7 +226,8 @@ int mpcr_attr_comm_dup(struct mpcr_comm *from, struct mpcr_comm *to);
 int mpcr_attr_comm_free(struct mpcr_comm *c);
 
 /* ---- requests (request.c; docs/pt2pt.md) ---- */
-enum mpcr_req_kind { MPCR_REQ_SEND = 1, MPCR_REQ_RECV, MPCR_REQ_GREQ, MPCR_REQ_COLL };
+/* MPCR_REQ_COMM: an MPI_Comm_idup's, completed by the proxy (src/proxy/idup.h). */
+enum mpcr_req_kind { MPCR_REQ_SEND = 1, MPCR_REQ_RECV, MPCR_REQ_GREQ, MPCR_REQ_COLL, MPCR_REQ_COMM };
 struct mpcr_grequest; /* grequest.c */
 struct coll_task;     /* coll_task.c: a non-blocking or persistent collective */
 struct mpcr_request {

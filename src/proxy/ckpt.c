@@ -4,6 +4,7 @@
 #include "ckpt.h"
 #include "cache.h"
 #include "creation.h"
+#include "idup.h"
 #include "proxy.h"
 #include "report.h"
 #include "requests.h"
@@ -253,6 +254,9 @@ static void on_line(const char *line)
 
 int ckpt_poll(void)
 {
+    /* Every wait of the proxy, and the idle proxy, come here: pending
+     * MPI_Comm_idup duplicates advance with them (idup.h). */
+    if (stage != CKPT_IMAGING) idup_progress();
     for (const char *word; (word = triggers_take());)
         say("signal %s", word);
     while (atomic_load_explicit(&q_count, memory_order_acquire)) {
@@ -273,6 +277,7 @@ int ckpt_poll(void)
  * proxy's part, and have the program write its image. */
 static void take_image(void)
 {
+    idup_settle_for_image();
     req_settle_for_image();
     char err[256] = "";
     if (state_save(gen, err, sizeof err)) {
@@ -298,6 +303,13 @@ void ckpt_hold(void)
             take_image();
         }
         if (child_exited) child_ended();
-        if (stage == CKPT_IMAGING) usleep(200); /* nothing to drive in MPI meanwhile */
+        if (stage == CKPT_IMAGING) {
+            /* Nothing of ours to drive; but the real MPI's progress goes on,
+             * for peers still finishing their MPI_Comm_idup (idup.h): this
+             * rank's part of one may have ended before its messages left. */
+            int flag = 0;
+            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+            usleep(200);
+        }
     }
 }

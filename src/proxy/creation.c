@@ -1,6 +1,7 @@
 /* See creation.h. */
 #include "creation.h"
-#include "cache.h"
+#include "entered.h"
+#include "idup.h"
 #include "proxy.h"
 #include "record.h"
 #include "report.h"
@@ -9,15 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The tag of "entered" messages, on the parent's collective context, where
- * the library's own collectives use small tags (coll.c). MPI guarantees tags
- * up to 32767 everywhere. */
-#define TAG_ENTERED 32766
-
 enum { CR_NONE, CR_ENTERED, CR_DONE };
-/* Per rank of the parent: its "entered" message is in (ours: set), or it
- * takes no part (MPI_Comm_create_group's non-members). */
-enum { MISSING, IN, NOT_TAKING_PART };
 enum { ABI_COMM_TYPE_SHARED = 1 }; /* MPICH's value, mpcr's ABI */
 
 static struct {
@@ -85,51 +78,23 @@ static int enter(const struct mpcr_call *c)
         cr.ngroup = (uint32_t)(c->bytes / sizeof(int32_t));
         if (!(cr.group = malloc(c->bytes))) return MPI_ERR_NO_MEM;
         memcpy(cr.group, staging(c->offset), c->bytes);
-        memset(cr.entered, NOT_TAKING_PART, (size_t)size);
+        memset(cr.entered, ENTERED_NOT_TAKING_PART, (size_t)size);
         for (uint32_t i = 0; i < cr.ngroup; i++)
-            cr.entered[cr.group[i]] = MISSING;
+            cr.entered[cr.group[i]] = ENTERED_MISSING;
     }
-    cr.entered[me] = IN;
-    MPI_Comm coll = real_comm(c->comm | MPCR_COLL_CONTEXT);
-    for (int m = 0; m < size; m++) {
-        if (m == me || cr.entered[m] == NOT_TAKING_PART) continue;
-        MPI_Request req;
-        rc = MPI_Isend(NULL, 0, MPI_BYTE, m, TAG_ENTERED, coll, &req);
-        if (rc != MPI_SUCCESS) return rc; /* the job cannot go on consistently: reported */
-        MPI_Request_free(&req);
-        proxy.sent++;
-    }
-    return MPI_SUCCESS;
+    cr.entered[me] = ENTERED_IN;
+    return entered_announce(c->comm, ENTERED_TAG_BLOCKING, cr.entered, cr.nparent);
 }
 
-/* Takes every "entered" message that is in (drain cache first: it holds
- * what a drain took, and each member's messages arrive in the order sent,
- * so the one taken is this creation's). Returns 1 once all are in. */
+/* Takes every "entered" message that is in. Returns 1 once all are in and,
+ * but for MPI_Comm_create_group, the duplicates the program began on the
+ * parent before (idup.h) have ended: each member began them before this
+ * creation (MPI orders a communicator's collectives), so they end, and the
+ * real calls on the parent are made in one order by all. */
 static int collect(void)
 {
-    uint32_t coll_id = cr.parent | MPCR_COLL_CONTEXT, missing = 0;
-    MPI_Comm coll = real_comm(coll_id);
-    for (uint32_t m = 0; m < cr.nparent; m++) {
-        if (cr.entered[m] != MISSING) continue;
-        int k = cache_find(coll_id, (int32_t)m, TAG_ENTERED);
-        if (k >= 0) {
-            struct req_status s;
-            cache_take(k, NULL, 0, &s);
-            cr.entered[m] = IN;
-            continue;
-        }
-        int flag = 0;
-        MPI_Message msg;
-        MPI_Status st;
-        if (MPI_Improbe((int)m, TAG_ENTERED, coll, &flag, &msg, &st) == MPI_SUCCESS && flag) {
-            MPI_Mrecv(NULL, 0, MPI_BYTE, &msg, &st);
-            proxy.received++;
-            cr.entered[m] = IN;
-            continue;
-        }
-        missing++;
-    }
-    return missing == 0;
+    return entered_collect(cr.parent, ENTERED_TAG_BLOCKING, cr.entered, cr.nparent, NULL, NULL) &&
+           (cr.op == MPCR_OP_COMM_CREATE_GROUP || !idup_pending_on(cr.parent));
 }
 
 /* Every member has entered: each makes the real call now, so it returns. */
@@ -196,6 +161,7 @@ int creation_serve(const struct mpcr_call *c, struct mpcr_reply *r)
         }
     }
     for (;;) {
+        idup_progress();
         if (cr.state == CR_ENTERED && collect()) create();
         if (cr.state == CR_DONE) {
             answer(c, r);

@@ -16,9 +16,7 @@ static struct {
 } * comms;
 static uint32_t ncomms;
 
-/* Collective over comm (it makes the collective context): record_rebuild
- * relies on that. */
-int map_comm_add(uint32_t vid, MPI_Comm comm)
+int map_comm_put(uint32_t vid, MPI_Comm comm, MPI_Comm coll)
 {
     if (vid & MPCR_COLL_CONTEXT) return MPI_ERR_COMM; /* the table would double past 2^32 */
     if (vid >= ncomms) {
@@ -32,12 +30,21 @@ int map_comm_add(uint32_t vid, MPI_Comm comm)
             comms[i].comm = comms[i].coll = MPI_COMM_NULL;
         ncomms = n;
     }
-    comms[vid].comm = comm;
+    comms[vid].comm = comm, comms[vid].coll = coll;
     MPI_Comm_size(comm, &comms[vid].size);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-    int rc = MPI_Comm_dup(comm, &comms[vid].coll);
-    if (rc == MPI_SUCCESS) MPI_Comm_set_errhandler(comms[vid].coll, MPI_ERRORS_RETURN);
-    return rc;
+    MPI_Comm_set_errhandler(coll, MPI_ERRORS_RETURN);
+    return MPI_SUCCESS;
+}
+
+/* Collective over comm (it makes the collective context): record_rebuild
+ * relies on that. */
+int map_comm_add(uint32_t vid, MPI_Comm comm)
+{
+    MPI_Comm coll;
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    int rc = MPI_Comm_dup(comm, &coll);
+    return rc == MPI_SUCCESS ? map_comm_put(vid, comm, coll) : rc;
 }
 
 int map_comm_free(uint32_t vid)

@@ -69,6 +69,7 @@ _Noreturn void child_ended(void);
 /* Mapping of mpcr's neutral values to this MPI's (mpi_map.c). */
 void map_init(void);                           /* after MPI_Init */
 int map_comm_add(uint32_t vid, MPI_Comm comm); /* takes it over, adds its collective context */
+int map_comm_put(uint32_t vid, MPI_Comm comm, MPI_Comm coll); /* with a collective context made */
 int map_comm_free(uint32_t vid);
 MPI_Comm real_comm(uint32_t vid);
 uint32_t map_comm_slots(void); /* ids below this may be in use */

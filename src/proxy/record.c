@@ -55,24 +55,44 @@ static int members_of(MPI_Comm comm, int32_t **out, uint32_t *n)
     return MPI_SUCCESS;
 }
 
-/* A communicator was made: agree on its key with its members and record
- * its outcome, then hand it to the id map. */
-static int made(uint32_t id, MPI_Comm comm)
+uint64_t record_key_share(void)
 {
-    unsigned long long mine = clock + 1, key = 0;
-    int rc = MPI_Allreduce(&mine, &key, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+    static uint64_t last; /* the last share given: two agreements may overlap (idup.c) */
+    uint64_t size = (uint64_t)proxy.size, base = clock > last ? clock : last;
+    last = (base / size + 1) * size + (uint64_t)proxy.rank;
+    return last;
+}
+
+int record_made(uint32_t id, MPI_Comm comm, MPI_Comm coll, uint64_t key)
+{
     struct outcome o = {id, 0, key, NULL};
-    if (rc == MPI_SUCCESS) rc = members_of(comm, &o.members, &o.nmembers);
+    int rc = members_of(comm, &o.members, &o.nmembers);
     if (rc == MPI_SUCCESS) rc = add(o);
+    if (rc == MPI_SUCCESS && (rc = map_comm_put(id, comm, coll)) != MPI_SUCCESS)
+        free(live[--nlive].members);
     if (rc != MPI_SUCCESS) {
         free(o.members);
+        MPI_Comm_free(&coll);
         MPI_Comm_free(&comm);
         return rc;
     }
-    clock = key;
-    rc = map_comm_add(id, comm);
-    if (rc != MPI_SUCCESS) free(live[--nlive].members);
-    return rc;
+    if (key > clock) clock = key;
+    return MPI_SUCCESS;
+}
+
+/* A communicator was made by a blocking call: its members agree on its key
+ * and make its collective context, then it is recorded. */
+static int made(uint32_t id, MPI_Comm comm)
+{
+    unsigned long long mine = record_key_share(), key = 0;
+    MPI_Comm coll = MPI_COMM_NULL;
+    int rc = MPI_Allreduce(&mine, &key, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+    if (rc == MPI_SUCCESS) rc = MPI_Comm_dup(comm, &coll);
+    if (rc != MPI_SUCCESS) {
+        MPI_Comm_free(&comm);
+        return rc;
+    }
+    return record_made(id, comm, coll, key);
 }
 
 int comm_dup(uint32_t parent, uint32_t new_id)

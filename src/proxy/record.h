@@ -4,10 +4,12 @@
  *   - its mpcr id (the library's name for it),
  *   - its members as ranks of MPI_COMM_WORLD, in the order of their ranks
  *     in it,
- *   - its creation key, a Lamport clock agreed by its members when it was
- *     made (the largest of their clocks plus one): two communicators that
- *     share a member have different keys, and every member saw them made
- *     in the order of their keys.
+ *   - its creation key, agreed by its members when it was made: the
+ *     largest of their shares (record_key_share). A rank's shares grow
+ *     with each creation and past every key it has seen, and are its rank
+ *     modulo the job's size, so no two communicators share a key, even
+ *     two whose agreements overlapped (MPI_Comm_idup), and a member sees
+ *     communicators made one after the other in the order of their keys.
  * A restart creates the live communicators in the order of their keys with
  * MPI_Comm_create_group over MPI_COMM_WORLD; as the order is the same on
  * every member, no creation waits for one that waits for it. A freed
@@ -18,6 +20,7 @@
 #ifndef MPCR_PROXY_RECORD_H
 #define MPCR_PROXY_RECORD_H
 
+#include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +34,12 @@ int comm_split_shared(uint32_t parent, int undefined, int32_t key, uint32_t new_
 /* Collective over the group only: n ranks of the parent, in the new order. */
 int comm_create_group(uint32_t parent, int n, const int32_t *group, int32_t tag, uint32_t new_id);
 int comm_free(uint32_t id);
+/* A non-blocking creation's parts (idup.c): this rank's share of a new
+ * communicator's key, then, once the members agreed on the key (MPI_MAX of
+ * their shares), the communicator and its collective context recorded and
+ * handed to the id map (an MPI error code; both freed on failure). */
+uint64_t record_key_share(void);
+int record_made(uint32_t id, MPI_Comm comm, MPI_Comm coll, uint64_t key);
 /* The world ranks of live communicator id's members (NULL: not recorded). */
 const int32_t *record_members(uint32_t id, uint32_t *n);
 

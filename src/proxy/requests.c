@@ -3,6 +3,7 @@
 #include "report.h"
 #include "requests.h"
 #include "cache.h"
+#include "idup.h"
 #include "stats.h"
 
 #include <limits.h>
@@ -90,7 +91,8 @@ static void finished(struct req *q, int rc, const MPI_Status *st)
 
 int req_test(struct req *q)
 {
-    if (q->state != REQ_ACTIVE) return MPI_SUCCESS;
+    if (q->kind == REQ_IDUP) idup_progress();
+    if (q->state != REQ_ACTIVE || q->kind == REQ_IDUP) return MPI_SUCCESS;
     int flag = 0;
     MPI_Status st;
     int rc = MPI_Test(&q->real, &flag, &st);
@@ -115,10 +117,11 @@ int req_progress(const uint32_t *tokens, uint32_t ntokens)
         }
         cap = nreqs;
     }
+    idup_progress();
     int n = 0, got = 0;
     for (uint32_t k = 0, all = !tokens, end = all ? nreqs : ntokens; k < end; k++) {
         uint32_t i = all ? k : tokens[k] - 1; /* token 0 (none) wraps past nreqs */
-        if (i < nreqs && reqs[i].state == REQ_ACTIVE && n < (int)nreqs)
+        if (i < nreqs && reqs[i].state == REQ_ACTIVE && reqs[i].kind != REQ_IDUP && n < (int)nreqs)
             real[n] = reqs[i].real, which[n++] = i;
     }
     if (!n) return MPI_SUCCESS;
@@ -145,7 +148,7 @@ void req_settle_for_image(void)
     }
     for (uint32_t i = 0; i < nreqs; i++) {
         struct req *q = &reqs[i];
-        if (q->state == REQ_ACTIVE && cancel_active(q)) {
+        if (q->state == REQ_ACTIVE && q->kind != REQ_IDUP && cancel_active(q)) {
             q->state = REQ_REPOST;
             q->real = MPI_REQUEST_NULL;
         }
@@ -175,7 +178,8 @@ int req_cancel(struct req *q)
 
 void req_withdraw(struct req *q)
 {
-    if (q->state == REQ_ACTIVE) cancel_active(q);
+    if (q->kind == REQ_IDUP) idup_forget((uint32_t)(q - reqs) + 1);
+    else if (q->state == REQ_ACTIVE) cancel_active(q);
     req_release(q);
 }
 

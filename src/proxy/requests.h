@@ -13,7 +13,9 @@
 #include <stdint.h>
 
 enum req_state { REQ_FREE, REQ_ACTIVE, REQ_DONE, REQ_REPOST };
-enum req_kind { REQ_SEND, REQ_RECV };
+/* REQ_IDUP: an MPI_Comm_idup's (idup.h), active until the communicator is
+ * made; no real request of its own, and never cancelled. */
+enum req_kind { REQ_SEND, REQ_RECV, REQ_IDUP };
 
 /* A finished request or receive, in neutral values (reply_status's). */
 struct req_status {

@@ -6,6 +6,7 @@
 #include "report.h"
 #include "cache.h"
 #include "creation.h"
+#include "idup.h"
 #include "record.h"
 #include "requests.h"
 #include "serve_p2p.h"
@@ -314,6 +315,11 @@ static void op_comm_create_group(const struct mpcr_call *c, struct mpcr_reply *r
     if (creation_serve(c, r)) abandon();
 }
 
+static void op_comm_idup(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    idup_start(c, r);
+}
+
 static void op_comm_free(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     r->rc = error_class(comm_free(c->comm));
@@ -509,7 +515,8 @@ static int check_call(const struct mpcr_call *c, unsigned args)
         if ((args & MPCR_ARG_PROGRAM_COMM) && (c->comm & MPCR_COLL_CONTEXT)) return MPI_ERR_COMM;
         if (!(size = map_comm_size(c->comm))) return MPI_ERR_COMM;
     }
-    if ((args & MPCR_ARG_NEW_COMM) && !map_comm_id_free(c->token) && !creation_is_done(c->token))
+    if ((args & MPCR_ARG_NEW_COMM) &&
+        ((!map_comm_id_free(c->token) && !creation_is_done(c->token)) || idup_holds(c->token)))
         return MPI_ERR_COMM;
     if ((args & MPCR_ARG_TOKEN) && !req_get(c->token)) return MPI_ERR_REQUEST;
     if ((args & MPCR_ARG_NEW_MESSAGE) && !message_id_free(c->token)) return MPI_ERR_REQUEST;

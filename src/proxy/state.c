@@ -1,7 +1,8 @@
 /* See state.h. Layout (little-endian, natural alignment of each record):
  *   header { magic "MPCRPST1", u32 version, rank, size, record_bytes, nreqs, ncache }  32 bytes
  *   record_bytes of communicators: the creation in progress (creation.c),
- *     then the live communicators (record_form.c)
+ *     the pending MPI_Comm_idup duplicates (idup.c), then the live
+ *     communicators (record_form.c)
  *   nreqs   x struct saved_req (slots that are not free, with their token)       72 bytes each
  *   ncache  x { struct saved_msg, then its bytes }                               24 bytes + bytes
  *   identity { u64 job id, u64 generation }                                      16 bytes
@@ -16,6 +17,7 @@
 #include "cache.h"
 #include "proxy.h"
 #include "creation.h"
+#include "idup.h"
 #include "record.h"
 #include "requests.h"
 
@@ -27,9 +29,10 @@
 #include <unistd.h>
 
 #include "crc32c.h"
+#include "state_format.h"
 
-#define STATE_MAGIC   "MPCRPST1"
-#define STATE_VERSION 3
+#define STATE_MAGIC   MPCR_STATE_MAGIC
+#define STATE_VERSION MPCR_STATE_VERSION
 
 struct header {
     char magic[8];
@@ -93,15 +96,17 @@ int state_save(unsigned long gen, char *err, size_t cap)
         if (reqs[i].state != REQ_FREE)
             return snprintf(err, cap, "request %u is pending, beyond the %u pending requests a checkpoint can hold",
                             i + 1, MAX_TOKEN), -1;
-    size_t record_bytes, live_bytes, creation_bytes;
-    void *live = record_save(&live_bytes), *creation = creation_save(&creation_bytes);
-    char *rec = live && creation ? malloc(creation_bytes + live_bytes) : NULL;
+    size_t record_bytes, live_bytes, creation_bytes, idup_bytes;
+    void *live = record_save(&live_bytes), *creation = creation_save(&creation_bytes),
+         *idup = idup_save(&idup_bytes);
+    char *rec = live && creation && idup ? malloc(creation_bytes + idup_bytes + live_bytes) : NULL;
     if (rec) {
         memcpy(rec, creation, creation_bytes);
-        memcpy(rec + creation_bytes, live, live_bytes);
+        memcpy(rec + creation_bytes, idup, idup_bytes);
+        memcpy(rec + creation_bytes + idup_bytes, live, live_bytes);
     }
-    free(live), free(creation);
-    record_bytes = creation_bytes + live_bytes;
+    free(live), free(creation), free(idup);
+    record_bytes = creation_bytes + idup_bytes + live_bytes;
     if (!rec || record_bytes > UINT32_MAX) {
         free(rec);
         return snprintf(err, cap, "out of memory for the record of %u communicators",
@@ -242,13 +247,17 @@ int state_load(const char *gen_dir, char *err, size_t cap)
         goto out;
     }
     char why[200];
-    size_t creation_bytes = creation_saved_size(in.p, h.record_bytes);
-    if (!creation_bytes) {
+    size_t creation_bytes = creation_saved_size(in.p, h.record_bytes),
+           idup_bytes = creation_bytes ? idup_saved_size(in.p + creation_bytes,
+                                                         h.record_bytes - creation_bytes) : 0;
+    if (!creation_bytes || !idup_bytes) {
         snprintf(err, cap, "%s: its creation record is damaged", path);
         goto out;
     }
-    if (record_rebuild(in.p + creation_bytes, h.record_bytes - creation_bytes, why, sizeof why) ||
-        creation_load(in.p, creation_bytes, why, sizeof why)) {
+    size_t made_bytes = creation_bytes + idup_bytes;
+    if (record_rebuild(in.p + made_bytes, h.record_bytes - made_bytes, why, sizeof why) ||
+        creation_load(in.p, creation_bytes, why, sizeof why) ||
+        idup_load(in.p + creation_bytes, idup_bytes, why, sizeof why)) {
         snprintf(err, cap, "%s: %s", path, why);
         goto out;
     }
@@ -266,7 +275,9 @@ int state_load(const char *gen_dir, char *err, size_t cap)
         }
         reqs[s.token - 1] = (struct req){s.state,  s.kind,  s.comm,   s.peer, s.tag,
                                          s.offset, s.bytes, s.posted, s.done, MPI_REQUEST_NULL};
-        if (s.state == REQ_ACTIVE) { /* cannot be: sends complete and receives are cancelled */
+        /* Sends complete and receives are cancelled; only a duplicate not yet
+         * entered by all its members is still active. */
+        if (s.kind > REQ_IDUP || (s.state == REQ_ACTIVE && (s.kind != REQ_IDUP || !idup_requested(s.token)))) {
             snprintf(err, cap, "%s: a request was still active", path);
             goto out;
         }

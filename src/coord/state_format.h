@@ -1,0 +1,11 @@
+/* What the coordinator (binding.c) and the proxy that writes it (state.c)
+ * share of the proxy's state file's form: its magic and version. The
+ * layout itself is described in src/proxy/state.c; bump the version there
+ * when it changes. */
+#ifndef MPCR_STATE_FORMAT_H
+#define MPCR_STATE_FORMAT_H
+
+#define MPCR_STATE_MAGIC   "MPCRPST1"
+#define MPCR_STATE_VERSION 4 /* 4: pending MPI_Comm_idup duplicates in the record */
+
+#endif

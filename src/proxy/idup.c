@@ -1,0 +1,308 @@
+/* See idup.h. */
+#include "idup.h"
+#include "entered.h"
+#include "proxy.h"
+#include "record.h"
+#include "report.h"
+#include "requests.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ID_ENTERED, ID_UNDER_WAY, ID_ENDED };
+
+/* Open MPI 4.1 allocates the ids of new communicators one at a time in a
+ * process, and non-blocking allocations for different communicators that
+ * progress in different orders on two ranks never end (seen under mpcr with
+ * tests/ckpt/ckpt_idup.c); there every duplicate of this rank waits for the
+ * older ones, whatever their parents. A program that begins duplicates of
+ * two communicators that share two ranks in opposite orders on those ranks
+ * cannot end then; MPICH has no such limit. */
+#ifdef OPEN_MPI
+#define ONE_AT_A_TIME 1
+#else
+#define ONE_AT_A_TIME 0
+#endif
+
+/* One pending duplicate. Its own allocation: the real MPI writes the new
+ * communicators and requests here when they complete. */
+struct idup {
+    uint32_t state, parent, new_id;
+    uint32_t token; /* its request entry; 0: the program let it go */
+    uint32_t nparent;
+    uint8_t *entered; /* nparent of them (entered.h) */
+    MPI_Comm comm, coll;
+    MPI_Request real[3];
+    uint64_t share, key; /* the creation key's agreement (record.h) */
+};
+
+/* In the order the program began them. */
+static struct idup **list;
+static uint32_t count, cap;
+
+static void destroy(struct idup *e)
+{
+    free(e->entered);
+    free(e);
+}
+
+static int append(struct idup *e)
+{
+    if (count == cap) {
+        uint32_t n = cap ? 2 * cap : 8;
+        struct idup **t = realloc(list, n * sizeof *t);
+        if (!t) return MPI_ERR_NO_MEM;
+        list = t, cap = n;
+    }
+    list[count++] = e;
+    return MPI_SUCCESS;
+}
+
+static struct idup *entry_new(uint32_t parent, uint32_t new_id, uint32_t token, uint32_t n)
+{
+    struct idup *e = calloc(1, sizeof *e);
+    if (!e || !(e->entered = calloc(n ? n : 1, 1))) {
+        free(e);
+        return NULL;
+    }
+    e->state = ID_ENTERED, e->parent = parent, e->new_id = new_id, e->token = token;
+    e->nparent = n;
+    e->comm = e->coll = MPI_COMM_NULL;
+    e->real[0] = e->real[1] = e->real[2] = MPI_REQUEST_NULL;
+    return e;
+}
+
+void idup_start(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    int size = map_comm_size(c->comm), me = -1;
+    MPI_Comm_rank(real_comm(c->comm), &me);
+    struct req *q = req_new(&r->token);
+    struct idup *e = q ? entry_new(c->comm, c->token, r->token, (uint32_t)size) : NULL;
+    if (!e || append(e) != MPI_SUCCESS) {
+        if (e) destroy(e);
+        if (q) req_release(q);
+        r->token = 0;
+        r->rc = error_class(MPI_ERR_NO_MEM);
+        return;
+    }
+    q->kind = REQ_IDUP, q->comm = c->comm;
+    e->entered[me] = ENTERED_IN;
+    int rc = entered_announce(c->comm, ENTERED_TAG_IDUP, e->entered, e->nparent);
+    if (rc != MPI_SUCCESS) { /* the other members cannot go on consistently */
+        mpcr_report("rank %d: MPI_Comm_idup could not tell the other members (MPI error %d); "
+                    "ending the job", proxy.rank, rc);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    r->rc = MPI_SUCCESS;
+}
+
+/* Whether a duplicate on parent older than self still waits for rank m's
+ * "entered" message (entered.h's entered_older_fn). */
+static int idup_waits_for(uint32_t parent, uint32_t m, const void *self)
+{
+    for (uint32_t i = 0; i < count && list[i] != self; i++)
+        if (list[i]->parent == parent && list[i]->state == ID_ENTERED &&
+            list[i]->entered[m] == ENTERED_MISSING)
+            return 1;
+    return 0;
+}
+
+int idup_pending_on(uint32_t parent)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (list[i]->parent == parent && list[i]->state != ID_ENDED) return 1;
+    return 0;
+}
+
+int idup_holds(uint32_t id)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (list[i]->new_id == id) return 1;
+    return 0;
+}
+
+int idup_requested(uint32_t token)
+{
+    for (uint32_t i = 0; token && i < count; i++)
+        if (list[i]->token == token) return 1;
+    return 0;
+}
+
+void idup_forget(uint32_t token)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (list[i]->token == token) list[i]->token = 0;
+}
+
+/* The duplicate ended (made and recorded, or failed with rc): its request
+ * completes with an empty status. The entry leaves the list afterwards
+ * (idup_progress). Returns 1. */
+static int finish(struct idup *e, int rc)
+{
+    struct req *q = e->token ? req_get(e->token) : NULL;
+    if (q && q->kind == REQ_IDUP) {
+        MPI_Status st = {0};
+        st.MPI_SOURCE = MPI_ANY_SOURCE, st.MPI_TAG = MPI_ANY_TAG;
+        req_status_from(&q->done, rc, &st);
+        q->done.bytes = 0;
+        q->state = REQ_DONE;
+    }
+    if (rc != MPI_SUCCESS) {
+        if (e->coll != MPI_COMM_NULL) MPI_Comm_free(&e->coll);
+        if (e->comm != MPI_COMM_NULL) MPI_Comm_free(&e->comm);
+    }
+    e->state = ID_ENDED;
+    return 1;
+}
+
+/* One look at e; 1 when it has ended. Once every member has entered, three
+ * non-blocking collectives on the parent at once: its duplicate, the
+ * duplicate's collective context, and the agreement on its creation key.
+ * One duplicate of a parent at a time, in the program's order (an older one
+ * has ended first), so every member begins the same collectives on it in
+ * the same order, and each at the same point of the others': Open MPI 4.1
+ * aborts non-blocking duplicates of one communicator whose progress
+ * interleaves differently on two ranks (seen natively: "NBC_Progress: an
+ * error 15"), and so would a duplicate of the new communicator begun when
+ * each rank saw it complete. */
+static int step(struct idup *e)
+{
+    int flag = 0, rc;
+    MPI_Status st[3];
+    switch (e->state) {
+    case ID_ENTERED:
+        if (!entered_collect(e->parent, ENTERED_TAG_IDUP, e->entered, e->nparent, idup_waits_for, e))
+            return 0;
+        for (uint32_t i = 0; i < count && list[i] != e; i++)
+            if ((ONE_AT_A_TIME || list[i]->parent == e->parent) && list[i]->state != ID_ENDED)
+                return 0;
+        MPI_Comm parent = real_comm(e->parent);
+        e->share = record_key_share();
+        rc = MPI_Comm_idup(parent, &e->comm, &e->real[0]);
+        if (rc == MPI_SUCCESS) rc = MPI_Comm_idup(parent, &e->coll, &e->real[1]);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Iallreduce(&e->share, &e->key, 1, MPI_UINT64_T, MPI_MAX, parent, &e->real[2]);
+        if (rc != MPI_SUCCESS) return finish(e, rc); /* a member's failure: the job's end (MPI) */
+        e->state = ID_UNDER_WAY;
+        return 0;
+    case ID_UNDER_WAY:
+        rc = MPI_Testall(3, e->real, &flag, st);
+        if (rc != MPI_SUCCESS) return finish(e, rc);
+        if (!flag) return 0;
+        rc = record_made(e->new_id, e->comm, e->coll, e->key);
+        e->comm = e->coll = MPI_COMM_NULL; /* the record's now, or freed by it */
+        return finish(e, rc);
+    default:
+        return 1;
+    }
+}
+
+void idup_progress(void)
+{
+    if (!count) return;
+    int ended = 0;
+    for (uint32_t i = 0; i < count; i++)
+        ended |= step(list[i]);
+    if (!ended) return;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < count; i++)
+        if (list[i]->state == ID_ENDED)
+            destroy(list[i]);
+        else
+            list[kept++] = list[i];
+    count = kept;
+}
+
+/* Whether e has every member's "entered" message (then all members finish it). */
+static int all_in(struct idup *e)
+{
+    return e->state != ID_ENTERED ||
+           entered_collect(e->parent, ENTERED_TAG_IDUP, e->entered, e->nparent, idup_waits_for, e);
+}
+
+void idup_settle_for_image(void)
+{
+    for (;;) {
+        idup_progress();
+        int busy = 0;
+        for (uint32_t i = 0; i < count && !busy; i++)
+            busy = all_in(list[i]);
+        if (!busy) return;
+        if (child_exited) child_ended();
+    }
+}
+
+/* ---- the state file's part: u32 count, then for each (all ID_ENTERED)
+ * { u32 parent, new_id, token, nparent; nparent bytes (entered) } padded to 8 ---- */
+
+struct saved {
+    uint32_t parent, new_id, token, nparent;
+};
+
+static size_t padded(size_t n)
+{
+    return (n + 7) / 8 * 8;
+}
+
+void *idup_save(size_t *len)
+{
+    size_t n = 8;
+    for (uint32_t i = 0; i < count; i++)
+        n += padded(sizeof(struct saved) + list[i]->nparent);
+    char *buf = calloc(1, n), *p = buf + 8;
+    if (!buf) return NULL;
+    memcpy(buf, &count, sizeof count);
+    for (uint32_t i = 0; i < count; i++) {
+        const struct idup *e = list[i];
+        struct saved s = {e->parent, e->new_id, e->token, e->nparent};
+        memcpy(p, &s, sizeof s);
+        memcpy(p + sizeof s, e->entered, e->nparent);
+        p += padded(sizeof s + e->nparent);
+    }
+    *len = n;
+    return buf;
+}
+
+size_t idup_saved_size(const void *buf, size_t len)
+{
+    uint32_t n;
+    if (len < 8) return 0;
+    memcpy(&n, buf, sizeof n);
+    size_t at = 8;
+    for (uint32_t i = 0; i < n; i++) {
+        struct saved s;
+        if (len - at < sizeof s) return 0;
+        memcpy(&s, (const char *)buf + at, sizeof s);
+        if (s.nparent > (1u << 24) || len - at < padded(sizeof s + s.nparent)) return 0;
+        at += padded(sizeof s + s.nparent);
+    }
+    return at;
+}
+
+int idup_load(const void *buf, size_t len, char *err, size_t cap)
+{
+    uint32_t n;
+    if (!idup_saved_size(buf, len)) return snprintf(err, cap, "its pending MPI_Comm_idup record is damaged"), -1;
+    memcpy(&n, buf, sizeof n);
+    const char *p = (const char *)buf + 8;
+    for (uint32_t i = 0; i < n; i++) {
+        struct saved s;
+        memcpy(&s, p, sizeof s);
+        int size = map_comm_size(s.parent);
+        if (!size || (uint32_t)size != s.nparent || (s.parent & MPCR_COLL_CONTEXT) ||
+            !map_comm_id_free(s.new_id) || idup_holds(s.new_id))
+            return snprintf(err, cap, "its pending MPI_Comm_idup record is damaged"), -1;
+        struct idup *e = entry_new(s.parent, s.new_id, s.token, s.nparent);
+        if (!e || append(e) != MPI_SUCCESS) {
+            if (e) destroy(e);
+            return snprintf(err, cap, "out of memory"), -1;
+        }
+        memcpy(e->entered, p + sizeof s, s.nparent);
+        for (uint32_t m = 0; m < s.nparent; m++)
+            if (e->entered[m] > ENTERED_NOT_TAKING_PART)
+                return snprintf(err, cap, "its pending MPI_Comm_idup record is damaged"), -1;
+        p += padded(sizeof s + s.nparent);
+    }
+    return 0;
+}
