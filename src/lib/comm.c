@@ -265,11 +265,14 @@ int mpcr_impl_Comm_split_type(struct mpcr_comm *c, int split_type, int key, MPI_
                               MPI_Comm *newcomm)
 {
     if (!mpcr_info_valid_or_null(info)) return MPI_ERR_INFO;
+    if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED)
+        return mpcr_comm_split_hw(c, split_type, key, info, newcomm); /* comm_split_hw.c */
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
-        if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED ||
-            split_type == MPIX_COMM_TYPE_NEIGHBORHOOD)
-            mpcr_unsupported_feature("MPI_Comm_split_type with a split type other than "
-                                     "MPI_COMM_TYPE_SHARED");
+        if (split_type == MPIX_COMM_TYPE_NEIGHBORHOOD && !c->inter)
+            return mpcr_comm_split_neighborhood(c, key, info, newcomm);
+        if (split_type == MPIX_COMM_TYPE_NEIGHBORHOOD)
+            mpcr_unsupported_feature("MPI_Comm_split_type with MPIX_COMM_TYPE_NEIGHBORHOOD on an "
+                                     "inter-communicator");
         return MPI_ERR_ARG;
     }
     struct mpcr_comm *n;

@@ -156,6 +156,10 @@ static inline int mpcr_comm_proxy_size(const struct mpcr_comm *c)
 int mpcr_comm_create_world(const int32_t *world_ranks, int n, int tag, MPI_Errhandler eh,
                            struct mpcr_comm **out);
 void mpcr_comm_release(struct mpcr_comm *c); /* a hidden or failed communicator: gone */
+/* MPI_Comm_split_type's hardware types (comm_split_hw.c). */
+int mpcr_comm_split_hw(struct mpcr_comm *c, int split_type, int key, MPI_Info info,
+                       MPI_Comm *newcomm);
+int mpcr_comm_split_neighborhood(struct mpcr_comm *c, int key, MPI_Info info, MPI_Comm *newcomm);
 /* MPI_Comm_idup (comm.c): newcomm at once, made at the proxy by the request. */
 int mpcr_comm_idup(struct mpcr_comm *c, MPI_Comm *newcomm, MPI_Request *request);
 /* COMM_SPLIT of the proxy's communicator behind c (an inter-communicator's span). */
