@@ -8,6 +8,7 @@ mpi_program(t_comm_info mpi/comm_info.c)
 mpi_program(t_intercomm mpi/intercomm.c)
 mpi_program(t_intercomm_coll mpi/intercomm_coll.c)
 mpi_program(t_split_hw mpi/split_hw.c)
+mpi_program(t_win_attr mpi/win_attr.c)
 # Each compared with MPICH's own run: groups (incl. MPI_GROUP_EMPTY and the
 # error classes), communicators made every way, topologies of every kind.
 mpi_test(mpi.group_ops 4 t_group_ops)
@@ -32,6 +33,9 @@ add_test(NAME mpi.intercomm_split_type5 COMMAND ${MPCR_EXE} run -n 5 $<TARGET_FI
 set_tests_properties(mpi.intercomm_split_type5 PROPERTIES RUN_SERIAL TRUE
     PASS_REGULAR_EXPRESSION "split_type shared: world rank 0 inter 1 rank 2 local 4 2 0 remote 3 1 remote sum 4\nsplit_type without world rank 1: world rank 0 inter 1 rank 0 local 0 2 4 remote 3 remote sum 3\n.*split_type without world rank 1: world rank 1 MPI_COMM_NULL\n.*split_type shared: world rank 3 inter 1 rank 0 local 3 1 remote 4 2 0 remote sum 6\nsplit_type without world rank 1: world rank 3 inter 1 rank 0 local 3 remote 0 2 4 remote sum 6\n"
     FAIL_REGULAR_EXPRESSION "not supported")
+# Windows as objects: group, name, predefined attributes, keyvals and their
+# delete callbacks, error classes (no one-sided communication yet).
+mpi_test(mpi.win_attr 3 t_win_attr)
 # MPI_COMM_TYPE_HW_GUIDED/_UNGUIDED and MPIX_COMM_TYPE_NEIGHBORHOOD by mpcr's
 # rules (src/lib/comm_split_hw.c): the host, or MPI_COMM_NULL.
 add_test(NAME mpi.split_hw COMMAND ${MPCR_EXE} run -n 3 $<TARGET_FILE:t_split_hw>)

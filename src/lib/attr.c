@@ -25,11 +25,12 @@ struct mpcr_keyval {
     enum mpcr_attr_on on;
     union { /* the callbacks, as the program gave them (NULL: MPI_*_NULL_*_FN) */
         MPI_Comm_copy_attr_function *comm;
-        MPI_Type_copy_attr_function *type;
+        MPI_Type_copy_attr_function *type; /* windows are never copied */
     } copy;
     union {
         MPI_Comm_delete_attr_function *comm;
         MPI_Type_delete_attr_function *type;
+        MPI_Win_delete_attr_function *win;
     } del;
     void *extra_state;
     /* Set by MPII_Keyval_set_proxy for a keyval created from Fortran: they
@@ -126,6 +127,8 @@ static int run_delete(const struct attr *a)
         return kv->del.comm((MPI_Comm)a->object, (int)kv->h.handle, a->value, kv->extra_state);
     if (kv->on == MPCR_ATTR_TYPE && kv->del.type)
         return kv->del.type((MPI_Datatype)a->object, (int)kv->h.handle, a->value, kv->extra_state);
+    if (kv->on == MPCR_ATTR_WIN && kv->del.win)
+        return kv->del.win((MPI_Win)a->object, (int)kv->h.handle, a->value, kv->extra_state);
     return MPI_SUCCESS;
 }
 
@@ -218,6 +221,17 @@ int mpcr_impl_Type_create_keyval(MPI_Type_copy_attr_function *copy,
                                  MPI_Type_delete_attr_function *del, int *keyval, void *extra)
 {
     return keyval_new(MPCR_ATTR_TYPE, (void *)copy, (void *)del, keyval, extra);
+}
+
+int mpcr_impl_Win_create_keyval(MPI_Win_copy_attr_function *copy,
+                                MPI_Win_delete_attr_function *del, int *keyval, void *extra)
+{
+    return keyval_new(MPCR_ATTR_WIN, (void *)copy, (void *)del, keyval, extra);
+}
+
+int mpcr_impl_Win_free_keyval(int *keyval)
+{
+    return keyval_free(MPCR_ATTR_WIN, keyval);
 }
 
 int mpcr_impl_Comm_free_keyval(int *keyval)
@@ -401,4 +415,28 @@ int mpcr_impl_Type_delete_attr(MPI_Datatype t, int keyval)
 {
     if (!mpcr_type_get(t)) return MPI_ERR_TYPE;
     return del(MPCR_ATTR_TYPE, (uint32_t)t, keyval);
+}
+
+/* Windows (win.c): a window's handle names its attributes. */
+static uint32_t win_handle(struct mpcr_win *w)
+{
+    return (uint32_t)mpcr_obj_handle(w);
+}
+
+int mpcr_impl_Win_set_attr(struct mpcr_win *w, int keyval, void *value)
+{
+    return mpcr_attr_set(MPCR_ATTR_WIN, win_handle(w), keyval, value, MPCR_ATTR_PTR);
+}
+
+int mpcr_impl_Win_get_attr(struct mpcr_win *w, int keyval, void *value, int *flag)
+{
+    if (!value || !flag) return MPI_ERR_ARG;
+    if (!mpcr_obj_get(MPCR_KIND_KEYVAL, (uint32_t)keyval))
+        return mpcr_win_predefined(w, keyval, value, flag);
+    return mpcr_attr_get(MPCR_ATTR_WIN, win_handle(w), keyval, value, flag, MPCR_ATTR_PTR);
+}
+
+int mpcr_impl_Win_delete_attr(struct mpcr_win *w, int keyval)
+{
+    return del(MPCR_ATTR_WIN, win_handle(w), keyval);
 }

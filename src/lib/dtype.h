@@ -74,6 +74,10 @@ int mpcr_attr_get(enum mpcr_attr_on on, uint32_t object, int keyval, void *value
 /* mpcr_attr_get for communicators, the predefined attributes included. */
 int mpcr_attr_comm_get(struct mpcr_comm *c, int keyval, void *value, int *flag,
                        enum mpcr_attr_kind reader);
+/* A window's predefined attributes (win.c: MPI_WIN_BASE...; MPI_ERR_KEYVAL
+ * for another keyval). */
+struct mpcr_win;
+int mpcr_win_predefined(struct mpcr_win *w, int keyval, void *value, int *flag);
 /* Makes keyval's callbacks run through the proxies (an invalid keyval: nothing). */
 void mpcr_keyval_set_proxy(int keyval, mpcr_attr_copy_proxy *copy, mpcr_attr_delete_proxy *del);
 

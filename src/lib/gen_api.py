@@ -127,8 +127,11 @@ KINDS = {
     'GROUP': ('MPI_Group', None, 'struct mpcr_group *'),
     'GROUP_OUT': ('MPI_Group *', None, None),
     'GROUP_INOUT': ('MPI_Group *', None, None),
+    # Windows (win.c): MPI_ERR_WIN unless a valid window.
+    'WIN': ('MPI_Win', None, 'struct mpcr_win *'),
+    'WIN_OUT': ('MPI_Win *', None, None),
+    'WIN_INOUT': ('MPI_Win *', None, None),
     # Kinds whose objects come with later issues: C types only for now.
-    'WIN': ('MPI_Win', None, None),
     'FILE': ('MPI_File', None, None),
     'SESSION': ('MPI_Session', None, None),
 }
@@ -136,7 +139,7 @@ KINDS = {
 IMPL_KINDS = {'COMM', 'COMM_OUT', 'COMM_INOUT', 'TYPE', 'RTYPE', 'OP', 'COUNT', 'COUNT_OUT', 'COUNTS',
               'DISPLS', 'BUF', 'BUF_OUT', 'RANK', 'SOURCE', 'ROOT', 'TAG', 'RECV_TAG',
               'STATUS_OUT', 'STATUS_IN', 'STATUSES', 'REQUEST_OUT', 'REQUEST_INOUT', 'REQUESTS',
-              'GROUP', 'GROUP_OUT', 'GROUP_INOUT',
+              'GROUP', 'GROUP_OUT', 'GROUP_INOUT', 'WIN', 'WIN_OUT', 'WIN_INOUT',
               'ERRHANDLER', 'COUNT_INOUT', 'AINT', 'DISP', 'AINT_OUT', 'AINT_INOUT', 'AINTS', 'TYPE_OUT',
               'TYPE_INOUT', 'INFO', 'INFO_OUT', 'INFO_INOUT'}
 
@@ -186,6 +189,11 @@ def impl_params(f):
         elif k == 'GROUP_INOUT':
             out.append((declare('MPI_Group *', p.name), p.name))
             out.append((declare('struct mpcr_group *', p.name + '_o'), p.name + '_o'))
+        elif k == 'WIN':
+            out.append((declare('struct mpcr_win *', p.name + '_o'), p.name + '_o'))
+        elif k == 'WIN_INOUT':
+            out.append((declare('MPI_Win *', p.name), p.name))
+            out.append((declare('struct mpcr_win *', p.name + '_o'), p.name + '_o'))
         elif k in ('COUNT', 'COUNT_OUT', 'COUNT_INOUT'):
             out.append((declare(KINDS[k][2], p.name), p.name + ('' if k == 'COUNT' else '_v')))
         elif k in ('AINT', 'DISP', 'AINT_OUT', 'AINT_INOUT', 'AINTS'):
@@ -291,8 +299,14 @@ def prologue(f, large):
                 fail(f'!{n}', 'MPI_ERR_ARG')
             lines.append(f'struct mpcr_group *{n}_o = mpcr_group_get({ref});')
             fail(f'!{n}_o', 'MPI_ERR_GROUP')
-        elif k == 'GROUP_OUT':
+        elif k in ('GROUP_OUT', 'WIN_OUT'):
             fail(f'!{n}', 'MPI_ERR_ARG')
+        elif k in ('WIN', 'WIN_INOUT'):
+            ref = f'*{n}' if k == 'WIN_INOUT' else n
+            if k == 'WIN_INOUT':
+                fail(f'!{n}', 'MPI_ERR_ARG')
+            lines.append(f'struct mpcr_win *{n}_o = mpcr_win_get({ref});')
+            fail(f'!{n}_o', 'MPI_ERR_WIN')
         elif k in ('COUNTS', 'DISPLS'):
             lines.append(f'struct mpcr_counts {n}_a = {{{n}, {int(large)}}};')
         elif k in ('STATUS_OUT', 'STATUS_IN', 'STATUSES', 'REQUEST_INOUT', 'REQUESTS', 'BUF',

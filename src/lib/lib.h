@@ -183,6 +183,10 @@ int mpcr_inter_create(struct mpcr_comm *c, struct mpcr_group *g, MPI_Comm *newco
 int mpcr_inter_compare(const struct mpcr_comm *a, const struct mpcr_comm *b);
 void mpcr_inter_destroy(struct mpcr_inter *x);
 
+/* ---- windows (win.c; their attributes: attr.c, dtype.h) ---- */
+struct mpcr_win;
+struct mpcr_win *mpcr_win_get(MPI_Win win); /* NULL when invalid */
+
 /* ---- groups (group.c): ranks of MPI_COMM_WORLD, in the group's order ---- */
 struct mpcr_group {
     struct mpcr_object h; /* user groups; unused for MPI_GROUP_EMPTY */
