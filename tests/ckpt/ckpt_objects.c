@@ -1,8 +1,9 @@
 /* The library-side objects across checkpoints and restarts (issue 12,
  * point 7): derived datatypes (a vector halo, a struct of absolute
  * addresses used from MPI_BOTTOM, a subarray for MPI_Pack, a resized
- * type), an info object, comm and datatype keyvals with attributes and
- * callbacks, a user error handler, a user error class and code. All are
+ * type), an info object, comm, datatype and window keyvals with attributes
+ * and callbacks, a window (its predefined attributes and name), a user
+ * error handler, a user error class and code. All are
  * made once, before any checkpoint; every round uses them through the
  * handles kept in the program's variables, checks that every query still
  * gives its first answer, and runs the callbacks (a dup and a free of the
@@ -15,7 +16,7 @@
 #define N      8 /* the halo matrix: N x N doubles, column 0 sent */
 #define NTYPES 5
 
-static long copies, deletes, type_copies, type_deletes, errors_seen;
+static long copies, deletes, type_copies, type_deletes, win_deletes, errors_seen;
 
 static int comm_copy(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag)
 {
@@ -49,6 +50,13 @@ static int type_delete(MPI_Datatype t, int k, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
+static int win_delete(MPI_Win w, int k, void *value, void *extra)
+{
+    (void)w, (void)k, (void)extra;
+    win_deletes += (long)value;
+    return MPI_SUCCESS;
+}
+
 static int my_class, my_code;
 
 static void on_error(MPI_Comm *comm, int *code, ...)
@@ -63,14 +71,19 @@ static void on_error(MPI_Comm *comm, int *code, ...)
 struct answers {
     MPI_Aint lb[NTYPES], extent[NTYPES];
     int size[NTYPES];
-    char name[MPI_MAX_OBJECT_NAME];
+    char name[MPI_MAX_OBJECT_NAME], win_name[MPI_MAX_OBJECT_NAME];
     char value[32];
+    void *win_base;
+    MPI_Aint win_size;
+    int win_disp;
 };
 
 /* halo column, struct at MPI_BOTTOM, subarray, resized, the struct's receiving twin */
 static MPI_Datatype types[NTYPES];
 static MPI_Info info;
-static int comm_key, type_key;
+static int comm_key, type_key, win_key;
+static MPI_Win win;
+static double win_buf[16];
 static MPI_Comm attr_comm, err_comm;
 static int bottom_ints[3], got_ints[3];
 static double bottom_double, got_double;
@@ -86,6 +99,13 @@ static void answers(struct answers *a)
     MPI_Type_get_name(types[0], a->name, &len);
     MPI_Info_get(info, "striping_factor", sizeof a->value - 1, a->value, &flag);
     check(flag, "the info key is gone");
+    void *v;
+    MPI_Win_get_attr(win, MPI_WIN_BASE, &a->win_base, &flag);
+    MPI_Win_get_attr(win, MPI_WIN_SIZE, &v, &flag);
+    a->win_size = *(MPI_Aint *)v;
+    MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &v, &flag);
+    a->win_disp = *(int *)v;
+    MPI_Win_get_name(win, a->win_name, &len);
 }
 
 static void make_objects(void)
@@ -113,6 +133,10 @@ static void make_objects(void)
     MPI_Comm_dup(MPI_COMM_WORLD, &attr_comm);
     MPI_Comm_set_attr(attr_comm, comm_key, (void *)100L);
     MPI_Type_set_attr(types[0], type_key, (void *)7L);
+    MPI_Win_create(win_buf, sizeof win_buf, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_set_name(win, "ckpt_objects window");
+    MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, win_delete, &win_key, NULL);
+    MPI_Win_set_attr(win, win_key, (void *)1L);
     MPI_Errhandler eh;
     MPI_Comm_create_errhandler(on_error, &eh);
     MPI_Comm_dup(MPI_COMM_WORLD, &err_comm);
@@ -177,6 +201,10 @@ int main(int argc, char **argv)
         MPI_Datatype t;
         MPI_Type_dup(types[0], &t);
         MPI_Type_free(&t);
+        /* the window's attribute replaced: its delete callback runs */
+        MPI_Win_get_attr(win, win_key, &v, &flag);
+        check(flag && (long)v == r + 1, "the window's attribute is %ld", (long)v);
+        MPI_Win_set_attr(win, win_key, (void *)(r + 2));
         /* the user handler, on an MPI error and through Comm_call_errhandler */
         int rc = MPI_Send(&rc, 1, MPI_INT, size + 5, 0, err_comm);
         check(rc != MPI_SUCCESS, "a send to a bad rank succeeded");
@@ -191,19 +219,22 @@ int main(int argc, char **argv)
     /* Everything is freed in the end: the delete callbacks run once more. */
     MPI_Comm_free(&attr_comm);
     MPI_Comm_free(&err_comm);
+    MPI_Win_free(&win);
+    MPI_Win_free_keyval(&win_key);
     for (int i = 0; i < NTYPES; i++)
         MPI_Type_free(&types[i]);
     MPI_Info_free(&info);
     MPI_Comm_free_keyval(&comm_key);
     MPI_Type_free_keyval(&type_key);
-    const char *names[] = {"sum", "copies", "deletes", "tcopies", "tdeletes", "errors"};
+    const char *names[] = {"sum", "copies", "deletes", "tcopies", "tdeletes", "wdeletes", "errors"};
     uint64_t v[] = {sum,
                     (uint64_t)copies,
                     (uint64_t)deletes,
                     (uint64_t)type_copies,
                     (uint64_t)type_deletes,
+                    (uint64_t)win_deletes,
                     (uint64_t)errors_seen};
-    report("objects", names, v, 6);
+    report("objects", names, v, 7);
     MPI_Finalize();
     return 0;
 }
