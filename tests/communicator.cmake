@@ -9,6 +9,7 @@ mpi_program(t_intercomm mpi/intercomm.c)
 mpi_program(t_intercomm_coll mpi/intercomm_coll.c)
 mpi_program(t_split_hw mpi/split_hw.c)
 mpi_program(t_win_attr mpi/win_attr.c)
+mpi_program(t_intercomm_nbc mpi/intercomm_nbc.c)
 # Each compared with MPICH's own run: groups (incl. MPI_GROUP_EMPTY and the
 # error classes), communicators made every way, topologies of every kind.
 mpi_test(mpi.group_ops 4 t_group_ops)
@@ -29,6 +30,9 @@ mpi_test(mpi.intercomm 5 t_intercomm)
 # both groups, reversed by the key; without world rank 1, rank 3 alone).
 mpi_test(mpi.intercomm_coll 5 t_intercomm_coll)
 mpi_test(mpi.intercomm_coll3 3 t_intercomm_coll split)
+# Non-blocking and persistent collectives over an inter-communicator (3 and 2
+# ranks): nine outstanding at once, a blocking one and a ring among them.
+mpi_test(mpi.intercomm_nbc 5 t_intercomm_nbc)
 add_test(NAME mpi.intercomm_split_type5 COMMAND ${MPCR_EXE} run -n 5 $<TARGET_FILE:t_intercomm_coll> split)
 set_tests_properties(mpi.intercomm_split_type5 PROPERTIES RUN_SERIAL TRUE
     PASS_REGULAR_EXPRESSION "split_type shared: world rank 0 inter 1 rank 2 local 4 2 0 remote 3 1 remote sum 4\nsplit_type without world rank 1: world rank 0 inter 1 rank 0 local 0 2 4 remote 3 remote sum 3\n.*split_type without world rank 1: world rank 1 MPI_COMM_NULL\n.*split_type shared: world rank 3 inter 1 rank 0 local 3 1 remote 4 2 0 remote sum 6\nsplit_type without world rank 1: world rank 3 inter 1 rank 0 local 3 remote 0 2 4 remote sum 6\n"
@@ -58,9 +62,9 @@ target_link_libraries(t_ckpt_intercomm PRIVATE PkgConfig::MPICH)
 target_compile_options(t_ckpt_intercomm PRIVATE -O2)
 set_target_properties(t_ckpt_intercomm PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
 add_test(NAME ckpt.intercomm COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 4
-    $<TARGET_FILE:t_ckpt_intercomm> 48 50)
+    $<TARGET_FILE:t_ckpt_intercomm> 32 50)
 add_test(NAME ckpt.intercomm_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
-    $<TARGET_FILE:t_ckpt_intercomm> 48 50)
+    $<TARGET_FILE:t_ckpt_intercomm> 32 50)
 set_tests_properties(ckpt.intercomm ckpt.intercomm_continue PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE}" RUN_SERIAL TRUE TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)

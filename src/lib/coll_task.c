@@ -21,6 +21,13 @@ struct coll_task {
     int persistent;
     uint32_t seq; /* a persistent collective's sequence number */
     int seq_taken; /* this run has used it */
+    /* On an inter-communicator: the sequence numbers reserved on its hidden
+     * local communicator for the intra collectives of its schedule
+     * (coll_inter.c), taken at the start (a persistent one: at its init), in
+     * the order MPI orders the collectives; so a task that pauses between two
+     * of them lets no other collective take one of its numbers. */
+    struct mpcr_comm *local;
+    uint32_t local_base, local_used;
     /* A run: */
     void *stack; /* NULL when not running */
     void *sp;    /* where the task stands while paused */
@@ -94,7 +101,7 @@ static int start(struct mpcr_request *q)
     struct coll_task *t = q->task;
     if (!(t->stack = coll_stack_get())) return MPI_ERR_NO_MEM;
     t->sp = coll_stack_prepare(t->stack, task_entry);
-    t->ended = 0, t->n = t->left = 0, t->seq_taken = 0;
+    t->ended = 0, t->n = t->left = 0, t->seq_taken = 0, t->local_used = 0;
     q->inactive = 0, q->rc = MPI_SUCCESS;
     mpcr_obj_ref(q); /* the request lives until the run ends, even if the program frees it */
     t->next = running, running = t;
@@ -102,10 +109,20 @@ static int start(struct mpcr_request *q)
     return MPI_SUCCESS;
 }
 
+/* The most intra collectives an inter-communicator collective's schedule
+ * makes on the hidden local communicator (coll_inter.c: MPI_Barrier's two). */
+#define INTER_LOCAL_SEQS 4
+
 uint32_t mpcr_coll_seq_take(struct mpcr_comm *c)
 {
     if (current && current->persistent && current->q->comm == c && !current->seq_taken++)
         return current->seq;
+    if (current && current->local == c) {
+        if (current->local_used == INTER_LOCAL_SEQS)
+            mpcr_fatal("an inter-communicator collective made more than %d collectives on its "
+                       "local group", INTER_LOCAL_SEQS);
+        return current->local_base + current->local_used++;
+    }
     return c->coll_seq++;
 }
 
@@ -126,6 +143,10 @@ int mpcr_coll_task_new(struct mpcr_comm *c, MPI_Request *request, mpcr_coll_run_
         if (types[i]) held[t->ntypes++] = types[i], mpcr_type_ref((struct mpcr_type *)types[i]);
     if ((t->op = (struct mpcr_user_op *)mpcr_user_op_get(op))) mpcr_obj_ref(t->op);
     q->kind = MPCR_REQ_COLL, q->task = t;
+    if (c->inter && (t->local = c->inter->local)) {
+        t->local_base = t->local->coll_seq;
+        t->local->coll_seq += INTER_LOCAL_SEQS;
+    }
     if (persistent) {
         q->persistent = 1, q->inactive = 1;
         t->persistent = 1, t->seq = c->coll_seq++;

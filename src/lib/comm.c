@@ -142,7 +142,9 @@ int mpcr_impl_Comm_dup(struct mpcr_comm *c, MPI_Comm *newcomm)
     struct mpcr_comm *n;
     int err = mpcr_comm_dup(c, &n);
     if (err) return err;
-    if ((err = dup_extras(c, n))) {
+    /* A blocking duplicate of an inter-communicator makes its hidden local
+     * communicator now, so that a non-blocking first collective need not. */
+    if ((n->inter && (err = mpcr_inter_ready(n))) || (err = dup_extras(c, n))) {
         mpcr_impl_Comm_free(&(MPI_Comm){mpcr_comm_handle(n)}, n);
         *newcomm = MPI_COMM_NULL;
         return err;

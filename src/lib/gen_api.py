@@ -394,15 +394,28 @@ def task_params(f):
     return out
 
 
+def inherit_inter(funcs):
+    """A non-blocking or persistent collective has an inter-communicator form
+    where its blocking one has (the task runs that one: coll_inter.c)."""
+    inter = {f.short for f in funcs if 'inter' in f.flags and not task_of(f)}
+    for f in funcs:
+        if task_of(f) and blocking_short(f) in inter and 'inter' not in f.flags:
+            f.flags.append('inter')
+
+
 def task_support(f):
     """The struct of a task's arguments and the function that runs it."""
     s, ps = f.short, task_params(f)
     fields = ''.join(f'    {d};\n' for d, _, _ in ps)
     args = ', '.join(f'a->{n}' for _, n, _ in ps)
+    run = f'mpcr_impl_{blocking_short(f)}({args})'
+    if 'inter' in f.flags:  # the inter-communicator form of the blocking collective
+        run = (f'a->{error_object(f).name}_o->inter ? mpcr_inter_{blocking_short(f)}({args})\n'
+               f'                                        : {run}')
     return (f'struct task_{s} {{\n{fields}}};\n'
             f'static int task_run_{s}(const void *args)\n{{\n'
             f'    const struct task_{s} *a = args;\n'
-            f'    return mpcr_impl_{blocking_short(f)}({args});\n}}\n\n')
+            f'    return {run};\n}}\n\n')
 
 
 def task_call(f):
@@ -416,7 +429,11 @@ def task_call(f):
     # MPI_INFO_NULL or a valid info object; none of its hints changes anything.
     infos = [f'if (!{p.name}_o && {p.name} != MPI_INFO_NULL) return mpcr_error({comm}, '
              f'MPI_ERR_INFO, fn);' for p in f.params if p.kind == 'INFO']
-    return infos + [f'struct task_{s} a = {{{", ".join(x for _, _, x in ps)}}};',
+    # An inter-communicator's hidden local communicator exists before the
+    # task starts: the task reserves sequence numbers on it (coll_task.c).
+    ready = ([f'int ready = {comm}->inter ? mpcr_inter_ready({comm}) : MPI_SUCCESS;',
+              f'if (ready) return mpcr_error({comm}, ready, fn);'] if 'inter' in f.flags else [])
+    return infos + ready + [f'struct task_{s} a = {{{", ".join(x for _, _, x in ps)}}};',
             f'const struct mpcr_type *types[] = {{{tlist}}};',
             f'int err = mpcr_coll_task_new({comm}, {req}, task_run_{s}, &a, sizeof a, types, '
             f'{len(types)}, {op}, {int(task_of(f) == "persistent")});']
@@ -495,6 +512,7 @@ def main():
     # Sorted by name, so the outputs do not depend on which chapter holds what.
     funcs = sorted((f for path in sorted(glob.glob(f'{apidir}/*.api')) for f in parse(path)),
                    key=lambda f: f.name)
+    inherit_inter(funcs)
     seen = set()
     for f in funcs:
         for n in f.names():

@@ -168,10 +168,9 @@ int mpcr_comm_split_span(struct mpcr_comm *c, int color, int key, struct mpcr_co
 int mpcr_comm_split_type_span(struct mpcr_comm *c, int split_type, int key,
                               struct mpcr_comm **out);
 /* intercomm.c: what comm.c's dup, split, compare, free do for an inter-communicator.
- * A duplicate's hidden local communicator is made at its first collective
- * (mpcr_inter_ready), which every rank of both groups calls: so MPI_Comm_idup
- * of an inter-communicator needs no blocking creation, and neither does
- * MPI_Comm_dup. */
+ * MPI_Comm_idup's duplicate gets its hidden local communicator at its first
+ * collective (mpcr_inter_ready), which every rank of both groups calls, so
+ * the duplicate needs no blocking creation (MPI_Comm_dup makes it at once). */
 int mpcr_inter_dup(const struct mpcr_comm *c, struct mpcr_comm *n);
 /* Before a collective on inter-communicator c: its hidden local communicator
  * made if it is not yet (a split of the span, collective over both groups). */

@@ -15,7 +15,9 @@
  *   - every 4th step a Comm_dup and a Comm_split of the inter-communicator,
  *     used once and freed;
  *   - the queries (test_inter, sizes, remote group, compare with the dup)
- *     checked against their first answers.
+ *     checked against their first answers;
+ *   - an MPI_Iallreduce and an MPI_Ibarrier on the inter-communicator,
+ *     begun first and completed last, outstanding through all the above.
  *   ckpt_intercomm [STEPS [UNITS]]   (default 48 50; 4 ranks or any even number) */
 #include "ckpt.h"
 
@@ -164,9 +166,17 @@ int main(int argc, char **argv)
     check(mr == (a ? r : n + r), "merged rank %d", mr);
     uint64_t first = queries(ic);
     for (long step = 0; step < steps; step++) {
+        /* a non-blocking Iallreduce and Ibarrier outstanding meanwhile */
+        uint64_t nb_in[2] = {sum, (uint64_t)step}, nb_out[2] = {0};
+        MPI_Request nb[2];
+        MPI_Iallreduce(nb_in, nb_out, 2, MPI_UINT64_T, MPI_BXOR, ic, &nb[0]);
+        MPI_Ibarrier(ic, &nb[1]);
         if (step % np == me) fold(compute(mix2(sum, (uint64_t)step), units));
         p2p(ic, r, step);
         collectives(ic, a, n, step);
+        MPI_Status nb_st[2];
+        MPI_Waitall(2, nb, nb_st);
+        fold(nb_out[0] + nb_out[1]);
         uint64_t x = mix2(sum, (uint64_t)mr), y = 0;
         MPI_Allreduce(&x, &y, 1, MPI_UINT64_T, MPI_BXOR, merged);
         fold(y);
