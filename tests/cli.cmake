@@ -32,3 +32,7 @@ cli_job_test(signal_launcher_exit 240 signal.sh launcher exit 2 ${CLI_RING_SHORT
 cli_job_test(signal_run_term 240 signal.sh run exit 2 ${CLI_RING_SHORT})
 set_property(TEST cli.signal_run_term APPEND PROPERTY ENVIRONMENT
     "SIGNAL=TERM" "SIGNAL_OPTS=--exit-signal TERM --checkpoint-signal none")
+# A client connected to the coordinator when the job ends is told why no
+# checkpoint was taken (it heard nothing before: "the coordinator closed
+# the connection").
+cli_job_test(request_at_end 120 request_at_end.sh $<TARGET_FILE:t_ckpt_ring> 2000 1)

@@ -35,7 +35,7 @@ int cmd_checkpoint(int argc, char **argv)
         fprintf(stderr, "mpcr: checkpoint: %s\n", reply + 9);
     close(fd);
     if (strncmp(reply, "ok ", 3)) {
-        mpcr_err("checkpoint failed: %s", !reply[0] ? "the coordinator closed the connection"
+        mpcr_err("checkpoint failed: %s", !reply[0] ? "the coordinator ended without an answer (it died, or its job ended as the request came); no checkpoint was taken"
                                           : strncmp(reply, "error ", 6) ? reply
                                                                         : reply + 6);
         return 1;

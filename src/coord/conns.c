@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "conns.h"
+#include "coord.h"
 #include "private.h"
 
 struct mpcr_conn {
@@ -136,6 +137,21 @@ void mpcr_conns_serve(struct mpcr_conns *s, const struct pollfd *p, int np, cons
     for (int i = s->n - 1; i >= 0; i--)
         if (now - s->v[i].since > (s->v[i].local || s->v[i].vouched ? silent_s : MPCR_CONN_STRANGER_S))
             drop(s, i);
+}
+
+void mpcr_conns_farewell(struct mpcr_conns *s, int listen_fd, const char *line, double now)
+{
+    /* The socket is closed next: it may stop blocking, so that accept
+     * answers at once when nothing more waits. */
+    if (listen_fd >= 0 && fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK) == 0)
+        for (int queued = 0; queued < MPCR_CONN_MAX; queued++) {
+            int before = s->n;
+            mpcr_conns_accept(s, listen_fd, 1, now);
+            if (s->n == before) break; /* nothing more waiting (or refused) */
+        }
+    for (int i = 0; i < s->n; i++)
+        if (s->v[i].local) mpcr_coord_send_line(s->v[i].fd, "%s", line);
+    mpcr_conns_close_all(s);
 }
 
 void mpcr_conns_close_all(struct mpcr_conns *s)

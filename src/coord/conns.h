@@ -54,5 +54,10 @@ void mpcr_conns_serve(struct mpcr_conns *s, const struct pollfd *p, int np, cons
                       double now, void (*handle)(void *arg, const struct mpcr_request *rq),
                       void *arg);
 void mpcr_conns_close_all(struct mpcr_conns *s);
+/* The coordinator ends: the connections still waiting on the unix socket
+ * listen_fd (-1: none) are taken, every local one (this user's) is told
+ * `line` (an "error ..." answer), then all are closed; so an `mpcr
+ * checkpoint` that came as the job ended hears why nothing was taken. */
+void mpcr_conns_farewell(struct mpcr_conns *s, int listen_fd, const char *line, double now);
 
 #endif

@@ -809,7 +809,8 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
     for (int r = 0; r < nranks; r++)
         if (j.ranks[r].fd >= 0) close(j.ranks[r].fd);
     if (launcher_end >= 0) close(launcher_end);
-    mpcr_conns_close_all(&j.conns);
+    mpcr_conns_farewell(&j.conns, c->listen_fd,
+                        "error the job ended before the checkpoint began; none was taken\n", now());
     free(j.ranks), free(p);
     mpcr_coord_close(c);
     return status;

@@ -2,6 +2,9 @@
   conns.py hold SOCKET N SECONDS DONE_FILE: N silent connections and one
       that sends a byte every 2 s, all held SECONDS, then DONE_FILE written
   conns.py say SOCKET LINE: one line sent, the first answer line printed
+  conns.py wait SOCKET SECONDS: a connection that sends nothing; prints the
+      first line the coordinator sends, "closed" if it closes without one,
+      "open" after SECONDS, "gone" if it could not connect
   conns.py stranger HOST:PORT SECONDS: a TCP connection that sends
       nothing; prints "closed" if the coordinator closes it within SECONDS,
       else "open"."""
@@ -32,6 +35,17 @@ elif mode == "say":
     s.sendall((sys.argv[3] + "\n").encode())
     s.settimeout(30)
     print(s.makefile().readline().strip())
+elif mode == "wait":
+    try:
+        s = unix(sys.argv[2])
+    except OSError:  # the coordinator had gone already
+        print("gone")
+        sys.exit(0)
+    s.settimeout(float(sys.argv[3]))
+    try:
+        print(s.makefile().readline().strip() or "closed")
+    except socket.timeout:
+        print("open")
 elif mode == "stranger":
     host, port = sys.argv[2].rsplit(":", 1)
     s = socket.create_connection((host, int(port)))
