@@ -135,6 +135,12 @@ KINDS = {
     'FILE': ('MPI_File', None, None),
     'SESSION': ('MPI_Session', None, None),
 }
+# Objects looked up by handle (GROUP, WIN and their _INOUT forms): the C
+# type of the object, the look-up, the error class of an invalid handle.
+OBJECTS = {
+    'GROUP': ('struct mpcr_group *', 'mpcr_group_get', 'MPI_ERR_GROUP'),
+    'WIN': ('struct mpcr_win *', 'mpcr_win_get', 'MPI_ERR_WIN'),
+}
 # Kinds an `impl` line may use today.
 IMPL_KINDS = {'COMM', 'COMM_OUT', 'COMM_INOUT', 'TYPE', 'RTYPE', 'OP', 'COUNT', 'COUNT_OUT', 'COUNTS',
               'DISPLS', 'BUF', 'BUF_OUT', 'RANK', 'SOURCE', 'ROOT', 'TAG', 'RECV_TAG',
@@ -184,16 +190,11 @@ def impl_params(f):
         elif k == 'COMM_INOUT':
             out.append((declare('MPI_Comm *', p.name), p.name))
             out.append((declare('struct mpcr_comm *', p.name + '_o'), p.name + '_o'))
-        elif k == 'GROUP':
-            out.append((declare('struct mpcr_group *', p.name + '_o'), p.name + '_o'))
-        elif k == 'GROUP_INOUT':
-            out.append((declare('MPI_Group *', p.name), p.name))
-            out.append((declare('struct mpcr_group *', p.name + '_o'), p.name + '_o'))
-        elif k == 'WIN':
-            out.append((declare('struct mpcr_win *', p.name + '_o'), p.name + '_o'))
-        elif k == 'WIN_INOUT':
-            out.append((declare('MPI_Win *', p.name), p.name))
-            out.append((declare('struct mpcr_win *', p.name + '_o'), p.name + '_o'))
+        elif k in OBJECTS:
+            out.append((declare(OBJECTS[k][0], p.name + '_o'), p.name + '_o'))
+        elif k.endswith('_INOUT') and k[:-len('_INOUT')] in OBJECTS:
+            out.append((declare(KINDS[k][0], p.name), p.name))
+            out.append((declare(OBJECTS[k[:-len('_INOUT')]][0], p.name + '_o'), p.name + '_o'))
         elif k in ('COUNT', 'COUNT_OUT', 'COUNT_INOUT'):
             out.append((declare(KINDS[k][2], p.name), p.name + ('' if k == 'COUNT' else '_v')))
         elif k in ('AINT', 'DISP', 'AINT_OUT', 'AINT_INOUT', 'AINTS'):
@@ -293,20 +294,15 @@ def prologue(f, large):
         elif k == 'COMM' and p is not obj:  # a second communicator (MPI_Comm_compare)
             lines.append(f'struct mpcr_comm *{n}_o = mpcr_comm_get({n});')
             fail(f'!{n}_o', 'MPI_ERR_COMM')
-        elif k in ('GROUP', 'GROUP_INOUT'):
-            ref = f'*{n}' if k == 'GROUP_INOUT' else n
-            if k == 'GROUP_INOUT':
+        elif k in OBJECTS or (k.endswith('_INOUT') and k[:-len('_INOUT')] in OBJECTS):
+            inout = k.endswith('_INOUT')
+            ctype, lookup, err = OBJECTS[k[:-len('_INOUT')] if inout else k]
+            if inout:
                 fail(f'!{n}', 'MPI_ERR_ARG')
-            lines.append(f'struct mpcr_group *{n}_o = mpcr_group_get({ref});')
-            fail(f'!{n}_o', 'MPI_ERR_GROUP')
+            lines.append(f'{ctype}{n}_o = {lookup}({"*" if inout else ""}{n});')
+            fail(f'!{n}_o', err)
         elif k in ('GROUP_OUT', 'WIN_OUT'):
             fail(f'!{n}', 'MPI_ERR_ARG')
-        elif k in ('WIN', 'WIN_INOUT'):
-            ref = f'*{n}' if k == 'WIN_INOUT' else n
-            if k == 'WIN_INOUT':
-                fail(f'!{n}', 'MPI_ERR_ARG')
-            lines.append(f'struct mpcr_win *{n}_o = mpcr_win_get({ref});')
-            fail(f'!{n}_o', 'MPI_ERR_WIN')
         elif k in ('COUNTS', 'DISPLS'):
             lines.append(f'struct mpcr_counts {n}_a = {{{n}, {int(large)}}};')
         elif k in ('STATUS_OUT', 'STATUS_IN', 'STATUSES', 'REQUEST_INOUT', 'REQUESTS', 'BUF',
