@@ -7,7 +7,10 @@
  * proxy loads, and a message handle taken before a checkpoint is received
  * after it (docs/pt2pt.md). */
 #include "api_gen.h"
+#include "coll_task.h"
 #include "p2p.h"
+
+#include <sched.h>
 
 struct mpcr_message {
     struct mpcr_object h;
@@ -47,10 +50,12 @@ static int mprobe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int
     if (!r->flag) {
         int err = r->rc;
         mpcr_obj_drop_handle(m);
+        mpcr_orphans_poll(0);
         return err;
     }
     mpcr_status_set(status, mpcr_comm_peer_in(c, r->source), r->tag, r->bytes);
     *message = (MPI_Message)mpcr_obj_handle(m);
+    mpcr_orphans_poll(0); /* collectives in flight advance (coll_task.h), as at every call */
     return MPI_SUCCESS;
 }
 
@@ -58,6 +63,15 @@ int mpcr_impl_Mprobe(int source, int tag, struct mpcr_comm *c, MPI_Message *mess
                      MPI_Status *status)
 {
     int flag;
+    /* As MPI_Probe: while collectives run in the library (coll_task.h), a
+     * blocking matched probe polls, so that they advance meanwhile (a
+     * blocking MPROBE in the proxy would leave them where they are, and a
+     * rank that waits for this one's collective would never send). */
+    while (mpcr_coll_async()) {
+        int err = mprobe(MPCR_OP_IMPROBE, source, tag, c, &flag, message, status);
+        if (err || flag) return err;
+        sched_yield();
+    }
     return mprobe(MPCR_OP_MPROBE, source, tag, c, &flag, message, status);
 }
 

@@ -298,9 +298,10 @@ int main(int argc, char **argv)
     out("rank %d mixed: iallreduce %d allreduce %d ibcast %d %d\n", rank, b, c, d[0], d[1]);
 
     /* An Ibarrier some ranks wait for while others are in a blocking
-     * receive (probe == 0) or probe (1), then receive, from a rank that
-     * only sends after its wait. */
-    for (int probe = 0; probe < 2; probe++) {
+     * receive (probe == 0), probe (1) or matched probe (2), then receive,
+     * from a rank that only sends after its wait: the blocked ranks'
+     * barriers must advance while they wait. */
+    for (int probe = 0; probe < 3; probe++) {
         MPI_Request bar;
         MPI_Ibarrier(MPI_COMM_WORLD, &bar);
         if (rank == 0) {
@@ -311,11 +312,17 @@ int main(int argc, char **argv)
         }
         int got, bytes = -1;
         MPI_Status st;
-        if (probe) {
+        if (probe == 1) {
             MPI_Probe(0, 10, MPI_COMM_WORLD, &st);
             MPI_Get_count(&st, MPI_BYTE, &bytes);
         }
-        MPI_Recv(&got, 1, MPI_INT, 0, 9 + probe, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (probe == 2) {
+            MPI_Message m;
+            MPI_Mprobe(0, 11, MPI_COMM_WORLD, &m, &st);
+            MPI_Get_count(&st, MPI_BYTE, &bytes);
+            MPI_Mrecv(&got, 1, MPI_INT, &m, MPI_STATUS_IGNORE);
+        } else
+            MPI_Recv(&got, 1, MPI_INT, 0, 9 + probe, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Wait(&bar, MPI_STATUS_IGNORE);
         out("rank %d: after the ibarrier, got %d (probed %d bytes)\n", rank, got, bytes);
     }
