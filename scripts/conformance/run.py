@@ -183,6 +183,7 @@ def judge(test, rc, output):
 
 UNSUPPORTED = re.compile(r"mpcr: (MPI_\w+|PMPI_\w+) is not supported")
 PARTIAL = re.compile(r"mpcr: ((?:MPI|PMPI)_\w+ .+?) is not supported")
+STALE_NOTICE = re.compile(r"^mpcr: removed \S+, left by an mpcr run that was killed$")
 
 
 def classify(test, rc, output, timed_out, why, limit):
@@ -195,7 +196,9 @@ def classify(test, rc, output, timed_out, why, limit):
         return "partial", m.group(1)
     if timed_out:
         return "timeout", "no end within %d s" % limit
-    mpcr_lines = [l.strip() for l in output.splitlines() if l.startswith("mpcr")]
+    # mpcr's lines, less the notice that a killed run's directory was removed
+    # (about another job: it named that as this test's error once).
+    mpcr_lines = [l.strip() for l in output.splitlines() if l.startswith("mpcr") and not STALE_NOTICE.search(l)]
     if rc < 0 or (128 < rc < 160) or any("signal" in l for l in mpcr_lines):
         sig = -rc if rc < 0 else rc - 128
         detail = next((l for l in mpcr_lines if "signal" in l), "")
