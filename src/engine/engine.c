@@ -436,9 +436,12 @@ static int checkpoint(int type, uint64_t gen, int fork_how)
         return 0;
     }
     if (rc == 1) {
+        /* The hook first, the other threads after it (docs/engine.md): a
+         * thread released first could reach what the hook has yet to set up
+         * (the MPI library's channel to its new proxy, whose pid it checks). */
+        if (hooks.restarted) hooks.restarted(hooks.arg);
         release_all();
         __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
-        if (hooks.restarted) hooks.restarted(hooks.arg);
         return 1;
     }
     if (type == REQ_COORD && coord_sock[0] && report(gen, rc, -1)) syscall(SYS_exit_group, 0);

@@ -46,7 +46,10 @@ static void *program_sp;          /* where the program's stack stands while a ta
 
 int mpcr_coll_async(void)
 {
-    return current || running;
+    /* Under MPI_THREAD_MULTIPLE every wait takes this path too: it tests
+     * and lets the lock go between tests (threads.h), so that a thread
+     * blocked in a call leaves the others free to make theirs. */
+    return current || running || mpcr_threads_shared();
 }
 
 /* ---- running a task ---- */
@@ -266,19 +269,31 @@ int mpcr_coll_progress(int block, uint32_t *tokens, struct mpcr_completion *res,
             pending += (all[k++] = t->tokens[i]) != 0;
     if (!pending) { /* nothing can complete: do not wait */
         mpcr_staging_free(off);
+        if (block) mpcr_lock_yield(); /* the caller tests again after it */
         return MPI_SUCCESS;
     }
-    err = mpcr_complete_call(block ? MPCR_WAITSOME : MPCR_TESTSOME, total, off)->rc;
+    /* Under MPI_THREAD_MULTIPLE no wait at the proxy, which would hold the
+     * call line for this thread: a test, and a pause without the lock if
+     * nothing completed (the callers come back until theirs has). The
+     * token list is made again each time: another thread may have settled
+     * the tasks' operations meanwhile. */
+    int wait = block && !mpcr_threads_shared();
+    err = mpcr_complete_call(wait ? MPCR_WAITSOME : MPCR_TESTSOME, total, off)->rc;
     const struct mpcr_completion *got = mpcr_staging_ptr(mpcr_completion_offset(off, total));
+    uint32_t completed = 0;
     k = 0;
     for (uint32_t i = 0; i < n; i++, k++)
-        if (!err && tokens[i] && got[k].done) tokens[i] = 0, res[i] = got[k];
+        if (!err && tokens[i] && got[k].done) tokens[i] = 0, res[i] = got[k], completed++;
     for (struct coll_task *t = running; t; t = t->next)
         for (unsigned i = 0; i < t->n; i++, k++)
             if (!err && t->tokens[i] && got[k].done)
-                t->tokens[i] = 0, t->res[i] = got[k], t->left--;
+                t->tokens[i] = 0, t->res[i] = got[k], t->left--, completed++;
     mpcr_staging_free(off);
     if (err) return err;
+    if (block && !wait && !completed) {
+        mpcr_lock_yield();
+        return MPI_SUCCESS;
+    }
     /* Resume every task whose round completed; a resumed one may end (and
      * leave the list) or post its next round. */
     for (int again = 1; again;) {

@@ -119,7 +119,7 @@ static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_St
     if (!q) return MPI_ERR_REQUEST;
     if (q->greq) { /* completed by the program itself (MPI_Grequest_complete) */
         while (op == MPCR_OP_WAIT && !mpcr_grequest_done(q))
-            sched_yield();
+            mpcr_lock_yield(); /* another thread may be the one to complete it */
         if (!mpcr_grequest_done(q)) {
             *flag = 0;
             return MPI_SUCCESS;
@@ -331,7 +331,7 @@ static int several_waiting(enum mpcr_complete_mode mode, int count, MPI_Request 
             if (flag) *flag = done;
             if (done || err || !waits) break;
             if (!mpcr_coll_async())
-                sched_yield(); /* only generalized requests can complete */
+                mpcr_lock_yield(); /* only generalized requests can complete */
             else if ((err = progress_with(!greqs, count, reqs)))
                 break;
         }

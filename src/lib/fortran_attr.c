@@ -28,6 +28,7 @@ int MPII_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag,
 {
     static const char fn[] = "MPI_COMM_GET_ATTR";
     MPCR_REQUIRE_INIT(fn);
+    MPCR_SERIALIZED_CALL();
     struct mpcr_comm *c = mpcr_comm_get(comm);
     if (!c) return mpcr_error(NULL, MPI_ERR_COMM, fn);
     int err = mpcr_attr_comm_get(c, keyval, value, flag, reader);
@@ -38,6 +39,7 @@ int MPII_Comm_set_attr(MPI_Comm comm, int keyval, void *value, enum mpcr_attr_ki
 {
     static const char fn[] = "MPI_COMM_SET_ATTR";
     MPCR_REQUIRE_INIT(fn);
+    MPCR_SERIALIZED_CALL();
     struct mpcr_comm *c = mpcr_comm_get(comm);
     if (!c) return mpcr_error(NULL, MPI_ERR_COMM, fn);
     int err = mpcr_attr_set(MPCR_ATTR_COMM, (uint32_t)mpcr_comm_handle_of(c), keyval, value, kind);
@@ -49,6 +51,7 @@ int MPII_Type_get_attr(MPI_Datatype type, int keyval, void *value, int *flag,
 {
     static const char fn[] = "MPI_TYPE_GET_ATTR";
     MPCR_REQUIRE_INIT(fn);
+    MPCR_SERIALIZED_CALL();
     if (!mpcr_type_get(type)) return mpcr_error(NULL, MPI_ERR_TYPE, fn);
     int err = mpcr_attr_get(MPCR_ATTR_TYPE, (uint32_t)type, keyval, value, flag, reader);
     return err ? mpcr_error(NULL, err, fn) : MPI_SUCCESS;
@@ -58,6 +61,7 @@ int MPII_Type_set_attr(MPI_Datatype type, int keyval, void *value, enum mpcr_att
 {
     static const char fn[] = "MPI_TYPE_SET_ATTR";
     MPCR_REQUIRE_INIT(fn);
+    MPCR_SERIALIZED_CALL();
     if (!mpcr_type_get(type)) return mpcr_error(NULL, MPI_ERR_TYPE, fn);
     int err = mpcr_attr_set(MPCR_ATTR_TYPE, (uint32_t)type, keyval, value, kind);
     return err ? mpcr_error(NULL, err, fn) : MPI_SUCCESS;
@@ -80,6 +84,7 @@ int MPII_Win_set_attr(MPI_Win win, int keyval, void *value, enum mpcr_attr_kind 
  * over the proxies that call the Fortran callbacks by reference. */
 void MPII_Keyval_set_proxy(int keyval, mpcr_attr_copy_proxy *copy, mpcr_attr_delete_proxy *del)
 {
+    MPCR_SERIALIZED_CALL();
     mpcr_keyval_set_proxy(keyval, copy, del);
 }
 

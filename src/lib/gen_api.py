@@ -244,7 +244,7 @@ def error_object(f):
 def prologue(f, large):
     """Lines of C: look-ups and checks, in parameter order (error object first)."""
     fn = f'"{f.name}{"_c" if large else ""}"'
-    lines = [f'static const char fn[] = {fn};']
+    lines = [f'static const char fn[] = {fn};', 'MPCR_SERIALIZED_CALL();']
     if 'noinit' not in f.flags:
         lines.append('MPCR_REQUIRE_INIT(fn);')
     obj = error_object(f)

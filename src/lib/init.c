@@ -90,8 +90,8 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     /* As MPICH's MPI_Init does: output reaches mpiexec as it is printed, and
      * is not lost in a buffer when a rank dies. */
     setbuf(stdout, NULL);
-    /* One call line: calls must not overlap, so SERIALIZED is the most we give. */
-    mpcr.thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
+    /* The level asked for (MULTIPLE: threads.h serialises the calls). */
+    mpcr.thread_level = required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
     if (mpcr.thread_level < MPI_THREAD_SINGLE) mpcr.thread_level = MPI_THREAD_SINGLE;
     if (provided) *provided = mpcr.thread_level;
     mpcr.main_thread = pthread_self();
@@ -141,6 +141,7 @@ MPCR_ALIAS(Finalized);
 int PMPI_Finalize(void)
 {
     MPCR_REQUIRE_INIT("MPI_Finalize");
+    MPCR_SERIALIZED_CALL();
     /* MPI 4.0 section 11.2.2: first, as if MPI_COMM_SELF were freed, its
      * attributes' delete callbacks run (the last set first); they may
      * still call MPI. Programs use this as an at-exit hook. */

@@ -14,6 +14,7 @@
 
 #include "channel.h"
 #include "handle.h"
+#include "threads.h"
 
 struct mpcr_lib {
     int initialized, finalized;

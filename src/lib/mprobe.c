@@ -70,7 +70,7 @@ int mpcr_impl_Mprobe(int source, int tag, struct mpcr_comm *c, MPI_Message *mess
     while (mpcr_coll_async()) {
         int err = mprobe(MPCR_OP_IMPROBE, source, tag, c, &flag, message, status);
         if (err || flag) return err;
-        sched_yield();
+        mpcr_lock_yield();
     }
     return mprobe(MPCR_OP_MPROBE, source, tag, c, &flag, message, status);
 }

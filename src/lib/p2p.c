@@ -117,7 +117,7 @@ static int probe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int 
     while (op == MPCR_OP_PROBE && mpcr_coll_async()) {
         int err = probe(MPCR_OP_IPROBE, source, tag, c, flag, status);
         if (err || *flag) return err;
-        sched_yield();
+        mpcr_lock_yield();
     }
     begin_p2p_vid(op, c->vid, mpcr_comm_peer_out(c, source), tag, 0, 0);
     const struct mpcr_reply *r = mpcr_call_finish();

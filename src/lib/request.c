@@ -164,7 +164,7 @@ int mpcr_request_start_recv(struct mpcr_request *q, void *buf, MPI_Count count,
 /* Which orphans complete_orphans() waits for; the others it only tests. */
 enum orphans_wait { WAIT_NONE, WAIT_BUFFERED, WAIT_ALL };
 
-static void complete_orphans(enum orphans_wait wait)
+static void complete_orphans_once(enum orphans_wait wait)
 {
     if (mpcr_coll_async()) mpcr_coll_progress(0, NULL, NULL, 0); /* every call lets them advance */
     uint32_t n = 0, buffered = 0;
@@ -196,6 +196,29 @@ static void complete_orphans(enum orphans_wait wait)
         mpcr_obj_unref(q);
     }
     mpcr_staging_free(off);
+}
+
+/* How many orphans a wait of complete_orphans() is for. */
+static unsigned orphans_waited_for(enum orphans_wait wait)
+{
+    unsigned n = 0;
+    for (struct mpcr_request *q = orphans_list; q; q = q->next_orphan)
+        n += wait == WAIT_ALL || (wait == WAIT_BUFFERED && q->bsend_charge > 0);
+    return n;
+}
+
+static void complete_orphans(enum orphans_wait wait)
+{
+    if (wait == WAIT_NONE || !mpcr_threads_shared()) {
+        complete_orphans_once(wait);
+        return;
+    }
+    /* MPI_THREAD_MULTIPLE: tests, the lock let go between them (threads.h) */
+    for (;;) {
+        complete_orphans_once(WAIT_NONE);
+        if (!orphans_waited_for(wait)) return;
+        mpcr_lock_yield();
+    }
 }
 
 /* Takes orphan q, which has completed, off the list. */
