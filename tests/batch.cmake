@@ -24,13 +24,38 @@ batch_test(slurm_scancel_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring
 set_property(TEST batch.slurm_scancel_signal APPEND PROPERTY ENVIRONMENT "SCANCEL=--signal=USR1")
 batch_test(slurm_batch_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
 set_property(TEST batch.slurm_batch_signal APPEND PROPERTY ENVIRONMENT "SCANCEL=--batch --signal=USR1")
+# checkpoint-and-continue, then a plain scancel: nothing of the job is left (rank 0's
+# coordinator, a session of its own, included); a second sbatch restarts it
+batch_test(slurm_continue_scancel 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+set_property(TEST batch.slurm_continue_scancel APPEND PROPERTY ENVIRONMENT "CONTINUE=1")
 # --restart-if-any D both times: the first run finds no D and starts fresh, the
 # second resumes from gen-1 (the line of a requeued job's script)
 batch_test(exec_mpiexec_if_any 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
 set_property(TEST batch.exec_mpiexec_if_any APPEND PROPERTY ENVIRONMENT "IF_ANY=1")
+# Restarted by another launcher or command than the one checkpointed (issue 15,
+# point 4, on one host; batch.exec_hosts* for two): each launcher's image under
+# the other's (the restart's proxy follows its launcher), `mpcr run`'s image
+# under `mpiexec.mpich mpcr exec --restart`, `mpcr exec`'s under `mpcr restart`
+if(TARGET mpcr-proxy-openmpi)
+    batch_test(exec_mpiexec_to_openmpi 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+    set_property(TEST batch.exec_mpiexec_to_openmpi APPEND PROPERTY ENVIRONMENT
+        "LAUNCH2=mpirun.openmpi --allow-run-as-root --oversubscribe -n 2")
+    batch_test(exec_openmpi_to_mpiexec 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+    set_property(TEST batch.exec_openmpi_to_mpiexec APPEND PROPERTY ENVIRONMENT
+        "LAUNCH=mpirun.openmpi --allow-run-as-root --oversubscribe -n 2" "LAUNCH2=mpiexec.mpich -n 2")
+endif()
+batch_test(run_to_exec 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+set_property(TEST batch.run_to_exec APPEND PROPERTY ENVIRONMENT "FIRST=run")
+batch_test(exec_to_restart 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+set_property(TEST batch.exec_to_restart APPEND PROPERTY ENVIRONMENT "SECOND=restart")
+# --restart-if-any D's cases (docs/batch-systems.md "Requeue"): an empty D and one with
+# only a generation without its manifest start fresh; several generations resume
+# from the newest complete one
+batch_test(exec_if_any_cases 180 if_any.sh 2 $<TARGET_FILE:t_ckpt_ring> 600 2)
 # docs/batch-systems.md's requeue script under Slurm: pre-empted by SIGUSR1 to the
-# batch shell, checkpointed, requeued by itself, resumed by --restart-if-any
-batch_test(slurm_requeue 300 slurm_requeue.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+# batch shell, checkpointed, requeued by itself, resumed by --restart-if-any (a longer
+# ring: SIGUSR1 through the batch shell and srun was seen to arrive after 2000 2 ended)
+batch_test(slurm_requeue 300 slurm_requeue.sh 2 $<TARGET_FILE:t_ckpt_ring> 4000 2)
 # two "hosts" (network namespaces; root only, skipped otherwise): mpiexec.mpich
 # over h1,h2, rank 0's coordinator on h1's address; restarted by mpirun.openmpi
 # over h2,h1. Then the same with a standalone coordinator given by --coordinator,
@@ -42,3 +67,9 @@ if(TARGET mpcr-proxy-openmpi)
     set_tests_properties(batch.exec_hosts batch.exec_hosts_coordinator PROPERTIES
         SKIP_RETURN_CODE 77)
 endif()
+# Slurm over two nodes (network namespaces of this machine, scripts/slurm/setup.sh
+# --hosts; root only, skipped otherwise): sbatch -N 2 -n 2 of srun mpcr exec, rank 0
+# on mpcrh1, checkpointed with --exit mid-run; restarted by srun -m arbitrary -w
+# mpcrh2,mpcrh1 (ranks swapped), then again by mpiexec.mpich over h2,h1.
+batch_test(slurm_hosts 300 slurm_hosts.sh $<TARGET_FILE:t_ckpt_ring> 2000 2)
+set_tests_properties(batch.slurm_hosts PROPERTIES SKIP_RETURN_CODE 77)

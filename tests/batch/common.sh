@@ -17,12 +17,57 @@ wait_connected() {
 # checkpoint: on a fast machine they cannot end first.
 hold_jobs() { export CKPT_HOLD=$scratch/release; }
 
+# at_hold DIR GEN: true when DIR/gen-GEN's checkpoint was taken with rank 0
+# already waiting at that hold (ckpt.h creates $scratch/release.reached when
+# it gets there), i.e. at the job's end, not while it worked: the file
+# exists and is not newer than the generation's manifest (a job that goes
+# on after a checkpoint-and-continue reaches the hold later).
+at_hold() {
+    [ -e "$scratch/release.reached" ] && [ ! "$scratch/release.reached" -nt "$1/gen-$2/manifest" ]
+}
+
+# not_at_hold DIR GEN WHAT: fails when at_hold DIR GEN (as tests/ckpt/ckpt.sh
+# does): a test whose checkpoint lands at the final hold shows nothing of a
+# checkpoint of a running job.
+not_at_hold() {
+    at_hold "$1" "$2" &&
+        fail "$3: gen-$2 was taken at the job's end (rank 0 waiting at its final hold, tests/ckpt/ckpt.h CKPT_HOLD), not while the job worked: the program is too short for this machine; give it more work"
+    return 0
+}
+
+# jobs_left: the processes of the jobs started since hold_jobs (their
+# environment names $scratch/release) or naming $scratch on their command
+# line, one "PID COMMAND" a line; this test's own shell excepted.
+jobs_left() (
+    unset CKPT_HOLD # what this runs must not be counted
+    {
+        pgrep -f "$scratch" | grep -vx "$$"
+        for p in $(grep -lsF "CKPT_HOLD=$scratch/release" /proc/[0-9]*/environ); do
+            p=${p#/proc/} p=${p%/environ}
+            [ "$p" = "$$" ] || echo "$p"
+        done
+    } | sort -u | while read -r p; do
+        [ -e "/proc/$p" ] && echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-200)"
+    done
+)
+
+# no_jobs_left SECONDS WHAT: waits at most SECONDS for jobs_left to say
+# nothing; fails otherwise.
+no_jobs_left() {
+    local i
+    for ((i = 0; i < $1 * 10; i++)); do
+        [ -z "$(jobs_left)" ] && return 0
+        sleep 0.1
+    done
+    fail "$2: processes of the jobs are left: $(jobs_left)"
+}
+
 # checkpoint_exit PID NRANKS DIR SECONDS [COMMAND...]: once every rank of
 # the job whose launching process is PID has connected to DIR's
 # coordinator (waiting at most SECONDS), `mpcr checkpoint --exit DIR` (or
 # COMMAND, which must end the job after a checkpoint: a signal); then
 # waits for PID, which must end with status 0, and checks that DIR/gen-1
-# is complete.
+# is complete and was not taken at the job's final hold (not_at_hold).
 checkpoint_exit() {
     local pid=$1 n=$2 dir=$3 rc r
     wait_connected "$pid" "$n" "$dir" "$4"
@@ -37,12 +82,13 @@ checkpoint_exit() {
     for ((r = 0; r < n; r++)); do
         [ -f "$dir/gen-1/rank-$r.img" ] || fail "gen-1 lacks rank-$r.img"
     done
+    not_at_hold "$dir" 1 "the checkpoint"
     touch "$scratch/release" # hold_jobs
 }
 
 # same_output WANT GOT...: the files GOT together hold WANT's lines (sorted:
-# ranks print in any order); then no process naming $scratch is left (the
-# coordinators end once every rank has gone).
+# ranks print in any order); then no process of the jobs is left
+# (jobs_left; the coordinators end once every rank has gone).
 same_output() {
     local want=$1 i
     shift
@@ -50,9 +96,5 @@ same_output() {
     sort "$want" >"$scratch/want"
     cmp -s "$scratch/got" "$scratch/want" ||
         fail "output differs from the native run: $(diff "$scratch/want" "$scratch/got" | head -10)"
-    for ((i = 0; i < 100; i++)); do
-        pgrep -f "$scratch" >/dev/null || break
-        sleep 0.1
-    done
-    pgrep -af "$scratch" && fail "processes of the jobs are left"
+    no_jobs_left 10 "after the jobs' end"
 }

@@ -10,7 +10,8 @@
 # --signal=B:USR1@T` sends before the time limit): the script passes it on
 # through srun, the job is checkpointed (gen-1) and ends, and the script
 # requeues itself; Slurm runs it again, and the same line resumes from
-# gen-1. The job must end COMPLETED after one restart with the native
+# gen-1 (which must not have been taken at the program's final hold,
+# common.sh not_at_hold). The job must end COMPLETED after one restart with the native
 # job's status, its output (both runs, appended) the native job's.
 # Environment: MPCR (the mpcr binary), SLURM_DIR (/var/tmp/mpcr-slurm).
 set -u
@@ -83,6 +84,7 @@ for ((i = 0; i < 600; i++)); do
     sleep 0.2
 done
 [ -f "$ck/gen-1/manifest" ] || fail "no complete gen-1 two minutes after the signal"
+not_at_hold "$ck" 1 "SIGUSR1 to the batch shell"
 touch "$scratch/release" # hold_jobs
 wait "$watcher"
 watcher=

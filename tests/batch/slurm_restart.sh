@@ -14,7 +14,14 @@
 # SCANCEL (options of scancel that end the first job instead of `mpcr
 # checkpoint --exit`, e.g. "--signal=USR1": Slurm signals every process of
 # the job's steps; "--batch --signal=USR1": only the batch shell, which is
-# srun, which passes it on; docs/batch-systems.md "Signals").
+# srun, which passes it on; docs/batch-systems.md "Signals"); CONTINUE=1:
+# `mpcr checkpoint D` (checkpoint-and-continue) instead, the job goes on to
+# its final hold (not released), is ended there by a plain `scancel JOBID`,
+# and no process of it may be left (rank 0's coordinator, in a session of
+# its own, included); the first job's output up to the cut (between the
+# request and its answer) followed by the second's must be the reference's.
+# The checkpoint must not have been taken at the program's final hold
+# (common.sh not_at_hold).
 set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 n=$1
@@ -25,6 +32,8 @@ chmod 0755 "$scratch"
 fail() {
     echo "FAIL: $*"
     for f in "$scratch"/*.err; do [ -s "$f" ] && { echo "--- $f"; tail -20 "$f"; }; done
+    # a first job left held (CONTINUE) would wait for its 10 minutes
+    [ -s "$scratch/first.id" ] && scancel "$(cat "$scratch/first.id")" 2>/dev/null
     exit 1
 }
 trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
@@ -38,7 +47,44 @@ hold_jobs
 
 submit first "$MPCR" exec --ckpt-dir "$scratch/ck" "$@" &
 first=$!
-if [ -n "${SCANCEL:-}" ]; then
+if [ -n "${CONTINUE:-}" ]; then
+    ck=$scratch/ck
+    wait_connected "$first" "$n" "$ck" 120
+    sleep 0.3
+    lines_asked=$(wc -l <"$scratch/first.out")
+    "$MPCR" checkpoint "$ck" >"$scratch/ckpt.out" 2>"$scratch/ckpt.err" || fail "mpcr checkpoint $ck failed"
+    lines_done=$(wc -l <"$scratch/first.out")
+    [ -f "$ck/gen-1/manifest" ] || fail "no complete gen-1 after mpcr checkpoint"
+    not_at_hold "$ck" 1 "mpcr checkpoint"
+    for ((i = 0; i < 600; i++)); do # the job goes on, to its final hold
+        [ -e "$scratch/release.reached" ] && break
+        kill -0 "$first" 2>/dev/null || fail "the job ended after its checkpoint-and-continue"
+        sleep 0.1
+    done
+    [ -e "$scratch/release.reached" ] || fail "the job did not go on to its end after the checkpoint"
+    scancel "$(cat "$scratch/first.id")" || fail "scancel $(cat "$scratch/first.id") failed"
+    wait "$first"
+    rc=$?
+    [ "$rc" != 0 ] || fail "the cancelled job ended with status 0"
+    # Slurm sends SIGTERM, then SIGKILL KillWait (10 s) later
+    no_jobs_left 30 "after scancel"
+    touch "$scratch/release"
+    submit second "$MPCR" exec --restart "$ck"
+    rc=$?
+    [ "$rc" = "$ref_rc" ] || fail "the restarted batch job ended with status $rc, the native one with $ref_rc"
+    ref_lines=$(wc -l <"$scratch/ref.out") second_lines=$(wc -l <"$scratch/second.out")
+    cut=$((ref_lines - second_lines))
+    [ "$cut" -ge "$lines_asked" ] && [ "$cut" -le "$lines_done" ] ||
+        fail "the restart printed $second_lines lines of $ref_lines: a cut after line $cut, but the checkpoint was taken after line $lines_asked and before line $((lines_done + 1))"
+    head -n "$(wc -l <"$scratch/first.out")" "$scratch/ref.out" | cmp -s - "$scratch/first.out" ||
+        fail "the first job's output is not the beginning of the native one's"
+    tail -n "$second_lines" "$scratch/ref.out" | cmp -s - "$scratch/second.out" ||
+        fail "the restart's output is not the end of the native one's"
+    head -n "$cut" "$scratch/first.out" | cat - "$scratch/second.out" >"$scratch/joined"
+    same_output "$scratch/ref.out" "$scratch/joined"
+    echo "PASS: $(wc -l <"$scratch/want") lines, checkpointed (and continued) at $cut, cancelled at $(wc -l <"$scratch/first.out"), restarted by a second sbatch"
+    exit 0
+elif [ -n "${SCANCEL:-}" ]; then
     # shellcheck disable=SC2086 # several options
     checkpoint_exit "$first" "$n" "$scratch/ck" 120 sh -c "scancel $SCANCEL \$(cat '$scratch/first.id')"
     grep -q "checkpoint .*/gen-1 complete (SIG" "$scratch/first.err" ||

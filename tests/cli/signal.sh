@@ -13,12 +13,15 @@
 #   launcher  the same job; the signal goes to mpiexec.mpich, which passes
 #             it on to the ranks
 # KIND: exit      the signal is sent at a random instant once every rank
-#                 has connected (0.2 s to 0.6 W, W the native run's time);
+#                 has connected (0.2 s to 0.6 W, W the native run's time),
+#                 and the checkpoint must find the job at work, not
+#                 waiting at its final hold (tests/batch/common.sh
+#                 not_at_hold);
 #                 the job must end with status 0 and a complete gen-1;
 #                 the restart (`mpcr restart D`, or `mpiexec.mpich -n N
 #                 mpcr exec --restart D`) runs to the end: the two pieces'
 #                 output is the native run's, the restart's status its.
-#       continue  the same instant; the job goes on and must end as the
+#       continue  the same instant and check; the job goes on and must end as the
 #                 native run did, output and status, with exactly one
 #                 generation, gen-1, complete; a restart from it must end
 #                 with the native status and print the native run's last
@@ -79,13 +82,15 @@ lines_before=$(wc -l <"$scratch/first.out")
 # shellcheck disable=SC2086
 kill -s "$sig" $targets || fail "could not send SIG$sig to $targets"
 echo "SIG$sig after $delay_ms ms to $(wc -w <<<"$targets") process(es), $lines_before lines printed"
-if [ "$kind" = continue ]; then # the job goes on: release its hold once the checkpoint is complete
-    for ((i = 0; i < 600; i++)); do
-        grep -q "checkpoint .*/gen-1 complete" "$scratch/first.err" && break
-        kill -0 "$job" 2>/dev/null || break
-        sleep 0.1
-    done
-fi
+# The hold is released once the checkpoint is complete (or the job has
+# ended), and only after the check that rank 0 was not waiting there at the
+# cut: a checkpoint at the job's end would pass the rest of this test.
+for ((i = 0; i < 600; i++)); do
+    grep -q "checkpoint .*/gen-1 complete" "$scratch/first.err" && break
+    kill -0 "$job" 2>/dev/null || break
+    sleep 0.1
+done
+[ -f "$D/gen-1/manifest" ] && not_at_hold "$D" 1 "SIG$sig"
 touch "$scratch/release"
 wait "$job"
 rc=$?
