@@ -82,6 +82,7 @@ enum mpcr_arg {
     MPCR_ARG_BATCH = 1u << 12,       /* peer: count (1..MPCR_BATCH_MAX), offset: operations */
     MPCR_ARG_NEW_MESSAGE = 1u << 13, /* token: a free id (1..2^20) for a matched message */
     MPCR_ARG_MESSAGE = 1u << 14,     /* token: the id of a message matched and not received */
+    MPCR_ARG_POLL = 1u << 15,        /* poll: any value (blocking creations, creation.h) */
     MPCR_ARG_ANY_INT = 0,            /* peer or tag: any value (ABORT's code, a split's key) */
 };
 #define MPCR_ARGS_SEND  (MPCR_ARG_COMM | MPCR_ARG_DEST | MPCR_ARG_TAG | MPCR_ARG_DATA)
@@ -108,11 +109,11 @@ enum mpcr_arg {
                                                 answers MPI_ERR_NO_MEM when it cannot map it) */  \
     X(COMPLETE, complete, MPCR_ARG_COMPLETE) /* -> value */                                       \
     /* token: the new communicator's id (chosen by the library) */                               \
-    X(COMM_DUP, comm_dup, MPCR_ARG_PROGRAM_COMM | MPCR_ARG_NEW_COMM)                              \
+    X(COMM_DUP, comm_dup, MPCR_ARG_PROGRAM_COMM | MPCR_ARG_NEW_COMM | MPCR_ARG_POLL)              \
     /* tag: key (any) -> flag: member, value: rank, source: size; the members' world ranks    \
        (int32 each) written at offset (bytes: room for the parent's size) */                     \
     X(COMM_SPLIT, comm_split,                                                                     \
-      MPCR_ARG_PROGRAM_COMM | MPCR_ARG_COLOR | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA)                  \
+      MPCR_ARG_PROGRAM_COMM | MPCR_ARG_COLOR | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA | MPCR_ARG_POLL)  \
     X(COMM_FREE, comm_free, MPCR_ARG_PROGRAM_COMM)                                                \
     /* a pending receive not matched yet is cancelled and forgotten (-> flag 1); else the     \
        request stays, to be waited for (-> flag 0): src/proxy/serve_p2p.c */                      \
@@ -125,11 +126,12 @@ enum mpcr_arg {
     X(IMPROBE, improbe, MPCR_ARGS_PROBE | MPCR_ARG_NEW_MESSAGE)                                   \
     X(MRECV, mrecv, MPCR_ARG_MESSAGE | MPCR_ARG_DATA) /* bytes: capacity -> status */           \
     /* as COMM_SPLIT; peer: the split type (MPICH's MPI_COMM_TYPE_SHARED or MPI_UNDEFINED) */    \
-    X(COMM_SPLIT_TYPE, comm_split_type, MPCR_ARG_PROGRAM_COMM | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA) \
+    X(COMM_SPLIT_TYPE, comm_split_type,                                                           \
+      MPCR_ARG_PROGRAM_COMM | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA | MPCR_ARG_POLL)                   \
     /* at offset: the group as ranks of comm (int32 each; bytes / 4 of them, this rank among     \
        them); collective over the group only */                                                  \
     X(COMM_CREATE_GROUP, comm_create_group,                                                       \
-      MPCR_ARG_PROGRAM_COMM | MPCR_ARG_TAG | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA)                  \
+      MPCR_ARG_PROGRAM_COMM | MPCR_ARG_TAG | MPCR_ARG_NEW_COMM | MPCR_ARG_DATA | MPCR_ARG_POLL)   \
     /* as BATCH, but each operation started as ISEND/ISSEND/IRECV would be and the call        \
        answered at once: each operation's token (0: not started, rc says why) */                \
     X(IBATCH, ibatch, MPCR_ARG_BATCH)                                                             \
@@ -204,6 +206,8 @@ struct mpcr_call {
     uint64_t offset;               /* of the data in the staging area */
     uint64_t bytes;                /* data length, or receive capacity */
     _Atomic uint32_t app_sleeping; /* library is (about to be) asleep on reply.seq */
+    uint32_t poll; /* blocking creations: 1 = answer at once, made or not (creation.h);
+                      0 in images older than the field, which is how they were served */
 };
 
 /* Written by the proxy, read by the library. */
@@ -217,6 +221,7 @@ struct mpcr_reply {
     int32_t value;                   /* small results (INIT: rank) */
     uint32_t token;                  /* ISEND/IRECV: request slot */
     _Atomic uint32_t proxy_sleeping; /* proxy is (about to be) asleep on doorbell */
+    uint32_t pending;                /* a polled creation not made yet: ask again */
 };
 
 struct mpcr_chan {

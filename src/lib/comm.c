@@ -97,6 +97,35 @@ void mpcr_comm_release(struct mpcr_comm *c)
     mpcr_obj_drop_handle(c); /* the proxy frees it with the last reference */
 }
 
+/* A blocking creation (COMM_DUP, COMM_SPLIT(_TYPE), COMM_CREATE_GROUP):
+ * publishes `want` and returns the proxy's answer. The proxy waits there
+ * until every member has entered (src/proxy/creation.h). Under
+ * MPI_THREAD_MULTIPLE that wait would hold the library's lock, so that a
+ * member whose entry waits for a message from another thread of this
+ * process would never come: the call is polled instead, the lock let go
+ * between polls; one thread of the process creates at a time (the proxy
+ * serves one creation at a time), the others wait for their turn the same
+ * way. */
+static const struct mpcr_reply *creation_call(const struct mpcr_call *want)
+{
+    static int creating; /* a thread of this process is in a polled creation */
+    int polled = mpcr_threads_shared();
+    while (polled && creating) mpcr_lock_yield();
+    creating = polled;
+    for (;;) {
+        struct mpcr_call *call = mpcr_call_begin(want->op);
+        call->comm = want->comm, call->peer = want->peer, call->tag = want->tag;
+        call->token = want->token, call->offset = want->offset, call->bytes = want->bytes;
+        call->poll = (uint32_t)polled;
+        const struct mpcr_reply *r = mpcr_call_finish();
+        if (!polled || r->rc != MPI_SUCCESS || !r->pending) {
+            creating = 0;
+            return r;
+        }
+        mpcr_lock_yield();
+    }
+}
+
 /* A duplicate's object, not yet known to the proxy: c's rank, size, error
  * handler and members, and an inter-communicator's groups. */
 static struct mpcr_comm *dup_object(struct mpcr_comm *c)
@@ -117,10 +146,8 @@ int mpcr_comm_dup(struct mpcr_comm *c, struct mpcr_comm **out)
 {
     struct mpcr_comm *n = dup_object(c);
     if (!n) return MPI_ERR_NO_MEM;
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMM_DUP);
-    call->comm = c->vid;
-    call->token = n->vid;
-    int err = mpcr_call_finish()->rc;
+    int err = creation_call(&(struct mpcr_call){.op = MPCR_OP_COMM_DUP, .comm = c->vid,
+                                                 .token = n->vid})->rc;
     if (err) {
         comm_discard(n);
         return err;
@@ -139,6 +166,15 @@ static int dup_extras(struct mpcr_comm *c, struct mpcr_comm *n)
 
 int mpcr_impl_Comm_dup(struct mpcr_comm *c, MPI_Comm *newcomm)
 {
+    /* Under MPI_THREAD_MULTIPLE a duplicate is a non-blocking one waited
+     * for: the proxy makes several at once, so threads duplicating
+     * different communicators need no order between them across ranks
+     * (the polled creations of creation_call come one at a time). */
+    if (mpcr_threads_shared() && !c->inter) {
+        MPI_Request q;
+        int err = mpcr_comm_idup(c, newcomm, &q);
+        return err ? err : mpcr_impl_Wait(&q, MPI_STATUS_IGNORE);
+    }
     struct mpcr_comm *n;
     int err = mpcr_comm_dup(c, &n);
     if (err) return err;
@@ -203,14 +239,9 @@ static int split_call(struct mpcr_comm *c, enum mpcr_op op, int color, int key,
         comm_discard(n);
         return err;
     }
-    struct mpcr_call *call = mpcr_call_begin(op);
-    call->comm = c->vid;
-    call->peer = color;
-    call->tag = key;
-    call->token = n->vid;
-    call->offset = off;
-    call->bytes = bytes;
-    const struct mpcr_reply *r = mpcr_call_finish();
+    const struct mpcr_reply *r =
+        creation_call(&(struct mpcr_call){.op = op, .comm = c->vid, .peer = color, .tag = key,
+                                          .token = n->vid, .offset = off, .bytes = bytes});
     err = r->rc;
     if (err || !r->flag) { /* an error, or not a member (color MPI_UNDEFINED) */
         mpcr_staging_free(off);
@@ -324,13 +355,10 @@ static int create_group(struct mpcr_comm *c, const int32_t *g, int n, int me, in
         mpcr_staging_free(off);
         return MPI_ERR_NO_MEM;
     }
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMM_CREATE_GROUP);
-    call->comm = c->vid;
-    call->tag = tag;
-    call->token = nc->vid;
-    call->offset = off;
-    call->bytes = (uint64_t)n * sizeof(int32_t);
-    int err = mpcr_call_finish()->rc;
+    int err = creation_call(&(struct mpcr_call){.op = MPCR_OP_COMM_CREATE_GROUP, .comm = c->vid,
+                                                 .tag = tag, .token = nc->vid, .offset = off,
+                                                 .bytes = (uint64_t)n * sizeof(int32_t)})
+                  ->rc;
     mpcr_staging_free(off);
     if (err) {
         comm_discard(nc);

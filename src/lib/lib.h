@@ -14,7 +14,6 @@
 
 #include "channel.h"
 #include "handle.h"
-#include "threads.h"
 
 struct mpcr_lib {
     int initialized, finalized;
@@ -30,6 +29,8 @@ struct mpcr_lib {
     char proxy_version[256];
 };
 extern struct mpcr_lib mpcr;
+
+#include "threads.h" /* reads mpcr.thread_level */
 
 /* The proxy is our parent; the kernel sends this signal when it dies. */
 #define MPCR_PROXY_DEATH_SIGNAL (SIGRTMAX - 1)

@@ -7,7 +7,6 @@
 #include "coll_task.h"
 #include "p2p.h"
 
-#include <sched.h>
 #include <stdlib.h>
 
 /* Begins a point-to-point call: fills the call line. */

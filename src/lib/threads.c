@@ -15,24 +15,17 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread unsigned depth; /* this thread's calls into the library, nested */
 static __thread unsigned idle;  /* pauses of its current wait, for the back-off */
 
-int mpcr_threads_shared(void)
+void mpcr_lock_take(void)
 {
-    return __builtin_expect(mpcr.thread_level == MPI_THREAD_MULTIPLE, 0);
-}
-
-int mpcr_lock_enter(void)
-{
-    if (!mpcr_threads_shared()) return 0;
     if (depth++ == 0) {
         pthread_mutex_lock(&lock);
         idle = 0;
     }
-    return 1;
 }
 
-void mpcr_lock_leave(int *entered)
+void mpcr_lock_drop(void)
 {
-    if (*entered && --depth == 0) pthread_mutex_unlock(&lock);
+    if (--depth == 0) pthread_mutex_unlock(&lock);
 }
 
 /* The first pauses only give the core up (a message from a thread of this

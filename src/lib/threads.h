@@ -1,17 +1,33 @@
 /* MPI_THREAD_MULTIPLE (docs/threads.md): one lock serialises the library,
  * and a call that waits lets it go while it waits, so that other threads'
  * calls run meanwhile. Below MULTIPLE none of this costs more than a test
- * of the level. */
+ * of the level, inlined into every entry point. Included by lib.h after
+ * struct mpcr_lib, whose thread_level it reads. */
 #ifndef MPCR_THREADS_H
 #define MPCR_THREADS_H
 
 /* 1 when the program asked for (and got) MPI_THREAD_MULTIPLE. */
-int mpcr_threads_shared(void);
+static inline int mpcr_threads_shared(void)
+{
+    return __builtin_expect(mpcr.thread_level == MPI_THREAD_MULTIPLE, 0);
+}
+
+/* The lock's slow half, under MULTIPLE only (threads.c). */
+void mpcr_lock_take(void);
+void mpcr_lock_drop(void);
 
 /* Taken by every entry point for the length of the call (recursively: a
  * callback the library runs may call MPI again). */
-int mpcr_lock_enter(void);
-void mpcr_lock_leave(int *entered);
+static inline int mpcr_lock_enter(void)
+{
+    if (!mpcr_threads_shared()) return 0;
+    mpcr_lock_take();
+    return 1;
+}
+static inline void mpcr_lock_leave(int *entered)
+{
+    if (__builtin_expect(*entered, 0)) mpcr_lock_drop();
+}
 #define MPCR_SERIALIZED_CALL()                                                                    \
     __attribute__((cleanup(mpcr_lock_leave), unused)) int mpcr_entered_ = mpcr_lock_enter()
 

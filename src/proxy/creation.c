@@ -167,6 +167,10 @@ int creation_serve(const struct mpcr_call *c, struct mpcr_reply *r)
             answer(c, r);
             return 0;
         }
+        if (c->poll) {
+            r->pending = 1; /* the library asks again, letting its other threads call meanwhile */
+            return 0;
+        }
         if (child_exited) child_ended();
         if (ckpt_poll()) return 1; /* the drain goes on with creation_progress */
     }

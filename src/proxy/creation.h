@@ -15,7 +15,10 @@
  * whether all entered: then each makes the real call (even while quiesced,
  * in the drain), else none has, and the creation is simply redone later.
  *
- * One creation at a time per rank (the program's calls are serialised).
+ * One creation at a time per rank (the program's calls are serialised; under
+ * MPI_THREAD_MULTIPLE the library lets one thread create at a time and
+ * polls: a call with `poll` set is answered at once, `pending` while the
+ * members are not all in, and the program's other threads call meanwhile).
  * Its progress (entered, from whom, or done with the answer) is part of the
  * proxy's state file, so a restarted rank neither enters twice nor asks for
  * a creation its partners have finished. */

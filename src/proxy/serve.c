@@ -563,6 +563,7 @@ void serve_call(const struct mpcr_call *c, struct mpcr_reply *r)
     r->rc = MPI_SUCCESS;
     r->flag = 0;
     r->token = 0;
+    r->pending = 0;
     call_abandoned = 0;
     /* An unknown operation (garbage, or a library of another version that
      * the hello did not catch) is the caller's error, not the job's end. */
