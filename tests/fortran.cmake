@@ -95,3 +95,22 @@ set_tests_properties(ckpt.fortran_cg ckpt.fortran_cg_continue PROPERTIES
 if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.fortran_cg APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
+
+# Hybrid MPI + OpenMP in Fortran: four threads in MPI_SENDRECV at once
+# (MPI_THREAD_MULTIPLE) over a Cartesian grid; restarted under Open MPI in
+# the --exit test. libgomp's idle threads sleep (OMP_WAIT_POLICY=passive:
+# spinning ones starve the proxies on 2 cores, docs/threads.md).
+fortran_program(tf_ckpt_stencil_omp OPT "-O2;-fopenmp" ckpt/ckpt_stencil_omp.f90)
+set(omp_env "OMP_NUM_THREADS=4;OMP_WAIT_POLICY=passive")
+add_test(NAME fortran.stencil_omp COMMAND ${TESTS_DIR}/compare.sh 2
+    ${CMAKE_BINARY_DIR}/tests/tf_ckpt_stencil_omp 40)
+add_test(NAME ckpt.fortran_stencil_omp COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh
+    exit-restart 3 2 ${CMAKE_BINARY_DIR}/tests/tf_ckpt_stencil_omp 1500 2)
+add_test(NAME ckpt.fortran_stencil_omp_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh
+    continue 3 2 ${CMAKE_BINARY_DIR}/tests/tf_ckpt_stencil_omp 1500 2)
+set_tests_properties(fortran.stencil_omp ckpt.fortran_stencil_omp ckpt.fortran_stencil_omp_continue
+    PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE};${omp_env}" RUN_SERIAL TRUE TIMEOUT 300)
+if(TARGET mpcr-proxy-openmpi)
+    set_property(TEST ckpt.fortran_stencil_omp APPEND PROPERTY ENVIRONMENT
+        "CKPT_RESTART_ARGS=--mpi openmpi")
+endif()

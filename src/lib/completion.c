@@ -334,6 +334,8 @@ static int several_waiting(enum mpcr_complete_mode mode, int count, MPI_Request 
                 mpcr_lock_yield(); /* only generalized requests can complete */
             else if ((err = progress_with(!greqs, count, reqs)))
                 break;
+            else if (greqs)
+                mpcr_lock_yield(); /* another thread may be the one to complete them */
         }
     }
     mpcr_orphans_poll(0);
