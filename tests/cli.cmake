@@ -32,6 +32,10 @@ cli_job_test(signal_launcher_exit 240 signal.sh launcher exit 2 ${CLI_RING_SHORT
 cli_job_test(signal_run_term 240 signal.sh run exit 2 ${CLI_RING_SHORT})
 set_property(TEST cli.signal_run_term APPEND PROPERTY ENVIRONMENT
     "SIGNAL=TERM" "SIGNAL_OPTS=--exit-signal TERM --checkpoint-signal none")
+# A restart takes its own signals, not the first start's: started with --exit-signal
+# TERM, restarted with the defaults (SIGUSR2, then SIGUSR1 to every process), then with
+# --exit-signal TERM --checkpoint-signal none; the programs' ignored signals checked each time
+cli_job_test(signal_restart 240 signal_restart.sh 2 ${CLI_RING_SHORT})
 # A client connected to the coordinator when the job ends is told why no
 # checkpoint was taken (it heard nothing before: "the coordinator closed
 # the connection").

@@ -494,6 +494,7 @@ int mpcr_engine_init(void)
     writer_stops = stop && !strcmp(stop, "1");
     find_tid_offset();
     mpcr_proc_init();
+    mpcr_signals_init();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_signal;

@@ -158,6 +158,14 @@ struct mpcr_handoff {
     const void *table[MPCR_T_COUNT];
     uint64_t zone_start, zone_len;
     char image_path[4096];
+    uint64_t triggers; /* the restart's checkpoint signals (MPCR_ENV_*_SIGNAL below), bit n-1 for signal n */
 };
+
+/* The signals that ask a job for checkpoints (numbers, 0: none; set by `mpcr
+ * run`, `exec`, `restart` for the proxies, src/cli/signal_option.c). The
+ * proxy starts its program, or the restorer, with them ignored; the engine
+ * keeps that so across a restart (src/engine/signals.c). */
+#define MPCR_ENV_CHECKPOINT_SIGNAL "MPCR_CHECKPOINT_SIGNAL"
+#define MPCR_ENV_EXIT_SIGNAL "MPCR_EXIT_SIGNAL"
 
 #endif

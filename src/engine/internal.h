@@ -101,6 +101,7 @@ int mpcr_mem_dump(struct mpcr_scratch *s);      /* the streams, filling data_* *
 int mpcr_proc_refuse(struct mpcr_scratch *s); /* children, timers: refuse */
 int mpcr_proc_save(struct mpcr_scratch *s);   /* mm, rlimits, umask, cwd, itimers */
 int mpcr_files_save(struct mpcr_scratch *s);
+void mpcr_signals_init(void); /* at start-up: the run's checkpoint signals, from the environment */
 int mpcr_signals_save(struct mpcr_scratch *s);
 int mpcr_proc_restore(const struct mpcr_handoff *h);
 int mpcr_files_restore(const struct mpcr_handoff *h);

@@ -2,9 +2,20 @@
  * which keeps each handler's SA_RESTORER trampoline), the signals pending on
  * the process and on each thread (raised again after a restart; their
  * siginfo is not kept). Per-thread masks need no code: they are in each
- * thread's signal frame and rt_sigreturn puts them back. */
+ * thread's signal frame and rt_sigreturn puts them back.
+ *
+ * The signals that ask an MPI job for checkpoints (MPCR_ENV_*_SIGNAL in
+ * image.h) are ignored in the program because its launcher, the proxy, set
+ * them so, not because the program asked for it; a restart may use others.
+ * So a restart sets each signal of the restart's pair that the image leaves
+ * at SIG_DFL to SIG_IGN (as a start does), and each signal of the pair of
+ * the run that took the image that the restart does not use, and that the
+ * image ignores, to what the restarted process was started with (SIG_DFL,
+ * unless the launcher ignores it). A handler of the program's own stays
+ * (docs/batch-systems.md, "Signals"). */
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -22,6 +33,22 @@ static uint64_t status_mask(const char *path, const char *key)
     p += strlen(key);
     while (*p == ' ' || *p == '\t') p++;
     return mpcr_parse_hex(&p);
+}
+
+/* The pair of the run this process belongs to: its start's, or its last
+ * restart's. In the process's memory, so an image carries its own. */
+static uint64_t run_triggers;
+
+static uint64_t env_signal_bit(const char *name)
+{
+    const char *v = getenv(name);
+    int sig = v ? atoi(v) : 0;
+    return sig > 0 && sig <= 64 ? 1ull << (sig - 1) : 0;
+}
+
+void mpcr_signals_init(void)
+{
+    run_triggers = env_signal_bit(MPCR_ENV_CHECKPOINT_SIGNAL) | env_signal_bit(MPCR_ENV_EXIT_SIGNAL);
 }
 
 int mpcr_signals_save(struct mpcr_scratch *s)
@@ -49,9 +76,18 @@ int mpcr_signals_restore(const struct mpcr_handoff *h)
     const struct mpcr_img_sigact *acts = h->table[MPCR_T_SIGACT];
     for (int sig = 1; sig <= 64; sig++) {
         if (sig == SIGKILL || sig == SIGSTOP) continue;
-        if (syscall(SYS_rt_sigaction, sig, &acts[sig - 1], NULL, 8))
+        struct mpcr_img_sigact a = acts[sig - 1], started;
+        uint64_t bit = 1ull << (sig - 1);
+        /* What the restorer was started with: SIG_DFL or SIG_IGN (exec). */
+        if (syscall(SYS_rt_sigaction, sig, NULL, &started, 8))
+            return mpcr_fail(-errno, "reading the action of signal %d: %s", sig, mpcr_strerror(errno));
+        const uint64_t dfl = (uintptr_t)SIG_DFL, ign = (uintptr_t)SIG_IGN;
+        if ((h->triggers & bit) && a.handler == dfl) a.handler = ign;
+        else if (!(h->triggers & bit) && (run_triggers & bit) && a.handler == ign) a = started;
+        if (syscall(SYS_rt_sigaction, sig, &a, NULL, 8))
             return mpcr_fail(-errno, "restoring the action of signal %d: %s", sig, mpcr_strerror(errno));
     }
+    run_triggers = h->triggers;
     return 0;
 }
 

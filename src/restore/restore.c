@@ -351,6 +351,17 @@ static void set_mm(const struct mpcr_img_header *h)
     if (r < 0) die(127, "prctl(PR_SET_MM_MAP) failed: ", errword(r), (char *)0);
 }
 
+/* The bit (n-1) of signal n when env is "NAME=n" (name is "NAME="), else 0:
+ * the restart's checkpoint signals, for the engine (src/engine/signals.c). */
+static uint64_t signal_bit(const char *env, const char *name)
+{
+    for (; *name; name++, env++)
+        if (*env != *name) return 0;
+    uint64_t sig = 0;
+    for (; *env >= '0' && *env <= '9' && sig <= 64; env++) sig = sig * 10 + (uint64_t)(*env - '0');
+    return !*env && sig >= 1 && sig <= 64 ? 1ull << (sig - 1) : 0;
+}
+
 void restore_main(long *sp)
 {
     int argc = (int)sp[0];
@@ -362,8 +373,11 @@ void restore_main(long *sp)
     if (argc != 2 + check_only) die(2, "usage: mpcr-restore [--check | --check-layout] IMAGE", (char *)0);
     const char *path = argv[argc - 1];
 
-    for (char **env = argv + argc + 1; *env; env++)
+    for (char **env = argv + argc + 1; *env; env++) {
         if (streq(*env, "MPCR_RESTORE_SIMPLE=1")) mpcr_restore_simple = 1;
+        handoff.triggers |= signal_bit(*env, MPCR_ENV_CHECKPOINT_SIGNAL "=") |
+                            signal_bit(*env, MPCR_ENV_EXIT_SIGNAL "=");
+    }
 
     /* Open without blocking (a FIFO in the image's place would hold the
      * restorer forever) and take only a regular file. Signals stay

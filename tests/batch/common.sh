@@ -98,3 +98,15 @@ same_output() {
         fail "output differs from the native run: $(diff "$scratch/want" "$scratch/got" | head -10)"
     no_jobs_left 10 "after the jobs' end"
 }
+
+# descendants PID: every process below PID, one a line, hydra's own
+# (hydra_pmi_proxy, mpiexec) excepted: the proxies, programs and rank 0's
+# coordinator of a job under mpiexec.mpich, which `scancel --signal` would
+# signal.
+descendants() {
+    local p
+    for p in $(pgrep -P "$1"); do
+        case $(cat /proc/$p/comm 2>/dev/null) in hydra_* | mpiexec*) ;; *) echo "$p" ;; esac
+        descendants "$p"
+    done
+}

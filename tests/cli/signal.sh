@@ -66,14 +66,6 @@ wait_connected "$job" "$n" "$D" 60
 delay_ms=$((200 + RANDOM % (wall_ms * 6 / 10 > 200 ? wall_ms * 6 / 10 - 200 : 1)))
 sleep "$((delay_ms / 1000)).$(printf %03d $((delay_ms % 1000)))"
 
-# Every process below $1, hydra's own excepted.
-descendants() {
-    local p
-    for p in $(pgrep -P "$1"); do
-        case $(cat /proc/$p/comm 2>/dev/null) in hydra_* | mpiexec*) ;; *) echo "$p" ;; esac
-        descendants "$p"
-    done
-}
 case $launch in
 run | launcher) targets=$job ;;
 exec) targets=$(descendants "$job") ;;
