@@ -44,6 +44,18 @@ if(TARGET mpcr-proxy-openmpi)
     set_property(TEST batch.exec_openmpi_to_mpiexec APPEND PROPERTY ENVIRONMENT
         "LAUNCH=mpirun.openmpi --allow-run-as-root --oversubscribe -n 2" "LAUNCH2=mpiexec.mpich -n 2")
 endif()
+# The launcher's own options pass through untouched (issue 15, point 1): a hostfile
+# (tests/batch/hosts.*: this host, 2 slots), an environment variable and a binding to one
+# core per rank, seen in every rank's proxy and program (PASSED), at the start and after
+# the restart by the same command line
+batch_test(exec_mpiexec_options 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+set_property(TEST batch.exec_mpiexec_options APPEND PROPERTY ENVIRONMENT "PASSED=MPCR_TEST_FOO=bar"
+    "LAUNCH=mpiexec.mpich -f ${CMAKE_CURRENT_SOURCE_DIR}/batch/hosts.mpich -n 2 -genv MPCR_TEST_FOO bar -bind-to core")
+if(TARGET mpcr-proxy-openmpi)
+    batch_test(exec_openmpi_options 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+    set_property(TEST batch.exec_openmpi_options APPEND PROPERTY ENVIRONMENT "PASSED=MPCR_TEST_FOO=bar"
+        "LAUNCH=mpirun.openmpi --allow-run-as-root --hostfile ${CMAKE_CURRENT_SOURCE_DIR}/batch/hosts.openmpi -n 2 -x MPCR_TEST_FOO=bar --bind-to core")
+endif()
 batch_test(run_to_exec 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
 set_property(TEST batch.run_to_exec APPEND PROPERTY ENVIRONMENT "FIRST=run")
 batch_test(exec_to_restart 180 exec_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
@@ -52,6 +64,10 @@ set_property(TEST batch.exec_to_restart APPEND PROPERTY ENVIRONMENT "SECOND=rest
 # only a generation without its manifest start fresh; several generations resume
 # from the newest complete one
 batch_test(exec_if_any_cases 180 if_any.sh 2 $<TARGET_FILE:t_ckpt_ring> 600 2)
+# The requeue script's line with its periodic checkpoint (--interval 1): a generation appears
+# without any checkpoint asked for, the job is killed (SIGKILL to all its processes),
+# the same line resumes from the newest complete generation
+batch_test(exec_interval 180 interval.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
 # docs/batch-systems.md's requeue script under Slurm: pre-empted by SIGUSR1 to the
 # batch shell, checkpointed, requeued by itself, resumed by --restart-if-any (a longer
 # ring: SIGUSR1 through the batch shell and srun was seen to arrive after 2000 2 ended)

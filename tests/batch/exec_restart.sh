@@ -17,7 +17,14 @@
 # does not exist at first: a fresh start); FIRST=run: the first run is
 # `mpcr run -n NPROCS --ckpt-dir D` instead (its image restarted by LAUNCH2
 # `mpcr exec --restart D`); SECOND=restart: the restart is `mpcr restart D`
-# instead (of an image of `mpcr exec`).
+# instead (of an image of `mpcr exec`); PASSED=NAME=VALUE: LAUNCH and
+# LAUNCH2 give the ranks NAME=VALUE and bind each to one CPU (`-genv NAME
+# VALUE -bind-to core`, `-x NAME=VALUE --bind-to core`): while each run
+# works, every rank's proxy (the launcher's process) and program have
+# NAME=VALUE in their environment, each proxy is bound (to fewer CPUs than
+# this test may use, others than the other ranks'), and its program to the
+# same CPUs (mpcr neither
+# eats nor alters the launcher's options; passed_through below).
 set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 n=$1
@@ -40,6 +47,28 @@ ref_rc=$?
 [ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
 hold_jobs
 
+# passed_through WHO PID: the job of PID has what PASSED says (above).
+passed_through() {
+    local p q prog seen=" " cpus all_cpus
+    all_cpus=$(awk '/^Cpus_allowed_list:/ {print $2}' /proc/self/status)
+    for p in $(descendants "$2"); do
+        case $(cat /proc/$p/comm 2>/dev/null) in mpcr-proxy*) ;; *) continue ;; esac
+        prog=$(pgrep -P "$p" | head -1)
+        [ -n "$prog" ] || fail "$1: proxy $p has no program"
+        for q in "$p" "$prog"; do
+            tr '\0' '\n' <"/proc/$q/environ" | grep -qxF "$PASSED" ||
+                fail "$1: $(cat /proc/$q/comm) ($q) lacks $PASSED in its environment"
+        done
+        cpus=$(awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$p/status")
+        [ "$cpus" != "$all_cpus" ] || fail "$1: proxy $p may run on every CPU ($cpus): not bound"
+        [ "$(awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$prog/status")" = "$cpus" ] ||
+            fail "$1: program $prog runs on CPUs $(awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$prog/status"), its proxy's binding is $cpus"
+        [[ $seen == *" $cpus "* ]] && fail "$1: two ranks bound to CPU $cpus"
+        seen="$seen$cpus "
+    done
+    [ "$(wc -w <<<"$seen")" = "$n" ] || fail "$1: found $(wc -w <<<"$seen") proxies, not $n"
+}
+
 if [ -n "${IF_ANY:-}" ]; then
     first=(--restart-if-any "$scratch/ck" "$@") second=(--restart-if-any "$scratch/ck" "$@")
 else
@@ -51,15 +80,28 @@ else
     $launch "$MPCR" exec "${first[@]}" >"$scratch/first.out" 2>"$scratch/first.err" &
 fi
 job=$!
+if [ -n "${PASSED:-}" ]; then
+    wait_connected "$job" "$n" "$scratch/ck" 60
+    passed_through "the first run" "$job"
+fi
 checkpoint_exit "$job" "$n" "$scratch/ck" 60
 job=
 
+[ -n "${PASSED:-}" ] && rm -f "$scratch/release" "$scratch/release.reached" # held again, for the check
 if [ "${SECOND:-exec}" = restart ]; then
-    "$MPCR" restart "$scratch/ck" >"$scratch/second.out" 2>"$scratch/second.err"
+    "$MPCR" restart "$scratch/ck" >"$scratch/second.out" 2>"$scratch/second.err" &
 else
-    $launch2 "$MPCR" exec "${second[@]}" >"$scratch/second.out" 2>"$scratch/second.err"
+    $launch2 "$MPCR" exec "${second[@]}" >"$scratch/second.out" 2>"$scratch/second.err" &
 fi
+job=$!
+if [ -n "${PASSED:-}" ]; then
+    wait_connected "$job" "$n" "$scratch/ck" 60
+    passed_through "the restart" "$job"
+    touch "$scratch/release"
+fi
+wait "$job"
 rc=$?
+job=
 [ "$rc" = "$ref_rc" ] || fail "the restarted job ended with status $rc, the native run with $ref_rc"
 same_output "$scratch/ref" "$scratch/first.out" "$scratch/second.out"
 echo "PASS: $(wc -l <"$scratch/want") lines, checkpointed at $(wc -l <"$scratch/first.out"), restarted to the end"

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The periodic checkpoint of the requeue script's line (docs/batch-systems.md
+# "Requeue"), against the uninterrupted native run (mpiexec.mpich):
+#   interval.sh NPROCS PROGRAM ARGS...
+# `mpiexec.mpich -n N mpcr exec --restart-if-any D --interval 1 --keep 2
+# PROGRAM ARGS` starts fresh; nobody asks for a checkpoint: once a
+# generation is complete by itself every process of the job is killed (SIGKILL, as a node
+# failure or a scheduler's kill leaves it), and the newest complete
+# generation must not have been taken at the program's final hold
+# (common.sh not_at_hold). The same line again resumes from it: it ends
+# with the native status, prints the native run's last lines, and together
+# with what the first run printed before the kill covers the native output;
+# no process is left.
+set -u
+: "${MPCR:?MPCR must name the mpcr binary}"
+n=$1
+shift
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/mpcr-interval-XXXXXX")
+job=
+fail() {
+    echo "FAIL: $*"
+    for f in "$scratch"/*.err; do [ -s "$f" ] && { echo "--- $f"; tail -20 "$f"; }; done
+    [ -n "$job" ] && kill "$job" 2>/dev/null
+    exit 1
+}
+trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
+. "$(dirname "$0")/common.sh"
+
+mpiexec.mpich -n "$n" "$@" >"$scratch/ref" 2>"$scratch/ref.err"
+ref_rc=$?
+[ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
+hold_jobs
+D=$scratch/ck
+line=("$MPCR" exec --restart-if-any "$D" --interval 1 --keep 2 "$@")
+
+mpiexec.mpich -n "$n" "${line[@]}" >"$scratch/first.out" 2>"$scratch/first.err" &
+job=$!
+wait_connected "$job" "$n" "$D" 60
+# any complete generation: under load --keep 2 may have removed gen-1 already
+complete() { compgen -G "$D/gen-*/manifest" >/dev/null; }
+for ((i = 0; i < 600; i++)); do
+    complete && break
+    kill -0 "$job" 2>/dev/null || fail "the job ended before its first periodic checkpoint"
+    sleep 0.1
+done
+complete || fail "no periodic checkpoint within 60 s of --interval 1"
+# shellcheck disable=SC2046
+kill -KILL $(descendants "$job") $(jobs_left | cut -d' ' -f1) 2>/dev/null
+wait "$job"
+job=
+no_jobs_left 10 "after the kill"
+newest=$(cd "$D" && for g in gen-*; do [ -f "$g/manifest" ] && echo "${g#gen-}"; done | sort -n | tail -1)
+not_at_hold "$D" "$newest" "the periodic checkpoint"
+touch "$scratch/release"
+
+mpiexec.mpich -n "$n" "${line[@]}" >"$scratch/second.out" 2>"$scratch/second.err"
+rc=$?
+[ "$rc" = "$ref_rc" ] || fail "the resumed job ended with status $rc, the native run with $ref_rc"
+grep -qx "gen $newest" "$D/coord.launch" ||
+    fail "the second run did not resume from gen-$newest: coord.launch says $(grep '^gen' "$D/coord.launch")"
+first=$(wc -l <"$scratch/first.out") second=$(wc -l <"$scratch/second.out") all=$(wc -l <"$scratch/ref")
+head -n "$first" "$scratch/ref" | cmp -s - "$scratch/first.out" ||
+    fail "the first run printed what the native run did not: $(head -n "$first" "$scratch/ref" | diff - "$scratch/first.out" | head -5)"
+tail -n "$second" "$scratch/ref" | cmp -s - "$scratch/second.out" ||
+    fail "the resumed job printed lines that are not the native run's last ones: $(tail -n "$second" "$scratch/ref" | diff - "$scratch/second.out" | head -5)"
+[ $((first + second)) -ge "$all" ] ||
+    fail "lines are missing: $first before the kill, $second after the resume, $all natively"
+no_jobs_left 10 "after the resumed job's end"
+echo "PASS: killed after the periodic gen-$newest at $first lines, resumed: $second lines, the native run's last ones"
