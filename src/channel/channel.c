@@ -1,8 +1,9 @@
-/* Shared helpers of the channel: futexes, spin policy, descriptor passing. */
+/* Shared helpers of the channel: futexes, spin and yield policy, descriptor passing. */
 #include "channel.h"
 
 #include <errno.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -36,10 +37,29 @@ uint64_t mpcr_spin_ns(void)
     return spin_ns;
 }
 
+static uint64_t yield_ns; /* 0: sleep as soon as the spin is over */
+
+uint64_t mpcr_yield_ns(void)
+{
+    return yield_ns;
+}
+
 void mpcr_set_spin_ns(uint64_t ns)
 {
     const char *s = getenv("MPCR_SPIN_NS");
     spin_ns = s ? strtoull(s, NULL, 10) : ns;
+    const char *y = getenv("MPCR_YIELD_NS"); /* the proxy sets it for its program */
+    yield_ns = y ? strtoull(y, NULL, 10) : 0;
+}
+
+int mpcr_yield_poll(_Atomic uint32_t *word, uint32_t value, int equal)
+{
+    uint64_t start = mpcr_now_ns();
+    for (;;) {
+        sched_yield(); /* the process waited for runs now, if it shares this core */
+        if ((atomic_load_explicit(word, memory_order_acquire) == value) == equal) return 1;
+        if (mpcr_now_ns() - start >= yield_ns) return 0;
+    }
 }
 
 int mpcr_send_fd(int sock, int fd, const void *msg, unsigned len)

@@ -248,32 +248,45 @@ void mpcr_futex_wake(_Atomic uint32_t *word);
 /* How long a side spins before it sleeps. Spinning keeps a ping-pong fast
  * when every process has a core of its own; where processes share cores,
  * a spinning side only delays the one it waits for, so the proxy chooses 0
- * there and tells the library (INIT). MPCR_SPIN_NS overrides the choice. */
+ * there and tells the library (INIT). MPCR_SPIN_NS overrides the choice.
+ *
+ * After the spin, a side may poll with sched_yield() for mpcr_yield_ns()
+ * before it sleeps: on a shared core a yield hands the core to the process
+ * waited for without a futex wake-up (docs/channel.md, "A call"). The
+ * proxy chooses it (MPCR_YIELD_NS in the program's environment, which the
+ * proxy sets when the user has not); mpcr_set_spin_ns reads it. */
 uint64_t mpcr_spin_ns(void);
+uint64_t mpcr_yield_ns(void);
 void mpcr_set_spin_ns(uint64_t ns);
 uint64_t mpcr_now_ns(void);
+/* Polls (*word == value) == equal, with sched_yield() between polls, for at
+ * most mpcr_yield_ns(); 1 when the condition became true. */
+int mpcr_yield_poll(_Atomic uint32_t *word, uint32_t value, int equal);
 
 static inline void mpcr_cpu_relax(void)
 {
     __builtin_ia32_pause();
 }
 
-/* Spins until (*word == value) == equal, for at most mpcr_spin_ns().
- * Returns 1 when the condition became true, 0 when time ran out. */
+/* Spins until (*word == value) == equal, for at most mpcr_spin_ns(), then
+ * polls with sched_yield() for at most mpcr_yield_ns() (both may be 0).
+ * Returns 1 when the condition became true, 0 when time ran out: the caller
+ * then sleeps on a futex. */
 static inline int mpcr_spin(_Atomic uint32_t *word, uint32_t value, int equal)
 {
     uint64_t limit = mpcr_spin_ns(), start = 0;
     for (unsigned i = 0;; i++) {
         if ((atomic_load_explicit(word, memory_order_acquire) == value) == equal) return 1;
-        if (!limit) return 0;
+        if (!limit) break;
         mpcr_cpu_relax();
         if ((i & 15) == 15) { /* pause is slow on some CPUs: the clock is read every 16 */
             if (!start)
                 start = mpcr_now_ns();
             else if (mpcr_now_ns() - start >= limit)
-                return 0;
+                break;
         }
     }
+    return mpcr_yield_ns() ? mpcr_yield_poll(word, value, equal) : 0;
 }
 
 /* Sends / receives one descriptor with a small fixed message over a unix

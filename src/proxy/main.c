@@ -164,7 +164,8 @@ int grow_staging(uint64_t size)
     return MPI_SUCCESS;
 }
 
-/* Waits for the next call: spins a while, then sleeps on the doorbell.
+/* Waits for the next call: spins a while (or polls with sched_yield, where
+ * cores are shared: mpcr_spin), then sleeps on the doorbell.
  * Returns 1 when a call is there, 0 when the coordinator said something. */
 static int wait_call(void)
 {
@@ -216,10 +217,18 @@ int progress_wait(MPI_Request *req, MPI_Status *st, int abandonable)
         if (rc != MPI_SUCCESS || flag) return rc;
         if (child_exited) child_ended();
         if (ckpt_poll() && abandonable) return PROXY_ABANDON;
+        progress_pause();
     }
 }
 
-/* Spin only where every application and proxy of this node has a core. */
+/* Where cores are shared, the time a waiting side polls with sched_yield()
+ * before it sleeps on a futex (docs/channel.md, "A call"). 0: off, until a
+ * quiet machine confirms what a loaded one showed (docs/performance.md,
+ * "Shared cores"); MPCR_YIELD_NS=20000 turns it on. */
+#define SHARED_YIELD_NS 0
+
+/* Spin only where every application and proxy of this node has a core;
+ * where they share cores, poll with sched_yield() a while instead. */
 static void choose_spin(void)
 {
     MPI_Comm node;
@@ -232,7 +241,18 @@ static void choose_spin(void)
     cpu_set_t cpus;
     int ncpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
     /* Bound to fewer cores than the node's ranks: the proxy shares its core. */
-    mpcr_set_spin_ns(2 * local <= ncpus ? 50000 : 0);
+    int shared = 2 * local > ncpus;
+    /* The program learns the yield time from its environment (it inherits
+     * the proxy's): MPCR_YIELD_NS, unless the user set it. */
+    char ns[32];
+    snprintf(ns, sizeof ns, "%d", shared ? SHARED_YIELD_NS : 0);
+    setenv("MPCR_YIELD_NS", ns, 0);
+    mpcr_set_spin_ns(shared ? 0 : 50000);
+    /* Polling MPI in a blocking call: yield between tests where the hand-offs
+     * poll with sched_yield too, so that a pair sharing this core gets it at
+     * once (MPCR_PROGRESS_YIELD=0/1 overrides). */
+    const char *py = getenv("MPCR_PROGRESS_YIELD");
+    progress_yield = py ? atoi(py) != 0 : mpcr_yield_ns() && !mpcr_spin_ns();
 }
 
 static int usage(void)

@@ -6,6 +6,7 @@
 #define MPCR_PROXY_H
 
 #include <mpi.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -40,6 +41,14 @@ void serve_call(const struct mpcr_call *c, struct mpcr_reply *r);
  * another one drains while it waits. */
 #define PROXY_ABANDON (-1)
 int progress_wait(MPI_Request *req, MPI_Status *st, int abandonable);
+/* Between two polls of MPI in a blocking call: where the proxy shares its
+ * core (and MPCR_YIELD_NS is on), a sched_yield(), so that a process of
+ * this node waiting for the core runs at once (docs/channel.md, "A call"). */
+extern int progress_yield;
+static inline void progress_pause(void)
+{
+    if (progress_yield) sched_yield();
+}
 /* Whether a receive that ended with rc took a message off the network (a
  * truncated one did): the drain's count of received messages. */
 static inline int took_message(int rc)

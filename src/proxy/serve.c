@@ -168,6 +168,8 @@ static void op_recv(const struct mpcr_call *c, struct mpcr_reply *r)
     reply_status(r, rc, &st);
 }
 
+int progress_yield; /* set by main.c's choose_spin (proxy.h) */
+
 static void op_probe(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     MPI_Status st;
@@ -187,6 +189,7 @@ static void op_probe(const struct mpcr_call *c, struct mpcr_reply *r)
             abandon();
             return;
         }
+        progress_pause();
     }
     reply_status(r, rc, &st);
 }
@@ -228,6 +231,7 @@ static void wait_or_test(int waiting, const struct mpcr_call *c, struct mpcr_rep
             abandon();
             return;
         }
+        progress_pause();
     }
 }
 static void op_wait(const struct mpcr_call *c, struct mpcr_reply *r)
@@ -289,6 +293,7 @@ static void op_complete(const struct mpcr_call *c, struct mpcr_reply *r)
             abandon();
             return;
         }
+        progress_pause();
     }
 }
 
