@@ -103,25 +103,18 @@ void mpcr_comm_release(struct mpcr_comm *c)
  * MPI_THREAD_MULTIPLE that wait would hold the library's lock, so that a
  * member whose entry waits for a message from another thread of this
  * process would never come: the call is polled instead, the lock let go
- * between polls; one thread of the process creates at a time (the proxy
- * serves one creation at a time), the others wait for their turn the same
- * way. */
+ * between polls, and other threads of the process may poll creations of
+ * their own meanwhile (the proxy makes their real calls in threads). */
 static const struct mpcr_reply *creation_call(const struct mpcr_call *want)
 {
-    static int creating; /* a thread of this process is in a polled creation */
     int polled = mpcr_threads_shared();
-    while (polled && creating) mpcr_lock_yield();
-    creating = polled;
     for (;;) {
         struct mpcr_call *call = mpcr_call_begin(want->op);
         call->comm = want->comm, call->peer = want->peer, call->tag = want->tag;
         call->token = want->token, call->offset = want->offset, call->bytes = want->bytes;
         call->poll = (uint32_t)polled;
         const struct mpcr_reply *r = mpcr_call_finish();
-        if (!polled || r->rc != MPI_SUCCESS || !r->pending) {
-            creating = 0;
-            return r;
-        }
+        if (!polled || r->rc != MPI_SUCCESS || !r->pending) return r;
         mpcr_lock_yield();
     }
 }

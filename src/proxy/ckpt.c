@@ -278,6 +278,7 @@ int ckpt_poll(void)
 static void take_image(void)
 {
     idup_settle_for_image();
+    creation_settle_for_image();
     req_settle_for_image();
     char err[256] = "";
     if (state_save(gen, err, sizeof err)) {

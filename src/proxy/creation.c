@@ -6,14 +6,17 @@
 #include "record.h"
 #include "report.h"
 
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { CR_NONE, CR_ENTERED, CR_DONE };
+enum { CR_NONE, CR_ENTERED, CR_DONE, CR_RUNNING };
 enum { ABI_COMM_TYPE_SHARED = 1 }; /* MPICH's value, mpcr's ABI */
 
-static struct {
+struct creation {
     uint32_t state, op; /* MPCR_OP_COMM_DUP, _SPLIT, _SPLIT_TYPE or _CREATE_GROUP */
     uint32_t parent, new_id;
     int32_t color, key; /* SPLIT_TYPE: the type in color; CREATE_GROUP: the tag in key */
@@ -22,13 +25,56 @@ static struct {
     uint8_t *entered; /* nparent of them */
     uint32_t ngroup;
     int32_t *group; /* CREATE_GROUP: the group, as ranks of the parent */
-} cr;
+    /* CR_RUNNING: the real call, in a thread of its own (see creation.h) */
+    pthread_t thread;
+    int has_thread;
+    _Atomic int finished;
+    MPI_Comm real_parent, comm, coll;
+    uint64_t share, agreed; /* the creation key's agreement (record.h) */
+    int real_rc;
+};
 
-static void clear(void)
+/* In the order the program began them; one unless the program is
+ * multi-threaded. */
+static struct creation **list;
+static uint32_t count, cap;
+static int threaded; /* the real MPI gave MPI_THREAD_MULTIPLE */
+
+void creation_init(int provided)
 {
-    free(cr.entered);
-    free(cr.group);
-    memset(&cr, 0, sizeof cr);
+    threaded = provided == MPI_THREAD_MULTIPLE;
+}
+
+static struct creation *find(uint32_t new_id)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (list[i]->new_id == new_id) return list[i];
+    return NULL;
+}
+
+static void discard(struct creation *e)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (list[i] == e) {
+            memmove(&list[i], &list[i + 1], (count - i - 1) * sizeof *list);
+            count--;
+            break;
+        }
+    free(e->entered);
+    free(e->group);
+    free(e);
+}
+
+static int append(struct creation *e)
+{
+    if (count == cap) {
+        uint32_t n = cap ? 2 * cap : 4;
+        struct creation **t = realloc(list, n * sizeof *t);
+        if (!t) return MPI_ERR_NO_MEM;
+        list = t, cap = n;
+    }
+    list[count++] = e;
+    return MPI_SUCCESS;
 }
 
 static int my_rank_in(uint32_t comm)
@@ -65,25 +111,30 @@ static int check(const struct mpcr_call *c, int size, int me)
 /* Enters: says so to every other member taking part. The sends complete by
  * themselves (empty messages; a checkpoint's drain receives those still in
  * flight). */
-static int enter(const struct mpcr_call *c)
+static int enter(const struct mpcr_call *c, struct creation **out)
 {
     int size = map_comm_size(c->comm), me = my_rank_in(c->comm);
     int rc = check(c, size, me);
     if (rc != MPI_SUCCESS) return rc;
+    struct creation *e = calloc(1, sizeof *e);
     uint8_t *entered = calloc((size_t)size, 1);
-    if (!entered) return MPI_ERR_NO_MEM;
-    cr = (typeof(cr)){CR_ENTERED, c->op, c->comm, c->token,       c->peer, c->tag, 0,
-                      0,          0,     0,       (uint32_t)size, entered, 0,      NULL};
-    if (c->op == MPCR_OP_COMM_CREATE_GROUP) {
-        cr.ngroup = (uint32_t)(c->bytes / sizeof(int32_t));
-        if (!(cr.group = malloc(c->bytes))) return MPI_ERR_NO_MEM;
-        memcpy(cr.group, staging(c->offset), c->bytes);
-        memset(cr.entered, ENTERED_NOT_TAKING_PART, (size_t)size);
-        for (uint32_t i = 0; i < cr.ngroup; i++)
-            cr.entered[cr.group[i]] = ENTERED_MISSING;
+    if (!e || !entered || append(e)) {
+        free(e), free(entered);
+        return MPI_ERR_NO_MEM;
     }
-    cr.entered[me] = ENTERED_IN;
-    return entered_announce(c->comm, ENTERED_TAG_BLOCKING, cr.entered, cr.nparent);
+    e->state = CR_ENTERED, e->op = c->op, e->parent = c->comm, e->new_id = c->token;
+    e->color = c->peer, e->key = c->tag, e->nparent = (uint32_t)size, e->entered = entered;
+    *out = e;
+    if (c->op == MPCR_OP_COMM_CREATE_GROUP) {
+        e->ngroup = (uint32_t)(c->bytes / sizeof(int32_t));
+        if (!(e->group = malloc(c->bytes))) return MPI_ERR_NO_MEM;
+        memcpy(e->group, staging(c->offset), c->bytes);
+        memset(e->entered, ENTERED_NOT_TAKING_PART, (size_t)size);
+        for (uint32_t i = 0; i < e->ngroup; i++)
+            e->entered[e->group[i]] = ENTERED_MISSING;
+    }
+    e->entered[me] = ENTERED_IN;
+    return entered_announce(c->comm, ENTERED_TAG_BLOCKING, e->entered, e->nparent);
 }
 
 /* Takes every "entered" message that is in. Returns 1 once all are in and,
@@ -91,80 +142,149 @@ static int enter(const struct mpcr_call *c)
  * parent before (idup.h) have ended: each member began them before this
  * creation (MPI orders a communicator's collectives), so they end, and the
  * real calls on the parent are made in one order by all. */
-static int collect(void)
+static int collect(struct creation *e)
 {
-    return entered_collect(cr.parent, ENTERED_TAG_BLOCKING, cr.entered, cr.nparent, NULL, NULL) &&
-           (cr.op == MPCR_OP_COMM_CREATE_GROUP || !idup_pending_on(cr.parent));
+    return entered_collect(e->parent, ENTERED_TAG_BLOCKING, e->entered, e->nparent, NULL, NULL) &&
+           (e->op == MPCR_OP_COMM_CREATE_GROUP || !idup_pending_on(e->parent));
 }
 
-/* Every member has entered: each makes the real call now, so it returns. */
-static void create(void)
+/* The real creation and its key's agreement (record.h): MPI calls only,
+ * on communicators no other thread frees meanwhile, and none of the
+ * proxy's tables, so that a thread of its own may make them. */
+static void real_call(struct creation *e)
 {
-    int rc, member = 0, rank = 0, size = 0;
-    switch (cr.op) {
+    MPI_Comm comm = MPI_COMM_NULL;
+    int rc;
+    switch (e->op) {
     case MPCR_OP_COMM_DUP:
-        rc = comm_dup(cr.parent, cr.new_id);
-        member = rc == MPI_SUCCESS;
+        rc = MPI_Comm_dup(e->real_parent, &comm);
         break;
     case MPCR_OP_COMM_SPLIT:
-        rc = comm_split(cr.parent, cr.color, cr.key, cr.new_id, &member, &rank, &size);
+        rc = MPI_Comm_split(e->real_parent, e->color == ABI_UNDEFINED ? MPI_UNDEFINED : e->color,
+                            e->key, &comm);
         break;
     case MPCR_OP_COMM_SPLIT_TYPE:
-        rc = comm_split_shared(cr.parent, cr.color == ABI_UNDEFINED, cr.key, cr.new_id, &member,
-                               &rank, &size);
+        rc = MPI_Comm_split_type(e->real_parent,
+                                 e->color == ABI_UNDEFINED ? MPI_UNDEFINED : MPI_COMM_TYPE_SHARED,
+                                 e->key, MPI_INFO_NULL, &comm);
         break;
-    default:
-        rc = comm_create_group(cr.parent, (int)cr.ngroup, cr.group, cr.key, cr.new_id);
-        member = rc == MPI_SUCCESS;
+    default: {
+        MPI_Group pg, g;
+        rc = MPI_Comm_group(e->real_parent, &pg);
+        if (rc != MPI_SUCCESS) break;
+        rc = MPI_Group_incl(pg, (int)e->ngroup, e->group, &g); /* int32_t and int: alike here */
+        MPI_Group_free(&pg);
+        if (rc != MPI_SUCCESS) break;
+        rc = MPI_Comm_create_group(e->real_parent, g, e->key, &comm);
+        MPI_Group_free(&g);
         break;
     }
-    cr.member = member, cr.rank = rank, cr.size = size;
-    cr.rc = error_class(rc);
-    cr.state = CR_DONE;
+    }
+    e->comm = comm, e->coll = MPI_COMM_NULL;
+    if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) {
+        unsigned long long mine = e->share, key = 0;
+        rc = MPI_Allreduce(&mine, &key, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+        if (rc == MPI_SUCCESS) rc = MPI_Comm_dup(comm, &e->coll);
+        if (rc != MPI_SUCCESS) MPI_Comm_free(&e->comm);
+        e->agreed = key;
+    }
+    e->real_rc = rc;
+}
+
+static void *real_call_thread(void *arg)
+{
+    struct creation *e = arg;
+    real_call(e);
+    atomic_store(&e->finished, 1);
+    return NULL;
+}
+
+/* Every member has entered: each makes the real call now, so it returns.
+ * In a thread of its own when the program polls (MPI_THREAD_MULTIPLE) and
+ * the real MPI allows it: the program's other threads may begin creations
+ * on other communicators in another order on another rank, and a proxy
+ * blocked in one real call would never enter the other. */
+static void begin(struct creation *e, int polled)
+{
+    e->real_parent = real_comm(e->parent);
+    e->share = record_key_share();
+    if (polled && threaded && !pthread_create(&e->thread, NULL, real_call_thread, e)) {
+        e->state = CR_RUNNING, e->has_thread = 1;
+        return;
+    }
+    real_call(e);
+    atomic_store(&e->finished, 1);
+    e->state = CR_RUNNING;
+}
+
+/* The real call has returned: the outcome recorded, the answer kept. */
+static void end(struct creation *e)
+{
+    if (e->has_thread) pthread_join(e->thread, NULL);
+    e->has_thread = 0;
+    int rc = e->real_rc, member = rc == MPI_SUCCESS && e->comm != MPI_COMM_NULL, rank = 0, size = 0;
+    if (member) {
+        MPI_Comm_rank(e->comm, &rank);
+        MPI_Comm_size(e->comm, &size);
+        rc = record_made(e->new_id, e->comm, e->coll, e->agreed);
+        member = rc == MPI_SUCCESS;
+    }
+    e->member = member, e->rank = rank, e->size = size;
+    e->rc = error_class(rc);
+    e->state = CR_DONE;
+}
+
+/* Moves e on as far as it goes without waiting. */
+static void advance(struct creation *e, int polled)
+{
+    if (e->state == CR_ENTERED && collect(e)) begin(e, polled);
+    if (e->state == CR_RUNNING && atomic_load(&e->finished)) end(e);
 }
 
 /* The answer; a split's members go to the staging area, from the record
  * (so a restarted proxy answers the same). */
-static void answer(const struct mpcr_call *c, struct mpcr_reply *r)
+static void answer(struct creation *e, const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    r->rc = cr.rc;
-    r->flag = cr.member;
-    r->value = cr.rank;
-    r->source = cr.size;
-    if (cr.rc == MPI_SUCCESS && cr.member &&
-        (cr.op == MPCR_OP_COMM_SPLIT || cr.op == MPCR_OP_COMM_SPLIT_TYPE)) {
+    r->rc = e->rc;
+    r->flag = e->member;
+    r->value = e->rank;
+    r->source = e->size;
+    if (e->rc == MPI_SUCCESS && e->member &&
+        (e->op == MPCR_OP_COMM_SPLIT || e->op == MPCR_OP_COMM_SPLIT_TYPE)) {
         uint32_t n = 0;
-        const int32_t *members = record_members(cr.new_id, &n);
+        const int32_t *members = record_members(e->new_id, &n);
         if (members && c->bytes >= (uint64_t)n * sizeof *members)
             memcpy(staging(c->offset), members, (size_t)n * sizeof *members);
         else
             r->rc = error_class(MPI_ERR_INTERN);
     }
-    clear();
+    discard(e);
 }
 
 int creation_serve(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    if (cr.state != CR_NONE && cr.new_id != c->token) {
-        /* Another creation was left unanswered: the program cannot have
-         * moved on without its answer. */
+    struct creation *e = find(c->token);
+    if (!c->poll && count > (e != NULL)) {
+        /* Another creation was left unanswered: a program whose calls are
+         * serialised cannot have moved on without its answer. */
         mpcr_report("rank %d: a communicator creation (id %u) was left unanswered; ending the job",
-                    proxy.rank, cr.new_id);
+                    proxy.rank, list[0]->new_id);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    if (cr.state == CR_NONE) {
-        int rc = enter(c);
+    if (!e) {
+        int rc = enter(c, &e);
         if (rc != MPI_SUCCESS) {
-            clear();
+            if (e) discard(e);
             r->rc = error_class(rc);
             return 0;
         }
     }
     for (;;) {
         idup_progress();
-        if (cr.state == CR_ENTERED && collect()) create();
-        if (cr.state == CR_DONE) {
-            answer(c, r);
+        for (uint32_t i = 0; i < count; i++)
+            advance(list[i], c->poll);
+        if (e->state == CR_DONE) {
+            answer(e, c, r);
             return 0;
         }
         if (c->poll) {
@@ -178,18 +298,34 @@ int creation_serve(const struct mpcr_call *c, struct mpcr_reply *r)
 
 int creation_is_done(uint32_t id)
 {
-    return cr.state == CR_DONE && cr.new_id == id;
+    struct creation *e = find(id);
+    return e && e->state == CR_DONE;
 }
 
 void creation_progress(void)
 {
-    if (cr.state == CR_ENTERED && collect()) create();
+    for (uint32_t i = 0; i < count; i++)
+        advance(list[i], 1);
 }
 
-/* ---- the state file's part ---- */
+void creation_settle_for_image(void)
+{
+    for (;;) {
+        int running = 0;
+        for (uint32_t i = 0; i < count; i++) {
+            advance(list[i], 1);
+            running |= list[i]->state == CR_RUNNING;
+        }
+        if (!running) return;
+        if (child_exited) child_ended();
+        sched_yield();
+    }
+}
 
-/* Followed by nparent bytes (entered), then ngroup int32 (the group),
- * padded to 8 bytes. */
+/* ---- the state file's part: u32 count, 4 bytes of padding, then for each
+ * (CR_ENTERED or CR_DONE: settled first) a struct saved, nparent bytes
+ * (entered), ngroup int32 (the group), padded to 8 bytes ---- */
+
 struct saved {
     uint32_t state, op, parent, new_id;
     int32_t color, key, rc, member, rank, size;
@@ -201,63 +337,93 @@ static size_t padded(size_t n)
     return (n + 7) / 8 * 8;
 }
 
-static size_t saved_bytes(uint32_t nparent, uint32_t ngroup)
+static size_t entry_bytes(uint32_t nparent, uint32_t ngroup)
 {
     return padded(sizeof(struct saved) + nparent + (size_t)ngroup * sizeof(int32_t));
 }
 
 void *creation_save(size_t *len)
 {
-    uint32_t np = cr.state ? cr.nparent : 0, ng = cr.state ? cr.ngroup : 0;
-    size_t n = saved_bytes(np, ng);
-    char *buf = calloc(1, n);
+    size_t n = 8;
+    for (uint32_t i = 0; i < count; i++)
+        n += entry_bytes(list[i]->nparent, list[i]->ngroup);
+    char *buf = calloc(1, n), *p = buf + 8;
     if (!buf) return NULL;
-    struct saved s = {cr.state, cr.op,     cr.parent, cr.new_id, cr.color, cr.key,
-                      cr.rc,    cr.member, cr.rank,   cr.size,   np,       ng};
-    memcpy(buf, &s, sizeof s);
-    if (np) memcpy(buf + sizeof s, cr.entered, np);
-    if (ng) memcpy(buf + sizeof s + np, cr.group, ng * sizeof(int32_t));
+    memcpy(buf, &count, sizeof count);
+    for (uint32_t i = 0; i < count; i++) {
+        const struct creation *e = list[i];
+        struct saved s = {e->state, e->op,     e->parent, e->new_id, e->color,   e->key,
+                          e->rc,    e->member, e->rank,   e->size,   e->nparent, e->ngroup};
+        memcpy(p, &s, sizeof s);
+        memcpy(p + sizeof s, e->entered, e->nparent);
+        if (e->ngroup) memcpy(p + sizeof s + e->nparent, e->group, e->ngroup * sizeof(int32_t));
+        p += entry_bytes(e->nparent, e->ngroup);
+    }
     *len = n;
     return buf;
 }
 
 size_t creation_saved_size(const void *buf, size_t len)
 {
+    uint32_t n;
+    if (len < 8) return 0;
+    memcpy(&n, buf, sizeof n);
+    size_t at = 8;
+    for (uint32_t i = 0; i < n; i++) {
+        struct saved s;
+        if (len - at < sizeof s) return 0;
+        memcpy(&s, (const char *)buf + at, sizeof s);
+        if (s.nparent > (1u << 24) || s.ngroup > s.nparent ||
+            len - at < entry_bytes(s.nparent, s.ngroup))
+            return 0;
+        at += entry_bytes(s.nparent, s.ngroup);
+    }
+    return at;
+}
+
+/* One saved creation at p (its size checked by creation_saved_size). */
+static int load_one(const char *p, char *err, size_t cap)
+{
     struct saved s;
-    if (len < sizeof s) return 0;
-    memcpy(&s, buf, sizeof s);
-    if (s.nparent > (1u << 24) || s.ngroup > s.nparent) return 0;
-    size_t n = saved_bytes(s.nparent, s.ngroup);
-    return n <= len ? n : 0;
+    memcpy(&s, p, sizeof s);
+    int size = map_comm_size(s.parent);
+    int op_known = s.op == MPCR_OP_COMM_DUP || s.op == MPCR_OP_COMM_SPLIT ||
+                   s.op == MPCR_OP_COMM_SPLIT_TYPE || s.op == MPCR_OP_COMM_CREATE_GROUP;
+    if ((s.state != CR_ENTERED && s.state != CR_DONE) || !op_known ||
+        s.nparent != (uint32_t)size || size == 0 ||
+        (s.op == MPCR_OP_COMM_CREATE_GROUP) != (s.ngroup > 0))
+        return snprintf(err, cap, "its creation record is damaged"), -1;
+    struct creation *e = calloc(1, sizeof *e);
+    uint8_t *entered = malloc(s.nparent);
+    int32_t *group = s.ngroup ? malloc(s.ngroup * sizeof *group) : NULL;
+    if (!e || !entered || (s.ngroup && !group) || append(e)) {
+        free(e), free(entered), free(group);
+        return snprintf(err, cap, "out of memory"), -1;
+    }
+    memcpy(entered, p + sizeof s, s.nparent);
+    if (s.ngroup) memcpy(group, p + sizeof s + s.nparent, s.ngroup * sizeof *group);
+    e->state = s.state, e->op = s.op, e->parent = s.parent, e->new_id = s.new_id;
+    e->color = s.color, e->key = s.key, e->rc = s.rc, e->member = s.member;
+    e->rank = s.rank, e->size = s.size, e->nparent = s.nparent, e->entered = entered;
+    e->ngroup = s.ngroup, e->group = group;
+    for (uint32_t i = 0; i < s.ngroup; i++)
+        if (group[i] < 0 || group[i] >= size)
+            return snprintf(err, cap, "its creation record is damaged"), -1;
+    return 0;
 }
 
 int creation_load(const void *buf, size_t len, char *err, size_t cap)
 {
-    struct saved s;
-    if (len < sizeof s) return snprintf(err, cap, "its creation record is truncated"), -1;
-    memcpy(&s, buf, sizeof s);
-    if (s.state == CR_NONE) return 0;
-    int size = map_comm_size(s.parent);
-    int op_known = s.op == MPCR_OP_COMM_DUP || s.op == MPCR_OP_COMM_SPLIT ||
-                   s.op == MPCR_OP_COMM_SPLIT_TYPE || s.op == MPCR_OP_COMM_CREATE_GROUP;
-    if (s.state > CR_DONE || !op_known || s.nparent != (uint32_t)size || size == 0 ||
-        s.ngroup > s.nparent || (s.op == MPCR_OP_COMM_CREATE_GROUP) != (s.ngroup > 0) ||
-        len != saved_bytes(s.nparent, s.ngroup))
+    if (creation_saved_size(buf, len) != len)
         return snprintf(err, cap, "its creation record is damaged"), -1;
-    uint8_t *entered = malloc(s.nparent);
-    int32_t *group = s.ngroup ? malloc(s.ngroup * sizeof *group) : NULL;
-    if (!entered || (s.ngroup && !group)) {
-        free(entered), free(group);
-        return snprintf(err, cap, "out of memory"), -1;
+    uint32_t n;
+    memcpy(&n, buf, sizeof n);
+    const char *p = (const char *)buf + 8;
+    for (uint32_t i = 0; i < n; i++) {
+        struct saved s;
+        memcpy(&s, p, sizeof s);
+        if (load_one(p, err, cap)) return -1;
+        p += entry_bytes(s.nparent, s.ngroup);
     }
-    memcpy(entered, (const char *)buf + sizeof s, s.nparent);
-    if (s.ngroup) memcpy(group, (const char *)buf + sizeof s + s.nparent, s.ngroup * sizeof *group);
-    for (uint32_t i = 0; i < s.ngroup; i++)
-        if (group[i] < 0 || group[i] >= size) {
-            free(entered), free(group);
-            return snprintf(err, cap, "its creation record is damaged"), -1;
-        }
-    cr = (typeof(cr)){s.state,  s.op,   s.parent, s.new_id,  s.color, s.key,    s.rc,
-                      s.member, s.rank, s.size,   s.nparent, entered, s.ngroup, group};
     return 0;
 }

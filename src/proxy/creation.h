@@ -15,10 +15,16 @@
  * whether all entered: then each makes the real call (even while quiesced,
  * in the drain), else none has, and the creation is simply redone later.
  *
- * One creation at a time per rank (the program's calls are serialised; under
- * MPI_THREAD_MULTIPLE the library lets one thread create at a time and
- * polls: a call with `poll` set is answered at once, `pending` while the
- * members are not all in, and the program's other threads call meanwhile).
+ * A program whose calls are serialised has one creation at a time. Under
+ * MPI_THREAD_MULTIPLE the library polls (a call with `poll` set is
+ * answered at once, `pending` until the communicator is made, and the
+ * program's other threads call meanwhile), and several threads may create
+ * communicators from different parents at once, begun in different orders
+ * on different ranks, as MPI allows. So a polled creation's real call is
+ * made in a thread of its own (the real MPI initialised with
+ * MPI_THREAD_MULTIPLE): a proxy blocked in one real call would never enter
+ * the creation its partner is blocked in. The thread makes MPI calls only;
+ * the proxy's main thread records the outcome once it has returned.
  * Its progress (entered, from whom, or done with the answer) is part of the
  * proxy's state file, so a restarted rank neither enters twice nor asks for
  * a creation its partners have finished. */
@@ -40,9 +46,17 @@ int creation_serve(const struct mpcr_call *c, struct mpcr_reply *r);
  * (its id is then taken, rightly: the call is being served again). */
 int creation_is_done(uint32_t id);
 
+/* The level the real MPI gave the proxy (threads for real calls only with
+ * MPI_THREAD_MULTIPLE). */
+void creation_init(int provided);
+
 /* In a checkpoint's drain: takes what has arrived and, once every member
  * has entered, makes the real creation. */
 void creation_progress(void);
+
+/* Before an image: waits for every real call under way (each returns: all
+ * its members have entered) and records its outcome. */
+void creation_settle_for_image(void);
 
 /* The state file's part: a malloc'd buffer (NULL: out of memory), and
  * its reading back. 0, or -1 with a reason in err. */

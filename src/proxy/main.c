@@ -4,6 +4,7 @@
  * program's exit status.
  *
  *   mpcr-proxy-mpich --lib-dir DIR [--] PROGRAM ARGS...  */
+#include "creation.h"
 #include "proxy.h"
 #include "report.h"
 #include "requests.h"
@@ -305,7 +306,10 @@ int main(int argc, char **argv)
 
     mpcr_report_open();
     int provided;
-    MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
+    /* MULTIPLE: a communicator creation's real call may run in a thread of
+     * its own (creation.h); every other call is made by this thread. */
+    MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided);
+    creation_init(provided);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &proxy.rank);

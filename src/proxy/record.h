@@ -24,17 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Each returns an MPI error code of this MPI and records the outcome. */
-int comm_dup(uint32_t parent, uint32_t new_id);
-int comm_split(uint32_t parent, int32_t color, int32_t key, uint32_t new_id, int *member, int *rank,
-               int *size);
-/* MPI_COMM_TYPE_SHARED (or MPI_UNDEFINED when `undefined`). */
-int comm_split_shared(uint32_t parent, int undefined, int32_t key, uint32_t new_id, int *member,
-                      int *rank, int *size);
-/* Collective over the group only: n ranks of the parent, in the new order. */
-int comm_create_group(uint32_t parent, int n, const int32_t *group, int32_t tag, uint32_t new_id);
 int comm_free(uint32_t id);
-/* A non-blocking creation's parts (idup.c): this rank's share of a new
+/* A creation's parts (creation.c, idup.c): this rank's share of a new
  * communicator's key, then, once the members agreed on the key (MPI_MAX of
  * their shares), the communicator and its collective context recorded and
  * handed to the id map (an MPI error code; both freed on failure). */

@@ -9,9 +9,10 @@
  *     members would never end. The messenger waits to send until the
  *     creator is about to enter, and a little more, so that the creator
  *     is usually inside when it sends;
- *   - THREADS workers each duplicate their own communicator at the same
- *     time (different parents, in whatever order the threads run on each
- *     rank), reduce over the duplicate and free it.
+ *   - THREADS workers each make a communicator from their own one at the
+ *     same time (different parents, different kinds of creation, in
+ *     whatever order the threads run on each rank), reduce over it and
+ *     free it.
  * Ranks, sizes and reductions go into running hashes that rank 0 prints at
  * the end (report()).
  *   t_ckpt_thread_comms ITERATIONS [THREADS]     (2 ranks or more, THREADS <= 4) */
@@ -94,9 +95,7 @@ static void *work(void *arg)
     struct worker *w = arg;
     uint64_t h = mix2((uint64_t)rank, (uint64_t)w->t);
     for (long it = 1; it <= iters; it++) {
-        MPI_Comm d;
-        MPI_Comm_dup(w->comm, &d);
-        h = probe(mix2(h, (uint64_t)it), d);
+        h = probe(mix2(h, (uint64_t)it), create(it + w->t, w->comm));
     }
     w->hash = h;
     return NULL;
