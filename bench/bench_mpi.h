@@ -7,6 +7,20 @@
 #include "bench.h"
 
 #include <mpi.h>
+#include <stdlib.h>
+
+/* MPI_Init, or MPI_Init_thread(MPI_THREAD_MULTIPLE) with
+ * BENCH_THREAD_MULTIPLE=1 in the environment: what asking for MULTIPLE
+ * costs a program that calls from one thread (issue 16, point 6). */
+static inline void bench_mpi_init(int *argc, char ***argv)
+{
+    const char *m = getenv("BENCH_THREAD_MULTIPLE");
+    int provided;
+    if (m && *m == '1')
+        MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(argc, argv);
+}
 
 /* run(kind, n) does n iterations of measurement `kind` on every rank and
  * returns the seconds they took. After warm_n iterations to warm up and to

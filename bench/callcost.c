@@ -11,7 +11,7 @@
  *   iprobe_ns = batch time / calls
  * Meant for 1 rank (the issue's figure); with more, every rank probes
  * (their proxies then compete for the same cores) and rank 0 reports. */
-#include "bench.h"
+#include "bench_mpi.h"
 
 #include <mpi.h>
 
@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 {
     double seconds = bench_seconds(argc, argv, 0.5);
     int rank;
-    MPI_Init(&argc, &argv);
+    bench_mpi_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Barrier(MPI_COMM_WORLD);
 

@@ -12,7 +12,7 @@
  *                                                         (64 KiB, 1 MiB, 16 MiB)
  * i.e. bandwidth as NetPIPE reports it: one message in flight at a time.
  * Ranks beyond 1 only take part in MPI_Init and MPI_Finalize. */
-#include "bench.h"
+#include "bench_mpi.h"
 
 #include <mpi.h>
 #include <string.h>
@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 {
     double seconds = bench_seconds(argc, argv, 0.25);
     int rank, size;
-    MPI_Init(&argc, &argv);
+    bench_mpi_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (size < 2) {

@@ -135,6 +135,18 @@ for ((try = 1; quiet < REPS && try <= 2 * REPS; try++)); do
     run cc1.nospin env MPCR_SPIN_NS=0 "$MPCR" run -n 1 $BIN/callcost "$CC_SECONDS"
     run cc2.native mpiexec.mpich -n 2 $BIN/callcost "$CC_SECONDS"
     run cc2.mpcr "$MPCR" run -n 2 $BIN/callcost "$CC_SECONDS"
+    # asking for MPI_THREAD_MULTIPLE, calling from one thread (issue 16)
+    run ccm.native env BENCH_THREAD_MULTIPLE=1 mpiexec.mpich -n 1 $BIN/callcost "$CC_SECONDS"
+    run ccm.mpcr env BENCH_THREAD_MULTIPLE=1 "$MPCR" run -n 1 $BIN/callcost "$CC_SECONDS"
+    run ppm.native env BENCH_THREAD_MULTIPLE=1 mpiexec.mpich -n 2 $BIN/pingpong "$PP_SECONDS"
+    run ppm.mpcr env BENCH_THREAD_MULTIPLE=1 "$MPCR" run -n 2 $BIN/pingpong "$PP_SECONDS"
+    # the same calls from Fortran (MPICH's libmpifort)
+    if [ -x $BIN/fortran_calls ]; then
+        run fc1.native mpiexec.mpich -n 1 $BIN/fortran_calls "$CC_SECONDS"
+        run fc1.mpcr "$MPCR" run -n 1 $BIN/fortran_calls "$CC_SECONDS"
+        run fc2.native mpiexec.mpich -n 2 $BIN/fortran_calls "$CC_SECONDS"
+        run fc2.mpcr "$MPCR" run -n 2 $BIN/fortran_calls "$CC_SECONDS"
+    fi
     run idle.native mpiexec.mpich -n 2 $BIN/idle_cpu "$IDLE_SECONDS"
     run idle.mpcr "$MPCR" run -n 2 $BIN/idle_cpu "$IDLE_SECONDS"
     run halo.native mpiexec.mpich -n 2 $BIN/halo "$CC_SECONDS"
@@ -214,6 +226,12 @@ row "ping-pong bandwidth 16 MiB, 2 ranks (MB/s)" bw_16MiB_MBps pp.native pp.mpcr
 row "Iprobe call, 1 rank (ns) [spin $spin1 ns]" iprobe_ns cc1.native cc1.mpcr
 row "Iprobe call, 1 rank (ns) [MPCR_SPIN_NS=0]" iprobe_ns cc1.native cc1.nospin
 row "Iprobe call, 2 ranks (ns) [spin $spin2 ns]" iprobe_ns cc2.native cc2.mpcr
+row "Iprobe call, 1 rank, MULTIPLE asked (ns)" iprobe_ns ccm.native ccm.mpcr
+row "ping-pong latency 8 B, 2 ranks, MULTIPLE asked (us)" latency_8B_us ppm.native ppm.mpcr
+row "ping-pong bandwidth 1 MiB, 2 ranks, MULTIPLE asked (MB/s)" bw_1MiB_MBps ppm.native ppm.mpcr
+row "Fortran MPI_IPROBE, 1 rank (ns)" f_iprobe_ns fc1.native fc1.mpcr
+row "Fortran ping-pong 8 B, 2 ranks (us)" f_pingpong_8B_us fc2.native fc2.mpcr
+row "Fortran MPI_ALLREDUCE 8 B, 2 ranks (us)" f_allreduce_8B_us fc2.native fc2.mpcr
 row "parent's CPU, app computing (% of a core)" parent_cpu_pct idle.native idle.mpcr
 row "parent's wake-ups, app computing (per s)" parent_wakeups_per_s idle.native idle.mpcr
 row "start-up + finalize, 2 ranks (ms)" startup_ms st.native st.mpcr
