@@ -85,7 +85,7 @@ fortran_test(fortran.handles 3 tf_handles)
 # with 3 ranks on 2 cores the native MPICH run busy-polls for most of its
 # time (14 s at load 3 for what takes 1 s on 2 ranks), and pieces restarted
 # under Open MPI ended before the next checkpoint fell due.
-fortran_program(tf_ckpt_cg OPT -O2 ckpt/ckpt_cg.f90)
+fortran_program(tf_ckpt_cg OPT -O2 ckpt/ckpt_common.f90 ckpt/ckpt_cg.f90)
 add_test(NAME ckpt.fortran_cg COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 2
     ${CMAKE_BINARY_DIR}/tests/tf_ckpt_cg 800 2)
 add_test(NAME ckpt.fortran_cg_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 3
@@ -100,7 +100,7 @@ endif()
 # (MPI_THREAD_MULTIPLE) over a Cartesian grid; restarted under Open MPI in
 # the --exit test. libgomp's idle threads sleep (OMP_WAIT_POLICY=passive:
 # spinning ones starve the proxies on 2 cores, docs/threads.md).
-fortran_program(tf_ckpt_stencil_omp OPT "-O2;-fopenmp" ckpt/ckpt_stencil_omp.f90)
+fortran_program(tf_ckpt_stencil_omp OPT "-O2;-fopenmp" ckpt/ckpt_common.f90 ckpt/ckpt_stencil_omp.f90)
 set(omp_env "OMP_NUM_THREADS=4;OMP_WAIT_POLICY=passive")
 add_test(NAME fortran.stencil_omp COMMAND ${TESTS_DIR}/compare.sh 2
     ${CMAKE_BINARY_DIR}/tests/tf_ckpt_stencil_omp 40)

@@ -1,4 +1,28 @@
-# Shared by the batch tests (sourced): they define fail() and $scratch.
+# Shared by the batch tests (sourced): they define fail() and $scratch, or
+# have batch_start define them.
+
+# batch_start TAG NPROCS PROGRAM ARGS...: how most batch tests begin: a
+# scratch directory in $scratch (removed at exit unless KEEP is set),
+# fail() (the scratch's *.err tails, then $job stopped), the uninterrupted
+# native run's output in $scratch/ref and its status in $ref_rc, and the
+# harness's hold for the runs under mpcr (hold_jobs).
+batch_start() {
+    local tag=$1 n=$2
+    shift 2
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/mpcr-$tag-XXXXXX")
+    job=
+    fail() {
+        echo "FAIL: $*"
+        for f in "$scratch"/*.err; do [ -s "$f" ] && { echo "--- $f"; tail -20 "$f"; }; done
+        [ -n "$job" ] && kill "$job" 2>/dev/null
+        exit 1
+    }
+    trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
+    mpiexec.mpich -n "$n" "$@" >"$scratch/ref" 2>"$scratch/ref.err"
+    ref_rc=$?
+    [ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
+    hold_jobs
+}
 
 # wait_connected PID NRANKS DIR SECONDS: waits until every rank of the job
 # whose launching process is PID has connected to DIR's coordinator.

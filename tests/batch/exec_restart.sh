@@ -31,21 +31,8 @@ n=$1
 shift
 launch=${LAUNCH:-mpiexec.mpich -n $n}
 launch2=${LAUNCH2:-$launch}
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/mpcr-batch-XXXXXX")
-job=
-fail() {
-    echo "FAIL: $*"
-    for f in "$scratch"/*.err; do [ -s "$f" ] && { echo "--- $f"; tail -20 "$f"; }; done
-    [ -n "$job" ] && kill "$job" 2>/dev/null
-    exit 1
-}
-trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
 . "$(dirname "$0")/common.sh"
-
-mpiexec.mpich -n "$n" "$@" >"$scratch/ref" 2>"$scratch/ref.err"
-ref_rc=$?
-[ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
-hold_jobs
+batch_start batch "$n" "$@"
 
 # passed_through WHO PID: the job of PID has what PASSED says (above).
 passed_through() {

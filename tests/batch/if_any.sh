@@ -19,21 +19,8 @@ set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 n=$1
 shift
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/mpcr-ifany-XXXXXX")
-job=
-fail() {
-    echo "FAIL: $*"
-    for f in "$scratch"/*.err; do [ -s "$f" ] && { echo "--- $f"; tail -20 "$f"; }; done
-    [ -n "$job" ] && kill "$job" 2>/dev/null
-    exit 1
-}
-trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
 . "$(dirname "$0")/common.sh"
-
-mpiexec.mpich -n "$n" "$@" >"$scratch/ref" 2>"$scratch/ref.err"
-ref_rc=$?
-[ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
-hold_jobs
+batch_start ifany "$n" "$@"
 
 # launched_gen WHO DIR GEN: rank 0's coord.launch says it restarted GEN (0: fresh)
 launched_gen() {

@@ -15,21 +15,8 @@ set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 n=$1
 shift
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/mpcr-interval-XXXXXX")
-job=
-fail() {
-    echo "FAIL: $*"
-    for f in "$scratch"/*.err; do [ -s "$f" ] && { echo "--- $f"; tail -20 "$f"; }; done
-    [ -n "$job" ] && kill "$job" 2>/dev/null
-    exit 1
-}
-trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
 . "$(dirname "$0")/common.sh"
-
-mpiexec.mpich -n "$n" "$@" >"$scratch/ref" 2>"$scratch/ref.err"
-ref_rc=$?
-[ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
-hold_jobs
+batch_start interval "$n" "$@"
 D=$scratch/ck
 line=("$MPCR" exec --restart-if-any "$D" --interval 1 --keep 2 "$@")
 

@@ -38,44 +38,23 @@ contains
         mine = sum(a * b)
         call MPI_ALLREDUCE(mine, dot, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
     end function
-
-    ! About half a millisecond per unit of computation that touches no memory:
-    ! the logistic map, folded into a checksum.
-    double precision function work(seed, units)
-        double precision :: seed
-        integer :: units, i
-        work = 0.25d0 + modulo(seed, 0.5d0)
-        do i = 1, units * 400000
-            work = 3.99d0 * work * (1 - work)
-        end do
-    end function
 end module
 
 program ckpt_cg
     use mpi
+    use ckpt_common
     use cg_parts
     implicit none
-    integer :: iters, units, it, i, ierr, every, r
-    character(len=32) :: arg
+    integer :: iters, units, it, i, ierr, every
     double precision :: x(LOCAL), b(LOCAL), r_(LOCAL), q(LOCAL), p(0:LOCAL + 1)
-    double precision :: rr, rrnew, alpha, beta, spin, big(2), bigall(2), sums(2)
-    double precision, allocatable :: all(:)
+    double precision :: rr, rrnew, alpha, beta, spin, big(2), bigall(2)
     logical :: small, anysmall
-    integer(kind=8) :: bits
 
     call MPI_INIT(ierr)
     call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
     call MPI_COMM_SIZE(MPI_COMM_WORLD, nprocs, ierr)
-    iters = 300
-    units = 2
-    if (command_argument_count() >= 1) then
-        call get_command_argument(1, arg)
-        read (arg, *) iters
-    end if
-    if (command_argument_count() >= 2) then
-        call get_command_argument(2, arg)
-        read (arg, *) units
-    end if
+    iters = int_arg(1, 300)
+    units = int_arg(2, 2)
     every = max(iters / 10, 1)
     left = merge(MPI_PROC_NULL, rank - 1, rank == 0)
     right = merge(MPI_PROC_NULL, rank + 1, rank == nprocs - 1)
@@ -104,7 +83,7 @@ program ckpt_cg
         call MPI_ALLREDUCE(big, bigall, 1, MPI_2DOUBLE_PRECISION, MPI_MAXLOC, MPI_COMM_WORLD, ierr)
         small = bigall(1) < 1d-3
         call MPI_ALLREDUCE(small, anysmall, 1, MPI_LOGICAL, MPI_LOR, MPI_COMM_WORLD, ierr)
-        spin = spin + work(rr + it, units * (rank + 1))
+        spin = spin + work(rr + it, units * (rank + 1), 400000) ! about 0.5 ms a unit
         if (rank == 0 .and. mod(it, every) == 0) then
             print '(A,I0,A,ES24.16,A,ES24.16,A,I0,L2)', 'iteration ', it, ': residual ', sqrt(rr), &
                 ' largest ', bigall(1), ' at ', int(bigall(2)), anysmall
@@ -113,22 +92,6 @@ program ckpt_cg
     end do
 
     ! every rank's checksums, gathered to rank 0, printed as bits
-    sums = [sum(x), spin]
-    if (rank == 0) then
-        allocate (all(2 * nprocs))
-    else
-        allocate (all(1))
-    end if
-    call MPI_GATHER(sums, 2, MPI_DOUBLE_PRECISION, all, 2, MPI_DOUBLE_PRECISION, 0, &
-                    MPI_COMM_WORLD, ierr)
-    if (rank == 0) then
-        do r = 0, nprocs - 1
-            bits = transfer(all(2 * r + 1), bits)
-            write (*, '(A,I0,A,Z16.16)', advance='no') 'cg rank ', r, ': x=', bits
-            bits = transfer(all(2 * r + 2), bits)
-            print '(A,Z16.16)', ' work=', bits
-        end do
-        flush (6)
-    end if
+    call report_bits('cg', 'x', 'work', [sum(x), spin], MPI_COMM_WORLD)
     call MPI_FINALIZE(ierr)
 end program

@@ -3,7 +3,7 @@
 ! MPI_THREAD_MULTIPLE, a 2-D Cartesian grid of ranks (MPI_DIMS_CREATE,
 ! MPI_CART_CREATE, MPI_CART_SHIFT, MPI_PROC_NULL at the edges), a Jacobi
 ! sweep over an N x N block per rank. Each iteration the four halo sides
-! are exchanged by four OpenMP sections at once, each thread in its own
+! are exchanged by four OpenMP threads at once, each in its own
 ! MPI_SENDRECV (rows as an MPI_TYPE_VECTOR, columns contiguous); then the
 ! sweep runs as an OpenMP loop, and the threads compute a little (the
 ! logistic map) so that checkpoints find them inside and outside MPI.
@@ -41,27 +41,17 @@ contains
                               MPI_DOUBLE_PRECISION, nbr(4), 4, cart, MPI_STATUS_IGNORE, ierr)
         end select
     end subroutine
-
-    double precision function work(seed, units)
-        double precision :: seed
-        integer :: units, i
-        work = 0.25d0 + modulo(seed, 0.5d0)
-        do i = 1, units * 100000
-            work = 3.99d0 * work * (1 - work)
-        end do
-    end function
 end module
 
 program ckpt_stencil_omp
     use mpi
+    use ckpt_common
     use stencil_parts
     implicit none
-    integer :: iters, units, it, i, j, ierr, every, provided, r, dims(2), coords(2)
+    integer :: iters, units, it, i, j, ierr, every, provided, k, dims(2), coords(2)
     logical :: periods(2)
-    character(len=32) :: arg
-    double precision, allocatable :: u(:, :), v(:, :), all(:)
-    double precision :: change, gchange, spin(4), sums(2)
-    integer(kind=8) :: bits
+    double precision, allocatable :: u(:, :), v(:, :)
+    double precision :: change, gchange, spin(4)
 
     call MPI_INIT_THREAD(MPI_THREAD_MULTIPLE, provided, ierr)
     if (provided /= MPI_THREAD_MULTIPLE) then
@@ -69,16 +59,8 @@ program ckpt_stencil_omp
         call MPI_ABORT(MPI_COMM_WORLD, 3, ierr)
     end if
     call MPI_COMM_SIZE(MPI_COMM_WORLD, nprocs, ierr)
-    iters = 200
-    units = 1
-    if (command_argument_count() >= 1) then
-        call get_command_argument(1, arg)
-        read (arg, *) iters
-    end if
-    if (command_argument_count() >= 2) then
-        call get_command_argument(2, arg)
-        read (arg, *) units
-    end if
+    iters = int_arg(1, 200)
+    units = int_arg(2, 1)
     every = max(iters / 10, 1)
     dims = 0
     periods = .false.
@@ -102,20 +84,13 @@ program ckpt_stencil_omp
     spin = 0
 
     do it = 1, iters
-        !$omp parallel sections num_threads(4)
-        !$omp section
-        call exchange(u, 1)
-        spin(1) = spin(1) + work(spin(1) + it, units)
-        !$omp section
-        call exchange(u, 2)
-        spin(2) = spin(2) + work(spin(2) + it, units)
-        !$omp section
-        call exchange(u, 3)
-        spin(3) = spin(3) + work(spin(3) + it, units)
-        !$omp section
-        call exchange(u, 4)
-        spin(4) = spin(4) + work(spin(4) + it, units)
-        !$omp end parallel sections
+        ! one halo side a thread, the four in MPI at once
+        !$omp parallel do num_threads(4) schedule(static, 1)
+        do k = 1, 4
+            call exchange(u, k)
+            spin(k) = spin(k) + work(spin(k) + it, units, 100000)
+        end do
+        !$omp end parallel do
         !$omp parallel do private(i)
         do j = 1, N
             do i = 1, N
@@ -134,22 +109,7 @@ program ckpt_stencil_omp
         end if
     end do
 
-    sums = [sum(u(1:N, 1:N)), sum(spin)]
-    if (rank == 0) then
-        allocate (all(2 * nprocs))
-    else
-        allocate (all(1))
-    end if
-    call MPI_GATHER(sums, 2, MPI_DOUBLE_PRECISION, all, 2, MPI_DOUBLE_PRECISION, 0, cart, ierr)
-    if (rank == 0) then
-        do r = 0, nprocs - 1
-            bits = transfer(all(2 * r + 1), bits)
-            write (*, '(A,I0,A,Z16.16)', advance='no') 'stencil rank ', r, ': u=', bits
-            bits = transfer(all(2 * r + 2), bits)
-            print '(A,Z16.16)', ' work=', bits
-        end do
-        flush (6)
-    end if
+    call report_bits('stencil', 'u', 'work', [sum(u(1:N, 1:N)), sum(spin)], cart)
     call MPI_TYPE_FREE(row_type, ierr)
     call MPI_COMM_FREE(cart, ierr)
     call MPI_FINALIZE(ierr)

@@ -1,0 +1,51 @@
+! What the Fortran checkpoint scenarios share (ckpt.h's conventions for the
+! C ones): integer arguments, computation that touches no memory, and the
+! final report of every rank's checksums as bits.
+module ckpt_common
+    use mpi
+    implicit none
+contains
+    ! Command-line argument i as an integer, or dflt when there is none.
+    integer function int_arg(i, dflt)
+        integer :: i, dflt
+        character(len=32) :: arg
+        int_arg = dflt
+        if (command_argument_count() < i) return
+        call get_command_argument(i, arg)
+        read (arg, *) int_arg
+    end function
+
+    ! steps * units of the logistic map from seed, folded into a checksum:
+    ! computation that touches no memory, so that checkpoints find ranks
+    ! busy outside MPI.
+    double precision function work(seed, units, steps)
+        double precision :: seed
+        integer :: units, steps, i
+        work = 0.25d0 + modulo(seed, 0.5d0)
+        do i = 1, units * steps
+            work = 3.99d0 * work * (1 - work)
+        end do
+    end function
+
+    ! Every rank's two checksums, gathered to rank 0 of comm and printed
+    ! there as hexadecimal bits: "NAME rank R: A=... B=...".
+    subroutine report_bits(name, a, b, sums, comm)
+        character(len=*) :: name, a, b
+        double precision :: sums(2)
+        integer :: comm, rank, nprocs, r, ierr
+        double precision, allocatable :: all(:)
+        integer(kind=8) :: bits
+        call MPI_COMM_RANK(comm, rank, ierr)
+        call MPI_COMM_SIZE(comm, nprocs, ierr)
+        allocate (all(merge(2 * nprocs, 1, rank == 0)))
+        call MPI_GATHER(sums, 2, MPI_DOUBLE_PRECISION, all, 2, MPI_DOUBLE_PRECISION, 0, comm, ierr)
+        if (rank /= 0) return
+        do r = 0, nprocs - 1
+            bits = transfer(all(2 * r + 1), bits)
+            write (*, '(A,A,I0,A,A,A,Z16.16)', advance='no') name, ' rank ', r, ': ', a, '=', bits
+            bits = transfer(all(2 * r + 2), bits)
+            print '(A,A,A,Z16.16)', ' ', b, '=', bits
+        end do
+        flush (6)
+    end subroutine
+end module
