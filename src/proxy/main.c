@@ -281,7 +281,8 @@ static _Noreturn void start_restorer(int sock, const char *gen_dir)
     snprintf(restorer, sizeof restorer, "%s/mpcr-restore", self);
     snprintf(image, sizeof image, "%s/rank-%d.img", gen_dir, proxy.rank);
     signal(SIGCHLD, SIG_DFL);
-    triggers_ignore(); /* until the image's own dispositions are restored */
+    /* until the engine sets the dispositions (the image's, the restart's triggers ignored) */
+    triggers_ignore();
     execl(restorer, restorer, image, (char *)NULL);
     mpcr_report("rank %d: cannot start the restorer %s: %s", proxy.rank, restorer, strerror(errno));
     _exit(127);
