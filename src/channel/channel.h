@@ -82,7 +82,7 @@ enum mpcr_arg {
     MPCR_ARG_BATCH = 1u << 12,       /* peer: count (1..MPCR_BATCH_MAX), offset: operations */
     MPCR_ARG_NEW_MESSAGE = 1u << 13, /* token: a free id (1..2^20) for a matched message */
     MPCR_ARG_MESSAGE = 1u << 14,     /* token: the id of a message matched and not received */
-    MPCR_ARG_POLL = 1u << 15,        /* poll: any value (blocking creations, creation.h) */
+    MPCR_ARG_POLL = 1u << 15,        /* poll: any value (blocking creations, a yielding COMPLETE) */
     MPCR_ARG_ANY_INT = 0,            /* peer or tag: any value (ABORT's code, a split's key) */
 };
 #define MPCR_ARGS_SEND  (MPCR_ARG_COMM | MPCR_ARG_DEST | MPCR_ARG_TAG | MPCR_ARG_DATA)
@@ -96,18 +96,18 @@ enum mpcr_arg {
     X(INIT, init, MPCR_ARG_INIT_OUT)                                                              \
     X(FINALIZE, finalize, 0)                 /* the real MPI_Finalize */                          \
     X(ABORT, abort, MPCR_ARG_ANY_INT)        /* tag: the error code; never answered */            \
-    X(SEND, send, MPCR_ARGS_SEND)                                                                 \
-    X(SSEND, ssend, MPCR_ARGS_SEND)          /* synchronous */                                    \
+    X(SEND, send, MPCR_ARGS_SEND | MPCR_ARG_POLL)                                                 \
+    X(SSEND, ssend, MPCR_ARGS_SEND | MPCR_ARG_POLL) /* synchronous */                             \
     X(ISEND, isend, MPCR_ARGS_SEND)          /* -> token */                                       \
-    X(RECV, recv, MPCR_ARGS_RECV)            /* bytes: capacity -> status */                      \
+    X(RECV, recv, MPCR_ARGS_RECV | MPCR_ARG_POLL) /* bytes: capacity -> status */                 \
     X(IRECV, irecv, MPCR_ARGS_RECV)          /* -> token */                                       \
-    X(PROBE, probe, MPCR_ARGS_PROBE)         /* -> status */                                      \
+    X(PROBE, probe, MPCR_ARGS_PROBE | MPCR_ARG_POLL) /* -> status */                              \
     X(IPROBE, iprobe, MPCR_ARGS_PROBE)       /* -> flag, status */                                \
     X(WAIT, wait, MPCR_ARG_TOKEN)            /* -> status */                                      \
     X(TEST, test, MPCR_ARG_TOKEN)            /* -> flag, status */                                \
     X(GROW, grow, 0)                         /* bytes: the new staging size (any: the proxy     \
                                                 answers MPI_ERR_NO_MEM when it cannot map it) */  \
-    X(COMPLETE, complete, MPCR_ARG_COMPLETE) /* -> value */                                       \
+    X(COMPLETE, complete, MPCR_ARG_COMPLETE | MPCR_ARG_POLL) /* -> value */                       \
     /* token: the new communicator's id (chosen by the library) */                               \
     X(COMM_DUP, comm_dup, MPCR_ARG_PROGRAM_COMM | MPCR_ARG_NEW_COMM | MPCR_ARG_POLL)              \
     /* tag: key (any) -> flag: member, value: rank, source: size; the members' world ranks    \
@@ -207,6 +207,10 @@ struct mpcr_call {
     uint64_t bytes;                /* data length, or receive capacity */
     _Atomic uint32_t app_sleeping; /* library is (about to be) asleep on reply.seq */
     uint32_t poll; /* blocking creations: 1 = answer at once, made or not (creation.h);
+                      COMPLETE waiting: 1 = answer, nothing completed, while another thread
+                      of the program waits for the library (lock_wanted); SEND, SSEND,
+                      RECV: 1 = answer `pending` with a request's token then, PROBE:
+                      `pending` (serve.c);
                       0 in images older than the field, which is how they were served */
 };
 
@@ -230,6 +234,10 @@ struct mpcr_chan {
     _Atomic uint32_t doorbell; /* bumped to wake a sleeping proxy */
     struct mpcr_call call;
     struct mpcr_reply reply;
+    /* MPI_THREAD_MULTIPLE: threads of the program waiting for the library's
+     * lock (src/lib/threads.c); a waiting COMPLETE with poll set returns
+     * while it is not 0, so that the thread inside lets the lock go. */
+    alignas(MPCR_CACHE_LINE) _Atomic uint32_t lock_wanted;
 };
 
 _Static_assert(sizeof(struct mpcr_call) == MPCR_CACHE_LINE, "call is one cache line");

@@ -52,6 +52,11 @@ int mpcr_coll_async(void)
     return current || running || mpcr_threads_shared();
 }
 
+int mpcr_coll_wait_at_proxy(void)
+{
+    return !current && !running && mpcr_threads_shared() && mpcr_lock_wait_alone();
+}
+
 /* ---- running a task ---- */
 
 static _Noreturn void task_entry(void)
@@ -233,11 +238,21 @@ const struct mpcr_reply *mpcr_coll_finish_blocking(void)
     if (!mpcr_coll_async()) return mpcr_call_finish();
     static struct mpcr_reply done;
     struct mpcr_call *call = &mpcr.chan->call;
-    call->op = call->op == MPCR_OP_RECV    ? MPCR_OP_IRECV
-               : call->op == MPCR_OP_SSEND ? MPCR_OP_ISSEND
-                                           : MPCR_OP_ISEND;
-    const struct mpcr_reply *r = mpcr_call_finish();
-    if (r->rc) return r;
+    const struct mpcr_reply *r;
+    if (mpcr_coll_wait_at_proxy()) {
+        /* MPI_THREAD_MULTIPLE, no other thread waiting: the blocking call
+         * itself, answered `pending` with its request's token if another
+         * thread wants the lock meanwhile (src/proxy/serve.c polled_p2p) */
+        call->poll = 1;
+        r = mpcr_call_finish();
+        if (r->rc || !r->pending) return r;
+    } else {
+        call->op = call->op == MPCR_OP_RECV    ? MPCR_OP_IRECV
+                   : call->op == MPCR_OP_SSEND ? MPCR_OP_ISSEND
+                                               : MPCR_OP_ISEND;
+        r = mpcr_call_finish();
+        if (r->rc) return r;
+    }
     uint32_t token = r->token;
     struct mpcr_completion res = {0};
     while (token) {
@@ -272,13 +287,16 @@ int mpcr_coll_progress(int block, uint32_t *tokens, struct mpcr_completion *res,
         if (block) mpcr_lock_yield(); /* the caller tests again after it */
         return MPI_SUCCESS;
     }
-    /* Under MPI_THREAD_MULTIPLE no wait at the proxy, which would hold the
-     * call line for this thread: a test, and a pause without the lock if
-     * nothing completed (the callers come back until theirs has). The
-     * token list is made again each time: another thread may have settled
-     * the tasks' operations meanwhile. */
-    int wait = block && !mpcr_threads_shared();
-    err = mpcr_complete_call(wait ? MPCR_WAITSOME : MPCR_TESTSOME, total, off)->rc;
+    /* Under MPI_THREAD_MULTIPLE a thread that waits alone waits at the
+     * proxy until something completes or another thread wants the lock,
+     * then lets it go; threads that wait at once test in turn, with a
+     * pause without the lock between tests (threads.h). Either way the
+     * callers come back until theirs has completed. The token list is
+     * made again each time: another thread may have settled the tasks'
+     * operations meanwhile. */
+    int shared = block && mpcr_threads_shared(), yielding = shared && mpcr_lock_wait_alone();
+    int wait = block && (!shared || yielding);
+    err = mpcr_complete_call(wait ? MPCR_WAITSOME : MPCR_TESTSOME, total, off, yielding)->rc;
     const struct mpcr_completion *got = mpcr_staging_ptr(mpcr_completion_offset(off, total));
     uint32_t completed = 0;
     k = 0;
@@ -290,8 +308,9 @@ int mpcr_coll_progress(int block, uint32_t *tokens, struct mpcr_completion *res,
                 t->tokens[i] = 0, t->res[i] = got[k], t->left--, completed++;
     mpcr_staging_free(off);
     if (err) return err;
-    if (block && !wait && !completed) {
-        mpcr_lock_yield();
+    if (shared && !completed) {
+        if (yielding) mpcr_lock_pass();
+        else mpcr_lock_yield();
         return MPI_SUCCESS;
     }
     /* Resume every task whose round completed; a resumed one may end (and

@@ -47,6 +47,10 @@ void mpcr_coll_task_destroy(struct mpcr_request *q);
  * them advance, or a program waiting in one for a peer that waits for
  * this rank's task would never end). */
 int mpcr_coll_async(void);
+/* Under MPI_THREAD_MULTIPLE, whether this thread's wait may be made at the
+ * proxy with `poll` set (no task in flight, no other thread waiting:
+ * threads.h); notes that this thread's call waits. */
+int mpcr_coll_wait_at_proxy(void);
 /* The n sends and receives (struct mpcr_batch_op) at staging offset off:
  * one BATCH call; inside a task or while tasks run (mpcr_coll_async), as
  * non-blocking requests, posted, then waited for (a task pauses meanwhile).
@@ -55,7 +59,8 @@ int mpcr_coll_batch(uint64_t off, unsigned n);
 
 /* Finishes a blocking send or receive begun on the call line (SEND, SSEND,
  * RECV): while tasks are in flight it is posted as ISEND, ISSEND or IRECV
- * and waited for together with them (the reply then says how it ended). */
+ * and waited for together with them (the reply then says how it ended);
+ * under MULTIPLE the same, unless mpcr_coll_wait_at_proxy. */
 const struct mpcr_reply *mpcr_coll_finish_blocking(void);
 
 /* One step of progress of every task in flight, and of n other tokens of

@@ -230,7 +230,7 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
         struct mpcr_request *q = inactive(reqs[i]) ? NULL : mpcr_request_get(reqs[i]);
         tokens[i] = q ? q->token : 0;
     }
-    const struct mpcr_reply *r = mpcr_complete_call(mode, (uint32_t)count, off);
+    const struct mpcr_reply *r = mpcr_complete_call(mode, (uint32_t)count, off, 0);
     err = r->rc;
     int value = r->value, all_done = r->flag && !waiting_here;
     const struct mpcr_completion *res =
@@ -273,12 +273,14 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
     return err;
 }
 
-const struct mpcr_reply *mpcr_complete_call(enum mpcr_complete_mode mode, uint32_t n, uint64_t off)
+const struct mpcr_reply *mpcr_complete_call(enum mpcr_complete_mode mode, uint32_t n, uint64_t off,
+                                           int yielding)
 {
     struct mpcr_call *call = mpcr_call_begin(MPCR_OP_COMPLETE);
     call->offset = off;
     call->peer = (int32_t)n;
     call->tag = mode;
+    call->poll = (uint32_t)yielding;
     return mpcr_call_finish();
 }
 

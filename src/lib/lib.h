@@ -305,7 +305,10 @@ void mpcr_orphans_finish(void);
 void mpcr_request_join_send_half(struct mpcr_request *q, int wait);
 /* One COMPLETE call (channel.h) over n tokens in the staging area at off
  * (allocated by the caller, mpcr_completion_offset's layout). */
-const struct mpcr_reply *mpcr_complete_call(enum mpcr_complete_mode mode, uint32_t n, uint64_t off);
+/* yielding: a waiting mode answers with nothing completed while another
+ * thread wants the library's lock (MULTIPLE: threads.h, mpcr_lock_pass). */
+const struct mpcr_reply *mpcr_complete_call(enum mpcr_complete_mode mode, uint32_t n, uint64_t off,
+                                           int yielding);
 
 /* ---- errors (errors.c) ---- */
 /* Applies comm's error handler to error class `err` raised by function `fn`:

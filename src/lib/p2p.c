@@ -19,6 +19,7 @@ static void begin_p2p_vid(enum mpcr_op op, uint32_t vid, int peer, int tag, uint
     call->tag = tag;
     call->offset = offset;
     call->bytes = bytes;
+    call->poll = 0; /* mpcr_coll_finish_blocking may set it */
 }
 
 const struct mpcr_reply *mpcr_p2p_call(enum mpcr_op op, uint32_t vid, int peer, int tag,
@@ -112,14 +113,23 @@ static int probe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int 
         return MPI_SUCCESS;
     }
     /* While collectives run in the library (coll_task.h), a blocking probe
-     * polls, so that they advance meanwhile (each MPI_Iprobe does). */
-    while (op == MPCR_OP_PROBE && mpcr_coll_async()) {
-        int err = probe(MPCR_OP_IPROBE, source, tag, c, flag, status);
-        if (err || *flag) return err;
-        mpcr_lock_yield();
+     * polls, so that they advance meanwhile (each MPI_Iprobe does). Under
+     * MULTIPLE a thread waiting alone probes at the proxy instead, which
+     * answers `pending` when another thread wants the lock. */
+    const struct mpcr_reply *r;
+    for (;;) {
+        int polled = 0;
+        while (op == MPCR_OP_PROBE && mpcr_coll_async() && !(polled = mpcr_coll_wait_at_proxy())) {
+            int err = probe(MPCR_OP_IPROBE, source, tag, c, flag, status);
+            if (err || *flag) return err;
+            mpcr_lock_yield();
+        }
+        begin_p2p_vid(op, c->vid, mpcr_comm_peer_out(c, source), tag, 0, 0);
+        mpcr.chan->call.poll = (uint32_t)polled;
+        r = mpcr_call_finish();
+        if (!r->pending) break;
+        mpcr_lock_pass();
     }
-    begin_p2p_vid(op, c->vid, mpcr_comm_peer_out(c, source), tag, 0, 0);
-    const struct mpcr_reply *r = mpcr_call_finish();
     *flag = op == MPCR_OP_PROBE || r->flag;
     if (*flag) mpcr_status_set(status, mpcr_comm_peer_in(c, r->source), r->tag, r->bytes);
     int err = r->rc;

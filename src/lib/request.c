@@ -179,7 +179,7 @@ static void complete_orphans_once(enum orphans_wait wait)
         tokens[i++] = wait != WAIT_BUFFERED || q->bsend_charge ? q->token : 0;
     enum mpcr_complete_mode mode =
         wait == WAIT_ALL || (wait == WAIT_BUFFERED && buffered) ? MPCR_WAITALL : MPCR_TESTSOME;
-    int err = mpcr_complete_call(mode, n, off)->rc;
+    int err = mpcr_complete_call(mode, n, off, 0)->rc;
     const struct mpcr_completion *res = mpcr_staging_ptr(mpcr_completion_offset(off, n));
     struct mpcr_request **link = &orphans_list;
     for (i = 0; !err && i < n; i++) {

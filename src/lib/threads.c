@@ -11,21 +11,47 @@
 #include <sched.h>
 #include <time.h>
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static __thread unsigned depth; /* this thread's calls into the library, nested */
 static __thread unsigned idle;  /* pauses of its current wait, for the back-off */
+static __thread int waits;      /* this thread's current call has waited */
+static _Atomic unsigned waiting; /* threads whose current call has waited */
+
+/* A thread that finds the lock taken says so in the channel before it
+ * waits (lock_wanted): a thread inside waiting at the proxy is then
+ * answered and lets the lock go (mpcr_lock_pass). So a call that waits
+ * alone waits at the proxy, as below MULTIPLE, without holding others up. */
+static _Atomic unsigned contended; /* acquisitions that had to wait */
+
+static void lock(void)
+{
+    if (pthread_mutex_trylock(&mutex)) {
+        atomic_fetch_add_explicit(&mpcr.chan->lock_wanted, 1, memory_order_relaxed);
+        pthread_mutex_lock(&mutex);
+        atomic_fetch_sub_explicit(&mpcr.chan->lock_wanted, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&contended, 1, memory_order_release);
+    }
+}
 
 void mpcr_lock_take(void)
 {
     if (depth++ == 0) {
-        pthread_mutex_lock(&lock);
+        lock();
         idle = 0;
     }
 }
 
 void mpcr_lock_drop(void)
 {
-    if (--depth == 0) pthread_mutex_unlock(&lock);
+    if (--depth) return;
+    if (waits) waits = 0, atomic_fetch_sub_explicit(&waiting, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&mutex);
+}
+
+int mpcr_lock_wait_alone(void)
+{
+    if (!waits) waits = 1, atomic_fetch_add_explicit(&waiting, 1, memory_order_relaxed);
+    return atomic_load_explicit(&waiting, memory_order_relaxed) == 1;
 }
 
 /* The first pauses only give the core up (a message from a thread of this
@@ -42,6 +68,26 @@ static void pause_briefly(void)
     nanosleep(&(struct timespec){0, us * 1000}, NULL);
 }
 
+void mpcr_lock_pass(void)
+{
+    if (!mpcr_threads_shared() || depth != 1) {
+        sched_yield();
+        return;
+    }
+    _Atomic uint32_t *wanted = &mpcr.chan->lock_wanted;
+    unsigned before = atomic_load_explicit(&contended, memory_order_acquire);
+    depth = 0;
+    pthread_mutex_unlock(&mutex);
+    /* Until a thread that waited for the lock has it: a mutex lets the
+     * thread that unlocks take it again before the one it woke runs, which
+     * on busy cores starves the others for good (seen with 4 threads). */
+    while (atomic_load_explicit(wanted, memory_order_relaxed) &&
+           atomic_load_explicit(&contended, memory_order_acquire) == before)
+        sched_yield();
+    lock();
+    depth = 1;
+}
+
 void mpcr_lock_yield(void)
 {
     if (!mpcr_threads_shared() || depth != 1) {
@@ -53,8 +99,8 @@ void mpcr_lock_yield(void)
         return;
     }
     depth = 0;
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&mutex);
     pause_briefly();
-    pthread_mutex_lock(&lock);
+    lock();
     depth = 1;
 }

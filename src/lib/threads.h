@@ -38,5 +38,16 @@ static inline void mpcr_lock_leave(int *entered)
  * since (staging pointers included: the area may have moved). Below
  * MULTIPLE, a sched_yield(). */
 void mpcr_lock_yield(void);
+/* Notes that this thread's call waits (until it leaves the library);
+ * 1 when no other thread's call waits too. A call that waits alone waits at
+ * the proxy, answered when another thread wants the lock (then
+ * mpcr_lock_pass); several waiting at once test in turn, the lock let go
+ * between tests (mpcr_lock_yield): handing the lock round at every call
+ * starves them on busy cores. */
+int mpcr_lock_wait_alone(void);
+/* After a wait at the proxy was answered because another thread wants the
+ * lock (the channel's lock_wanted): lets the lock go until one of those has
+ * it, with no back-off. Below MULTIPLE, a sched_yield(). */
+void mpcr_lock_pass(void);
 
 #endif

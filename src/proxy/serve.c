@@ -98,15 +98,6 @@ static void send_common(int sync, const struct mpcr_call *c, struct mpcr_reply *
     }
     r->rc = error_class(rc);
 }
-static void op_send(const struct mpcr_call *c, struct mpcr_reply *r)
-{
-    send_common(0, c, r);
-}
-static void op_ssend(const struct mpcr_call *c, struct mpcr_reply *r)
-{
-    send_common(1, c, r);
-}
-
 static struct req *new_request(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     struct req *q = req_new(&r->token);
@@ -117,6 +108,55 @@ static struct req *new_request(const struct mpcr_call *c, struct mpcr_reply *r)
     q->comm = c->comm, q->peer = c->peer, q->tag = c->tag;
     q->offset = c->offset, q->bytes = c->bytes;
     return q;
+}
+
+/* 1 while a thread of the program waits for the library's lock (channel.h). */
+static int lock_wanted(void)
+{
+    return atomic_load_explicit(&proxy.chan->lock_wanted, memory_order_relaxed) != 0;
+}
+
+/* A blocking SEND, SSEND or RECV with poll set: the call of a thread that
+ * waits alone under MPI_THREAD_MULTIPLE. Made as a request of the table and
+ * waited for here; answered as the blocking call once it completes, or
+ * `pending` with its token as soon as another thread wants the library's
+ * lock or a checkpoint begins: the library then waits for it as for an
+ * MPI_Isend/MPI_Irecv (a request the checkpoint saves like any other). */
+static void polled_p2p(int recv, int sync, const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    struct req *q = new_request(c, r);
+    if (!q) return;
+    int rc = recv ? req_post_recv(q) : req_start_send(q, sync);
+    if (rc != MPI_SUCCESS) {
+        req_release(q), r->token = 0;
+        r->rc = error_class(rc);
+        return;
+    }
+    for (;;) {
+        if (q->state == REQ_ACTIVE) req_test(q);
+        if (q->state == REQ_DONE) {
+            reply_done(r, &q->done);
+            req_release(q), r->token = 0;
+            return;
+        }
+        if (lock_wanted() || ckpt_poll()) {
+            r->pending = 1;
+            return;
+        }
+        if (child_exited) child_ended();
+        progress_pause();
+    }
+}
+
+static void op_send(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    if (c->poll) polled_p2p(0, 0, c, r);
+    else send_common(0, c, r);
+}
+static void op_ssend(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    if (c->poll) polled_p2p(0, 1, c, r);
+    else send_common(1, c, r);
 }
 
 static void op_isend(const struct mpcr_call *c, struct mpcr_reply *r)
@@ -139,6 +179,10 @@ static void op_irecv(const struct mpcr_call *c, struct mpcr_reply *r)
 
 static void op_recv(const struct mpcr_call *c, struct mpcr_reply *r)
 {
+    if (c->poll) {
+        polled_p2p(1, 0, c, r);
+        return;
+    }
     struct req_status s;
     int i = cache_find(c->comm, c->peer, c->tag);
     if (i >= 0) {
@@ -185,6 +229,10 @@ static void op_probe(const struct mpcr_call *c, struct mpcr_reply *r)
         rc = MPI_Iprobe(real_source(c->peer), real_tag(c->tag), real_comm(c->comm), &flag, &st);
         if (rc != MPI_SUCCESS || flag) break;
         if (child_exited) child_ended();
+        if (c->poll && lock_wanted()) { /* the library asks again (polled_p2p) */
+            r->pending = 1;
+            return;
+        }
         if (ckpt_poll()) {
             abandon();
             return;
@@ -286,6 +334,14 @@ static void op_complete(const struct mpcr_call *c, struct mpcr_reply *r)
             r->rc = MPI_SUCCESS;
             r->value = any ? first : got;
             r->flag = all ? (int)(done == active) : got > 0;
+            return;
+        }
+        if (c->poll && lock_wanted()) {
+            /* another thread of the program waits for the library's lock,
+             * which this call's thread holds: answer, nothing completed */
+            r->rc = MPI_SUCCESS;
+            r->value = any ? -1 : 0;
+            r->flag = 0;
             return;
         }
         if (child_exited) child_ended();
