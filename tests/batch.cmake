@@ -89,3 +89,16 @@ endif()
 # mpcrh2,mpcrh1 (ranks swapped), then again by mpiexec.mpich over h2,h1.
 batch_test(slurm_hosts 300 slurm_hosts.sh $<TARGET_FILE:t_ckpt_ring> 2000 2)
 set_tests_properties(batch.slurm_hosts PROPERTIES SKIP_RETURN_CODE 77)
+# Threads' CPU affinity across a restart under another binding (issue 15, the launcher's
+# binding; src/engine/threads.c): bound to CPU 0 by taskset, restarted bound to CPU 1, every
+# thread of every rank runs on CPU 1; a thread that bound itself to CPU 0 keeps it through a
+# restart on CPU 1 (launched unbound) and through an unbound one (launched on CPU 1), where
+# the others get every CPU. Native reference under the restart's binding.
+batch_test(affinity_launcher 180 affinity.sh 2 $<TARGET_FILE:t_ckpt_affinity> 100 2 3)
+set_property(TEST batch.affinity_launcher APPEND PROPERTY ENVIRONMENT "FIRST_CPUS=0" "RESTART_CPUS=1")
+batch_test(affinity_own 180 affinity.sh 2 $<TARGET_FILE:t_ckpt_affinity> 200 2 3)
+set_property(TEST batch.affinity_own APPEND PROPERTY ENVIRONMENT "PIN=0" "RESTART_CPUS=1")
+batch_test(affinity_own_unbound 180 affinity.sh 2 $<TARGET_FILE:t_ckpt_affinity> 100 2 3)
+set_property(TEST batch.affinity_own_unbound APPEND PROPERTY ENVIRONMENT "PIN=0" "FIRST_CPUS=1")
+set_tests_properties(batch.affinity_launcher batch.affinity_own batch.affinity_own_unbound PROPERTIES
+    SKIP_RETURN_CODE 77)

@@ -124,7 +124,7 @@ static void follow(uint32_t slot, uint32_t ep)
         __atomic_add_fetch(&arrived, 1, __ATOMIC_RELEASE);
         futex_wake(&arrived);
     } else {
-        mpcr_thr_restore(t);
+        mpcr_thr_restore(t, 0);
         __atomic_add_fetch(&restored, 1, __ATOMIC_RELEASE);
         futex_wake(&restored);
     }
@@ -353,7 +353,7 @@ static void die_after_restart(const char *what)
  * restorer's zone goes away and pending signals come back. */
 static int after_restart(struct mpcr_handoff *h)
 {
-    mpcr_thr_restore(&mpcr_thr[0]);
+    mpcr_thr_restore(&mpcr_thr[0], 1);
     if (h->magic != MPCR_HANDOFF_MAGIC) die_after_restart("bad hand-off block");
     if (mpcr_signals_restore(h)) die_after_restart("signals");
     if (mpcr_files_restore(h)) die_after_restart("files");
@@ -495,6 +495,7 @@ int mpcr_engine_init(void)
     find_tid_offset();
     mpcr_proc_init();
     mpcr_signals_init();
+    mpcr_thr_affinity_init();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_signal;

@@ -110,8 +110,11 @@ void mpcr_signals_reraise(const struct mpcr_img_header *hdr);
 
 void mpcr_proc_init(void);                     /* at start-up: what may not be asked in the handler */
 /* Per-thread kernel state (threads.c). */
+void mpcr_thr_affinity_init(void); /* notes the run's launch affinity */
 void mpcr_thr_capture(struct mpcr_thr *t);
-void mpcr_thr_restore(struct mpcr_thr *t);
+/* The leader (the thread that took the checkpoint) notes the restart's
+ * launch affinity first. */
+void mpcr_thr_restore(struct mpcr_thr *t, int leader);
 
 /* Small helpers without libc locks (util.c). */
 long mpcr_read_file(const char *path, char *buf, size_t cap);

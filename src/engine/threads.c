@@ -3,12 +3,15 @@
  * the robust futex list, the rseq registration, the alternate signal stack,
  * and glibc's copy of the thread id in its thread block. Each thread reads
  * its own at the checkpoint and sets its own again after a restart. Also the
- * resume point (mpcr_ctx_save) the restorer jumps to. Also the thread's name
- * and CPU affinity, which would otherwise be the restorer's. */
+ * resume point (mpcr_ctx_save) the restorer jumps to. Also the thread's name,
+ * and its CPU affinity where the program set one: an affinity equal to the
+ * one the run was launched with is the launcher's binding, and a restart
+ * keeps its own launcher's (another placement, another --bind-to). */
 #include <asm/prctl.h>
 #include <errno.h>
 #include <linux/futex.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/rseq.h>
 #include <sys/syscall.h>
@@ -38,6 +41,23 @@ __asm__(".text\n"
         "  ret\n"
         ".size mpcr_ctx_save, .-mpcr_ctx_save\n");
 
+/* The affinity the run (its start, or its last restart) was launched with.
+ * In the engine's memory, so an image carries its run's. */
+static uint64_t run_affinity[16];
+static long run_affinity_len;
+
+static long get_affinity(uint64_t *mask)
+{
+    memset(mask, 0, sizeof run_affinity);
+    long n = syscall(SYS_sched_getaffinity, 0, sizeof run_affinity, mask);
+    return n > 0 ? n : 0;
+}
+
+void mpcr_thr_affinity_init(void)
+{
+    run_affinity_len = get_affinity(run_affinity);
+}
+
 void mpcr_thr_capture(struct mpcr_thr *t)
 {
     t->tid = (int)syscall(SYS_gettid);
@@ -46,13 +66,17 @@ void mpcr_thr_capture(struct mpcr_thr *t)
     syscall(SYS_get_robust_list, 0, &t->robust_head, &t->robust_len);
     sigaltstack(NULL, &t->altstack);
     prctl(PR_GET_NAME, t->name);
-    long n = syscall(SYS_sched_getaffinity, 0, sizeof t->affinity, t->affinity);
-    t->affinity_len = n > 0 ? (int)n : 0;
+    long n = get_affinity(t->affinity);
+    int launchers = n == run_affinity_len && !memcmp(t->affinity, run_affinity, sizeof run_affinity);
+    t->affinity_len = launchers ? 0 : (int)n; /* 0: the restart's own stays */
     t->tid_field_ok = mpcr_tid_offset >= 0 && *(int *)(t->fs_base + (uintptr_t)mpcr_tid_offset) == t->tid;
 }
 
-void mpcr_thr_restore(struct mpcr_thr *t)
+void mpcr_thr_restore(struct mpcr_thr *t, int leader)
 {
+    /* Before any thread of the restart sets its own: each inherited the
+     * restart's launch affinity through the restorer. */
+    if (leader) mpcr_thr_affinity_init();
     t->new_tid = (int)syscall(SYS_gettid);
     if (t->tid_field_ok) *(int *)(t->fs_base + (uintptr_t)mpcr_tid_offset) = t->new_tid;
     syscall(SYS_set_tid_address, t->tid_addr);
