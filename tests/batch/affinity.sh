@@ -107,12 +107,7 @@ rm -f "$scratch/release" "$scratch/release.reached" # held again: the threads ar
 under "$restart_cpus"
 "${under[@]}" "$MPCR" restart "$scratch/ck" >"$scratch/second.out" 2>"$scratch/second.err" &
 job=$!
-for ((i = 0; i < 1200; i++)); do
-    [ -e "$scratch/release.reached" ] && break
-    kill -0 "$job" 2>/dev/null || fail "the restarted job ended before its final hold"
-    sleep 0.1
-done
-[ -e "$scratch/release.reached" ] || fail "the restarted job did not reach its final hold in 120 s"
+reach_hold "$job" "the restarted job"
 check_threads "the restart" "$job" "$want_restart"
 touch "$scratch/release"
 wait "$job"

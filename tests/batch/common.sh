@@ -59,6 +59,18 @@ not_at_hold() {
     return 0
 }
 
+# reach_hold JOB WHAT: waits (at most 120 s) until rank 0 of job JOB waits
+# at the hold; fails if the job ends first.
+reach_hold() {
+    local i
+    for ((i = 0; i < 1200; i++)); do
+        [ -e "$scratch/release.reached" ] && return 0
+        kill -0 "$1" 2>/dev/null || fail "$2 ended before its rank 0 reached the final hold"
+        sleep 0.1
+    done
+    fail "$2's rank 0 did not reach its final hold in 120 s"
+}
+
 # jobs_left: the processes of the jobs started since hold_jobs (their
 # environment names $scratch/release) or naming $scratch on their command
 # line, one "PID COMMAND" a line; this test's own shell excepted.

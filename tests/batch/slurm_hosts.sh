@@ -140,12 +140,7 @@ restart_with() {
         where="by mpiexec.mpich on h2,h1"
     fi
     job=$!
-    for ((i = 0; i < 1200; i++)); do
-        [ -e "$scratch/release.reached" ] && break
-        kill -0 "$job" 2>/dev/null || fail "the restarted job ended before its rank 0 reached the final hold"
-        sleep 0.1
-    done
-    [ -e "$scratch/release.reached" ] || fail "the restarted job's rank 0 did not reach its final hold in 120 s"
+    reach_hold "$job" "the restarted job"
     placed "the restart ($mode)" "$ns2" "$ns1"
     coordinator_on "the restart ($mode)" "$h2"
     if [ "$mode" != srun ]; then
