@@ -48,9 +48,14 @@ void mpcr_lock_drop(void)
     pthread_mutex_unlock(&mutex);
 }
 
-int mpcr_lock_wait_alone(void)
+static void note_waiting(void)
 {
     if (!waits) waits = 1, atomic_fetch_add_explicit(&waiting, 1, memory_order_relaxed);
+}
+
+int mpcr_lock_wait_alone(void)
+{
+    note_waiting();
     return atomic_load_explicit(&waiting, memory_order_relaxed) == 1;
 }
 
@@ -98,6 +103,10 @@ void mpcr_lock_yield(void)
         sched_yield();
         return;
     }
+    /* a thread that polls (a creation, a generalized request) waits too:
+     * the others then test in turn rather than wait at the proxy, where
+     * the proxy would not answer its polls meanwhile */
+    note_waiting();
     depth = 0;
     pthread_mutex_unlock(&mutex);
     pause_briefly();
