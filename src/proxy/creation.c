@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { CR_NONE, CR_ENTERED, CR_DONE, CR_RUNNING };
 enum { ABI_COMM_TYPE_SHARED = 1 }; /* MPICH's value, mpcr's ABI */
@@ -38,7 +39,22 @@ struct creation {
  * multi-threaded. */
 static struct creation **list;
 static uint32_t count, cap;
-static int threaded; /* the real MPI gave MPI_THREAD_MULTIPLE */
+static int threaded;            /* the real MPI gave MPI_THREAD_MULTIPLE */
+static uint32_t running;        /* CR_RUNNING: real calls begun, not yet ended */
+static uint64_t last_change_ns; /* when a real call last began or ended */
+
+/* While real calls are under way and none begins or ends, how long one
+ * whose members have all entered waits before it begins beside them: when
+ * it comes before the first of them (see step), and in any case. */
+#define OVERLAP_AFTER_NS     2000000ull
+#define OVERLAP_ALL_AFTER_NS 50000000ull
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
 
 void creation_init(int provided)
 {
@@ -208,6 +224,8 @@ static void begin(struct creation *e, int polled)
 {
     e->real_parent = real_comm(e->parent);
     e->share = record_key_share();
+    running++;
+    last_change_ns = now_ns();
     if (polled && threaded && !pthread_create(&e->thread, NULL, real_call_thread, e)) {
         e->state = CR_RUNNING, e->has_thread = 1;
         return;
@@ -222,6 +240,8 @@ static void end(struct creation *e)
 {
     if (e->has_thread) pthread_join(e->thread, NULL);
     e->has_thread = 0;
+    running--;
+    last_change_ns = now_ns();
     int rc = e->real_rc, member = rc == MPI_SUCCESS && e->comm != MPI_COMM_NULL, rank = 0, size = 0;
     if (member) {
         MPI_Comm_rank(e->comm, &rank);
@@ -234,11 +254,65 @@ static void end(struct creation *e)
     e->state = CR_DONE;
 }
 
-/* Moves e on as far as it goes without waiting. */
-static void advance(struct creation *e, int polled)
+/* The order in which creations whose members have all entered begin (see
+ * step): the parent's id, then MPI_Comm_create_group's tag, then the order
+ * the program began them here. Ids agree between members where the program
+ * made its communicators in one order, as most do; where they do not, the
+ * order differs between members, which costs time, not correctness. */
+static int before(const struct creation *a, const struct creation *b)
 {
-    if (e->state == CR_ENTERED && collect(e)) begin(e, polled);
-    if (e->state == CR_RUNNING && atomic_load(&e->finished)) end(e);
+    if (a->parent != b->parent) return a->parent < b->parent;
+    int32_t ta = a->op == MPCR_OP_COMM_CREATE_GROUP ? a->key : -1;
+    int32_t tb = b->op == MPCR_OP_COMM_CREATE_GROUP ? b->key : -1;
+    return ta < tb;
+}
+
+/* Moves every creation on as far as it goes without waiting. A creation
+ * whose members have all entered begins its real call at once where the
+ * call is made here (not polled, or no threads), or when `force` says so
+ * (a checkpoint's drain, before an image: every member begins it then).
+ * Polled ones begin one at a time, in the order of `before`, as long as
+ * the one under way goes on: MPICH makes concurrent context ids of one
+ * process by agreement rounds that fail until every member's threads are
+ * in the same creation, and on busy cores a few such calls at once took
+ * seconds each (creation.h). Beside calls under way that neither end nor
+ * begin for OVERLAP_AFTER_NS, those that come before the first of them
+ * begin (a member that began another first, not having seen this one's
+ * members all in yet, waits for it); after OVERLAP_ALL_AFTER_NS, all. So
+ * each creation whose members have all entered begins in the end, as
+ * before, whatever order each member chose. */
+static void step(int polled, int force)
+{
+    struct creation *low = NULL; /* the first real call under way */
+    for (uint32_t i = 0; i < count; i++) {
+        struct creation *e = list[i];
+        if (e->state == CR_RUNNING && atomic_load(&e->finished)) end(e);
+        if (e->state == CR_RUNNING && (!low || before(e, low))) low = e;
+    }
+    struct creation *next = NULL;
+    for (uint32_t i = 0; i < count; i++) {
+        struct creation *e = list[i];
+        if (e->state != CR_ENTERED || !collect(e)) continue;
+        if (!polled || !threaded || force) {
+            begin(e, polled);
+            if (atomic_load(&e->finished)) end(e); /* made here, or a thread that ended */
+        } else if (!next || before(e, next)) {
+            next = e;
+        }
+    }
+    if (!next) return;
+    if (!running) {
+        begin(next, polled);
+        return;
+    }
+    uint64_t idle = now_ns() - last_change_ns;
+    if (idle < OVERLAP_AFTER_NS) return;
+    for (uint32_t i = 0; i < count; i++) {
+        struct creation *e = list[i];
+        if (e->state == CR_ENTERED && collect(e) &&
+            (!low || before(e, low) || idle >= OVERLAP_ALL_AFTER_NS))
+            begin(e, polled);
+    }
 }
 
 /* The answer; a split's members go to the staging area, from the record
@@ -281,13 +355,18 @@ int creation_serve(const struct mpcr_call *c, struct mpcr_reply *r)
     }
     for (;;) {
         idup_progress();
-        for (uint32_t i = 0; i < count; i++)
-            advance(list[i], c->poll);
+        step(c->poll, 0);
         if (e->state == CR_DONE) {
             answer(e, c, r);
             return 0;
         }
         if (c->poll) {
+            /* A real call's thread waits for MPICH's lock: a thread that
+             * takes it back at once, as this one answering polls does,
+             * starved it (seen: 100 creations of one thread took 1-2 s
+             * natively beside a thread polling MPI_Iprobe, 0.04 s when that
+             * thread yields). */
+            if (running) sched_yield();
             r->pending = 1; /* the library asks again, letting its other threads call meanwhile */
             return 0;
         }
@@ -304,18 +383,18 @@ int creation_is_done(uint32_t id)
 
 void creation_progress(void)
 {
-    for (uint32_t i = 0; i < count; i++)
-        advance(list[i], 1);
+    step(1, 1);
+}
+
+int creation_running(void)
+{
+    return running > 0;
 }
 
 void creation_settle_for_image(void)
 {
     for (;;) {
-        int running = 0;
-        for (uint32_t i = 0; i < count; i++) {
-            advance(list[i], 1);
-            running |= list[i]->state == CR_RUNNING;
-        }
+        step(1, 1);
         if (!running) return;
         if (child_exited) child_ended();
         sched_yield();

@@ -24,7 +24,15 @@
  * made in a thread of its own (the real MPI initialised with
  * MPI_THREAD_MULTIPLE): a proxy blocked in one real call would never enter
  * the creation its partner is blocked in. The thread makes MPI calls only;
- * the proxy's main thread records the outcome once it has returned.
+ * the proxy's main thread records the outcome once it has returned. Such
+ * calls begin one at a time where they can, in an order most programs
+ * make the same on every member (step in creation.c): MPICH makes
+ * concurrent context ids of a process by rounds of MPI_Allreduce that fail
+ * until every member's threads are in the same creation, and with 8 at
+ * once on 2 busy cores (MPICH's threads/comm/comm_create_threads) a real
+ * call took 0.6 s on average. Calls that neither end nor begin for a while
+ * get others beside them, so that a creation whose members have all
+ * entered always begins in the end, whatever order each member chose.
  * Its progress (entered, from whom, or done with the answer) is part of the
  * proxy's state file, so a restarted rank neither enters twice nor asks for
  * a creation its partners have finished. */
@@ -53,6 +61,11 @@ void creation_init(int provided);
 /* In a checkpoint's drain: takes what has arrived and, once every member
  * has entered, makes the real creation. */
 void creation_progress(void);
+
+/* Whether a real call is under way in a thread of its own: a wait that
+ * polls the real MPI meanwhile should let MPICH's lock go between polls
+ * (sched_yield), or that thread starves. */
+int creation_running(void);
 
 /* Before an image: waits for every real call under way (each returns: all
  * its members have entered) and records its outcome. */

@@ -45,9 +45,12 @@ int progress_wait(MPI_Request *req, MPI_Status *st, int abandonable);
  * core (and MPCR_YIELD_NS is on), a sched_yield(), so that a process of
  * this node waiting for the core runs at once (docs/channel.md, "A call"). */
 extern int progress_yield;
+int creation_running(void); /* creation.h */
 static inline void progress_pause(void)
 {
-    if (progress_yield) sched_yield();
+    /* a creation's real call in a thread of its own waits for MPICH's lock,
+     * which a loop taking it back at once starves (creation.h) */
+    if (progress_yield || creation_running()) sched_yield();
 }
 /* Whether a receive that ended with rc took a message off the network (a
  * truncated one did): the drain's count of received messages. */
