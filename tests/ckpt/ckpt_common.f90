@@ -27,14 +27,45 @@ contains
         end do
     end function
 
+    ! The test harness's hold (tests/ckpt/ckpt.h's hold): with CKPT_HOLD=PATH
+    ! in the environment, rank 0 creates PATH.reached and waits until PATH
+    ! exists; the others wait for it in MPI_BARRIER. Collective.
+    subroutine hold_for_harness(comm)
+        use iso_c_binding, only: c_int
+        interface
+            integer(c_int) function usleep(us) bind(c, name='usleep')
+                import :: c_int
+                integer(c_int), value :: us
+            end function
+        end interface
+        integer :: comm, length, st, u, rank, ierr
+        character(len=4096) :: path
+        logical :: there
+        call get_environment_variable('CKPT_HOLD', path, length, st)
+        if (st /= 0 .or. length == 0) return
+        call MPI_COMM_RANK(comm, rank, ierr)
+        if (rank == 0) then
+            open (newunit=u, file=trim(path)//'.reached', status='replace', action='write')
+            close (u)
+            do
+                inquire (file=trim(path), exist=there)
+                if (there) exit
+                st = usleep(20000_c_int)
+            end do
+        end if
+        call MPI_BARRIER(comm, ierr)
+    end subroutine
+
     ! Every rank's two checksums, gathered to rank 0 of comm and printed
-    ! there as hexadecimal bits: "NAME rank R: A=... B=...".
+    ! there as hexadecimal bits: "NAME rank R: A=... B=...", after the
+    ! harness's hold (collective).
     subroutine report_bits(name, a, b, sums, comm)
         character(len=*) :: name, a, b
         double precision :: sums(2)
         integer :: comm, rank, nprocs, r, ierr
         double precision, allocatable :: all(:)
         integer(kind=8) :: bits
+        call hold_for_harness(comm)
         call MPI_COMM_RANK(comm, rank, ierr)
         call MPI_COMM_SIZE(comm, nprocs, ierr)
         allocate (all(merge(2 * nprocs, 1, rank == 0)))
