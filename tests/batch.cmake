@@ -22,7 +22,9 @@ endif()
 # "Signals"): to every process of the job's steps, or to the batch shell (srun passes it on)
 batch_test(slurm_scancel_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
 set_property(TEST batch.slurm_scancel_signal APPEND PROPERTY ENVIRONMENT "SCANCEL=--signal=USR1")
-batch_test(slurm_batch_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+# (4000 laps: through the batch shell and srun the signal came after the ring of 2000 had
+# reached its final hold once, on a quiet machine, as in slurm_requeue below)
+batch_test(slurm_batch_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 4000 2)
 set_property(TEST batch.slurm_batch_signal APPEND PROPERTY ENVIRONMENT "SCANCEL=--batch --signal=USR1")
 # checkpoint-and-continue, then a plain scancel: nothing of the job is left (rank 0's
 # coordinator, a session of its own, included); a second sbatch restarts it
