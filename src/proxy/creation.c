@@ -83,12 +83,7 @@ static void discard(struct creation *e)
 
 static int append(struct creation *e)
 {
-    if (count == cap) {
-        uint32_t n = cap ? 2 * cap : 4;
-        struct creation **t = realloc(list, n * sizeof *t);
-        if (!t) return MPI_ERR_NO_MEM;
-        list = t, cap = n;
-    }
+    if (grow_array(&list, &cap, count, 4, sizeof *list)) return MPI_ERR_NO_MEM;
     list[count++] = e;
     return MPI_SUCCESS;
 }

@@ -49,12 +49,7 @@ static void destroy(struct idup *e)
 
 static int append(struct idup *e)
 {
-    if (count == cap) {
-        uint32_t n = cap ? 2 * cap : 8;
-        struct idup **t = realloc(list, n * sizeof *t);
-        if (!t) return MPI_ERR_NO_MEM;
-        list = t, cap = n;
-    }
+    if (grow_array(&list, &cap, count, 8, sizeof *list)) return MPI_ERR_NO_MEM;
     list[count++] = e;
     return MPI_SUCCESS;
 }

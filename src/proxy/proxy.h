@@ -9,6 +9,8 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "channel.h"
@@ -74,6 +76,20 @@ uint64_t status_bytes(const MPI_Status *st);
 
 /* Extends the staging area to `size` bytes; 0 or MPI_ERR_NO_MEM. */
 int grow_staging(uint64_t size);
+/* Makes room in the array *arrayp (a T *, *cap elements of `size` bytes)
+ * for one more beside `count`, doubling from `first`: 0, or MPI_ERR_NO_MEM
+ * (the array as it was). */
+static inline int grow_array(void *arrayp, uint32_t *cap, uint32_t count, uint32_t first, size_t size)
+{
+    if (count < *cap) return 0;
+    uint32_t n = *cap ? 2 * *cap : first;
+    void *old, *t;
+    memcpy(&old, arrayp, sizeof old);
+    if (!(t = realloc(old, (size_t)n * size))) return MPI_ERR_NO_MEM;
+    memcpy(arrayp, &t, sizeof t);
+    *cap = n;
+    return 0;
+}
 
 /* Called when the application has ended; never returns. */
 _Noreturn void child_ended(void);
