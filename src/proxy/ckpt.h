@@ -9,6 +9,8 @@
 #ifndef MPCR_PROXY_CKPT_H
 #define MPCR_PROXY_CKPT_H
 
+#include <stdint.h>
+
 enum ckpt_stage {
     CKPT_RUNNING,  /* calls are served */
     CKPT_QUIESCED, /* no call is served; messages are drained into the cache */
@@ -27,5 +29,12 @@ enum ckpt_stage ckpt_stage(void);
 /* Tells the coordinator that the program called MPI_Finalize: the job is
  * ending, and no checkpoint can be taken any more. */
 void ckpt_finalizing(void);
+
+/* A wait before an image that should end in moments (idup.c, creation.c):
+ * 1, once, when it has lasted 10 s since *start_ns (0: now is the start),
+ * so that the waiter says what it waits for. A checkpoint whose ranks never
+ * write their image otherwise fails with nothing but the coordinator's
+ * time-out. */
+int ckpt_settle_overdue(uint64_t *start_ns);
 
 #endif

@@ -388,9 +388,16 @@ int creation_running(void)
 
 void creation_settle_for_image(void)
 {
+    uint64_t since = 0;
     for (;;) {
         step(1, 1);
         if (!running) return;
+        if (ckpt_settle_overdue(&since))
+            for (uint32_t i = 0; i < count; i++)
+                if (list[i]->state == CR_RUNNING)
+                    mpcr_report("rank %d: before its image, still waiting for the real creation of "
+                                "communicator %u from %u (call %u)",
+                                proxy.rank, list[i]->new_id, list[i]->parent, list[i]->op);
         if (child_exited) child_ended();
         sched_yield();
     }

@@ -216,14 +216,55 @@ static int all_in(struct idup *e)
            entered_collect(e->parent, ENTERED_TAG_IDUP, e->entered, e->nparent, idup_waits_for, e);
 }
 
+/* Whether list[i] will end before the image: it is under way, or every
+ * member has entered it and each older one it waits for (step) will end
+ * too. One that waits for an older duplicate a member has not entered yet
+ * stays as it is, although all members have entered it: under Open MPI
+ * (ONE_AT_A_TIME) a duplicate of one communicator waits for an older one
+ * of another, whose members differ (ckpt_idup: an odd rank's duplicate of
+ * its half waits for its duplicate of MPI_COMM_WORLD, which an even rank
+ * has not begun); the settling looped for ever, waiting for it. Every
+ * member of it makes the same choice: each began its duplicates in the
+ * order MPI_Comm_idup's progress allows (idup.c's comment at the top). */
+static int will_end(uint32_t i, const uint8_t *ends)
+{
+    struct idup *e = list[i];
+    if (e->state == ID_ENDED) return 0;
+    if (e->state == ID_UNDER_WAY) return 1;
+    if (!all_in(e)) return 0;
+    for (uint32_t k = 0; k < i; k++)
+        if ((ONE_AT_A_TIME || list[k]->parent == e->parent) && list[k]->state != ID_ENDED && !ends[k])
+            return 0;
+    return 1;
+}
+
+/* What the settling waits for, said once when it lasts (settle_overdue). */
+static void report_waiting(const uint8_t *ends)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        const struct idup *e = list[i];
+        if (!ends[i]) continue;
+        char who[64] = "";
+        for (uint32_t m = 0, at = 0; m < e->nparent && at + 2 < sizeof who; m++)
+            if (e->entered[m] == ENTERED_MISSING) at += (uint32_t)snprintf(who + at, sizeof who - at, " %u", m);
+        mpcr_report("rank %d: before its image, still waiting for MPI_Comm_idup of communicator %u "
+                    "(%s; members missing:%s)",
+                    proxy.rank, e->parent, e->state == ID_UNDER_WAY ? "under way in the real MPI" : "begun",
+                    *who ? who : " none");
+    }
+}
+
 void idup_settle_for_image(void)
 {
+    uint64_t since = 0;
     for (;;) {
         idup_progress();
+        uint8_t ends[count ? count : 1];
         int busy = 0;
-        for (uint32_t i = 0; i < count && !busy; i++)
-            busy = all_in(list[i]);
+        for (uint32_t i = 0; i < count; i++)
+            busy |= ends[i] = (uint8_t)will_end(i, ends);
         if (!busy) return;
+        if (ckpt_settle_overdue(&since)) report_waiting(ends);
         if (child_exited) child_ended();
     }
 }
