@@ -13,7 +13,12 @@ static uint32_t capacity;
 
 int cache_find(uint32_t comm, int32_t peer, int32_t tag)
 {
-    for (uint32_t i = 0; i < ncache; i++) {
+    return cache_find_after(-1, comm, peer, tag);
+}
+
+int cache_find_after(int after, uint32_t comm, int32_t peer, int32_t tag)
+{
+    for (uint32_t i = (uint32_t)(after + 1); i < ncache; i++) {
         const struct cached_msg *m = &cache[i];
         if (m->comm == comm && (peer == ABI_ANY_SOURCE || peer == m->source) &&
             (tag == ABI_ANY_TAG || tag == m->tag))

@@ -2,7 +2,9 @@
  * before the program asked for them, in the order they arrived. Every
  * receive and probe looks here before the real MPI. Nothing is added once a
  * checkpoint is over, and every cached message was sent before anything
- * sent since, so looking here first keeps MPI's non-overtaking order. */
+ * sent since, so looking here first keeps MPI's non-overtaking order.
+ * (A communicator creation's "entered" message taken for another creation
+ * is kept here too, at any time: entered.h. The same holds of it.) */
 #ifndef MPCR_PROXY_CACHE_H
 #define MPCR_PROXY_CACHE_H
 
@@ -30,6 +32,8 @@ extern uint32_t ncache;
 /* The first cached message a receive (comm, peer, tag) would match, wildcards
  * in mpcr's ABI; -1 if none. */
 int cache_find(uint32_t comm, int32_t peer, int32_t tag);
+/* The next one after index i; -1 if none. */
+int cache_find_after(int i, uint32_t comm, int32_t peer, int32_t tag);
 /* Its status, as a probe reports it. */
 void cache_peek(int i, struct req_status *s);
 /* Delivers it into buf (capacity cap: of a longer message the first cap

@@ -119,6 +119,13 @@ static int check(const struct mpcr_call *c, int size, int me)
     return found ? MPI_SUCCESS : MPI_ERR_GROUP;
 }
 
+/* What its "entered" messages carry (entered.h): MPI_Comm_create_group's
+ * tag, which tells apart those that threads make on one parent at once. */
+static const int32_t *entered_key(const struct creation *e)
+{
+    return e->op == MPCR_OP_COMM_CREATE_GROUP ? &e->key : &entered_key_ordered;
+}
+
 /* Enters: says so to every other member taking part. The sends complete by
  * themselves (empty messages; a checkpoint's drain receives those still in
  * flight). */
@@ -145,7 +152,7 @@ static int enter(const struct mpcr_call *c, struct creation **out)
             e->entered[e->group[i]] = ENTERED_MISSING;
     }
     e->entered[me] = ENTERED_IN;
-    return entered_announce(c->comm, ENTERED_TAG_BLOCKING, e->entered, e->nparent);
+    return entered_announce(c->comm, ENTERED_TAG_BLOCKING, entered_key(e), e->entered, e->nparent);
 }
 
 /* Takes every "entered" message that is in. Returns 1 once all are in and,
@@ -155,7 +162,7 @@ static int enter(const struct mpcr_call *c, struct creation **out)
  * real calls on the parent are made in one order by all. */
 static int collect(struct creation *e)
 {
-    return entered_collect(e->parent, ENTERED_TAG_BLOCKING, e->entered, e->nparent, NULL, NULL) &&
+    return entered_collect(e->parent, ENTERED_TAG_BLOCKING, *entered_key(e), e->entered, e->nparent, NULL, NULL) &&
            (e->op == MPCR_OP_COMM_CREATE_GROUP || !idup_pending_on(e->parent));
 }
 
@@ -395,9 +402,9 @@ void creation_settle_for_image(void)
         if (ckpt_settle_overdue(&since))
             for (uint32_t i = 0; i < count; i++)
                 if (list[i]->state == CR_RUNNING)
-                    mpcr_report("rank %d: before its image, still waiting for the real creation of "
-                                "communicator %u from %u (call %u)",
-                                proxy.rank, list[i]->new_id, list[i]->parent, list[i]->op);
+                    mpcr_report("rank %d: before its image, still waiting for the real %s making "
+                                "communicator %u from %u",
+                                proxy.rank, mpcr_op_name(list[i]->op), list[i]->new_id, list[i]->parent);
         if (child_exited) child_ended();
         sched_yield();
     }

@@ -83,7 +83,7 @@ void idup_start(const struct mpcr_call *c, struct mpcr_reply *r)
     }
     q->kind = REQ_IDUP, q->comm = c->comm;
     e->entered[me] = ENTERED_IN;
-    int rc = entered_announce(c->comm, ENTERED_TAG_IDUP, e->entered, e->nparent);
+    int rc = entered_announce(c->comm, ENTERED_TAG_IDUP, &entered_key_ordered, e->entered, e->nparent);
     if (rc != MPI_SUCCESS) { /* the other members cannot go on consistently */
         mpcr_report("rank %d: MPI_Comm_idup could not tell the other members (MPI error %d); "
                     "ending the job", proxy.rank, rc);
@@ -167,7 +167,7 @@ static int step(struct idup *e)
     MPI_Status st[3];
     switch (e->state) {
     case ID_ENTERED:
-        if (!entered_collect(e->parent, ENTERED_TAG_IDUP, e->entered, e->nparent, idup_waits_for, e))
+        if (!entered_collect(e->parent, ENTERED_TAG_IDUP, ENTERED_KEY_ORDERED, e->entered, e->nparent, idup_waits_for, e))
             return 0;
         for (uint32_t i = 0; i < count && list[i] != e; i++)
             if ((ONE_AT_A_TIME || list[i]->parent == e->parent) && list[i]->state != ID_ENDED)
@@ -213,7 +213,7 @@ void idup_progress(void)
 static int all_in(struct idup *e)
 {
     return e->state != ID_ENTERED ||
-           entered_collect(e->parent, ENTERED_TAG_IDUP, e->entered, e->nparent, idup_waits_for, e);
+           entered_collect(e->parent, ENTERED_TAG_IDUP, ENTERED_KEY_ORDERED, e->entered, e->nparent, idup_waits_for, e);
 }
 
 /* Whether list[i] will end before the image: it is under way, or every

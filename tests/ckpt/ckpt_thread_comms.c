@@ -12,7 +12,13 @@
  *   - THREADS workers each make a communicator from their own one at the
  *     same time (different parents, different kinds of creation, in
  *     whatever order the threads run on each rank), reduce over it and
- *     free it.
+ *     free it; every fourth iteration, each also makes one with
+ *     MPI_Comm_create_group from one parent they share, with a tag of its
+ *     own: the workers of a rank meet first, then enter in opposite orders
+ *     on even and odd ranks, 30 ms apart (a proxy once took one such
+ *     creation's "entered" message for another's, began its real call
+ *     without that member, and a checkpoint in those 30 ms then waited for
+ *     ever).
  * Ranks, sizes and reductions go into running hashes that rank 0 prints at
  * the end (report()).
  *   t_ckpt_thread_comms ITERATIONS [THREADS]     (2 ranks or more, THREADS <= 4) */
@@ -85,10 +91,28 @@ static void *messenger(void *arg)
 }
 
 struct worker {
-    int t;
-    MPI_Comm comm;
+    int t, workers;
+    MPI_Comm comm, shared;
     uint64_t hash;
 };
+
+static pthread_barrier_t workers_meet;
+
+/* The creation from the parent every worker shares: all its ranks, the
+ * worker's own tag; once this rank's workers have met, worker t enters t
+ * (even ranks) or workers-1-t (odd) times 30 ms late. */
+static MPI_Comm create_shared(const struct worker *w)
+{
+    int late = rank % 2 ? w->workers - 1 - w->t : w->t;
+    pthread_barrier_wait(&workers_meet);
+    nanosleep(&(struct timespec){0, 30000000L * late}, NULL);
+    MPI_Group g;
+    MPI_Comm c;
+    MPI_Comm_group(w->shared, &g);
+    MPI_Comm_create_group(w->shared, g, 50 + w->t, &c);
+    MPI_Group_free(&g);
+    return c;
+}
 
 static void *work(void *arg)
 {
@@ -96,6 +120,7 @@ static void *work(void *arg)
     uint64_t h = mix2((uint64_t)rank, (uint64_t)w->t);
     for (long it = 1; it <= iters; it++) {
         h = probe(mix2(h, (uint64_t)it), create(it + w->t, w->comm));
+        if (it % 4 == 0) h = probe(h, create_shared(w));
     }
     w->hash = h;
     return NULL;
@@ -114,8 +139,11 @@ int main(int argc, char **argv)
 
     struct worker w[MAX_WORKERS];
     pthread_t id[MAX_WORKERS], msg;
+    MPI_Comm shared;
+    MPI_Comm_dup(MPI_COMM_WORLD, &shared);
+    if (workers) pthread_barrier_init(&workers_meet, NULL, (unsigned)workers);
     for (int t = 0; t < workers; t++) {
-        w[t] = (struct worker){.t = t};
+        w[t] = (struct worker){.t = t, .workers = workers, .shared = shared};
         MPI_Comm_dup(MPI_COMM_WORLD, &w[t].comm);
     }
     for (int t = 0; t < workers; t++)
@@ -144,6 +172,7 @@ int main(int argc, char **argv)
         v[2 + t] = w[t].hash;
         MPI_Comm_free(&w[t].comm);
     }
+    MPI_Comm_free(&shared);
     report("thread_comms", names, v, 2 + workers);
     MPI_Finalize();
     return 0;
