@@ -110,3 +110,11 @@ set_tests_properties(ckpt.idup ckpt.idup_continue PROPERTIES
 if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.idup APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
+
+# MPI_THREAD_MULTIPLE: threads making MPI_Comm_create_group from their own
+# parents while one at a time duplicates MPI_COMM_SELF (tests/mpi/
+# thread_create_group.c: the proxy's MPICH livelocked in that duplicate
+# once, growing by 1 GB/s), against native MPICH.
+mpi_program(t_thread_create_group mpi/thread_create_group.c)
+target_link_libraries(t_thread_create_group PRIVATE pthread)
+mpi_test(mpi.thread_create_group 2 t_thread_create_group 200)

@@ -1,5 +1,6 @@
 /* See idup.h. */
 #include "idup.h"
+#include "creation.h"
 #include "entered.h"
 #include "proxy.h"
 #include "record.h"
@@ -172,6 +173,16 @@ static int step(struct idup *e)
         for (uint32_t i = 0; i < count && list[i] != e; i++)
             if ((ONE_AT_A_TIME || list[i]->parent == e->parent) && list[i]->state != ID_ENDED)
                 return 0;
+        /* Not beside a blocking creation's real call in a thread of its own
+         * (creation.h): MPICH 4.0.2's MPI_Comm_idup, while another thread of
+         * the process is inside a context id's allocation, retried its own
+         * agreement round after round inside the call, holding MPICH's lock
+         * that the other thread needed to end, and allocating each round
+         * (MPICH's threads/comm/comm_create_group_threads, whose
+         * MPI_Comm_dup of MPI_COMM_SELF is a duplicate waited for here: a
+         * proxy grew by 1 GB/s until the kernel killed it). That call only
+         * needs its members to have entered, so it ends, and this begins. */
+        if (creation_running()) return 0;
         MPI_Comm parent = real_comm(e->parent);
         e->share = record_key_share();
         rc = MPI_Comm_idup(parent, &e->comm, &e->real[0]);
@@ -258,6 +269,11 @@ void idup_settle_for_image(void)
 {
     uint64_t since = 0;
     for (;;) {
+        /* Blocking creations whose members have all entered begin here
+         * too: a duplicate waits for this rank's real creation calls to
+         * end (step), and one of them for a member that would otherwise
+         * begin its own only after its duplicates have settled. */
+        creation_progress();
         idup_progress();
         uint8_t ends[count ? count : 1];
         int busy = 0;
