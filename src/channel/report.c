@@ -41,19 +41,39 @@ void mpcr_report_raw(const char *msg, unsigned len)
     if (report_fd >= 0 && sendto(report_fd, msg, len, MSG_NOSIGNAL, (struct sockaddr *)&report_addr,
                                  sizeof report_addr) == (ssize_t)len)
         return;
+    if (len && msg[0] == MPCR_REPORT_EXIT_MARK) { /* stderr gets the message without its code */
+        const char *text = memchr(msg + 1, MPCR_REPORT_EXIT_MARK, len - 1);
+        if (text) len -= (unsigned)(text + 1 - msg), msg = text + 1;
+    }
     if (write(2, msg, len) < 0) { /* nowhere else to say it */
     }
 }
 
-void mpcr_report(const char *fmt, ...)
+/* Sends "mpcr: " + the message + a newline, after `head` (see report.h). */
+static void report_with(const char *head, const char *fmt, va_list ap)
 {
     char msg[MPCR_REPORT_MAX];
-    int n = snprintf(msg, sizeof msg, "mpcr: ");
-    va_list ap;
-    va_start(ap, fmt);
+    int n = snprintf(msg, sizeof msg, "%smpcr: ", head);
     n += vsnprintf(msg + n, sizeof msg - (size_t)n - 1, fmt, ap);
-    va_end(ap);
     if (n > (int)sizeof msg - 2) n = (int)sizeof msg - 2;
     msg[n++] = '\n';
     mpcr_report_raw(msg, (unsigned)n);
+}
+
+void mpcr_report(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report_with("", fmt, ap);
+    va_end(ap);
+}
+
+void mpcr_report_exit(int code, const char *fmt, ...)
+{
+    char head[16];
+    snprintf(head, sizeof head, "%c%d%c", MPCR_REPORT_EXIT_MARK, code, MPCR_REPORT_EXIT_MARK);
+    va_list ap;
+    va_start(ap, fmt);
+    report_with(head, fmt, ap);
+    va_end(ap);
 }

@@ -20,6 +20,16 @@ int mpcr_report_fd(void);
 void mpcr_report_reopen(const char *path);
 /* Prints "mpcr: " + message (a newline is added). */
 void mpcr_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for a rank whose program ended with `code` (non-zero) without
+ * MPI_Finalize: `mpcr run` makes the first such code the job's status when
+ * mpiexec's ends non-zero. Hydra kills the other ranks when a rank ends
+ * unfinalized and then may report the status of a process it killed (9) or
+ * its own placeholder (1), depending on the order in which it notices the
+ * ends; natively the rank's code nearly always wins, and under mpcr always. */
+void mpcr_report_exit(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A report datagram that carries an exit code starts with this byte, then
+ * the code in decimal, then this byte again, then the message. */
+#define MPCR_REPORT_EXIT_MARK '\001'
 /* The same for an already formatted message; async-signal-safe. */
 void mpcr_report_raw(const char *msg, unsigned len);
 

@@ -97,6 +97,23 @@ static void open_reports(void)
     setenv(MPCR_ENV_REPORT_SOCKET, a.sun_path, 1);
 }
 
+/* The exit code of the first rank that ended without MPI_Finalize (0: none),
+ * from its proxy's report (report.h: mpcr_report_exit). */
+static int unfinalized_code;
+
+/* Prints a report; one carrying an exit code gives unfinalized_code. */
+static void print_report(char *msg, size_t n)
+{
+    if (n && msg[0] == MPCR_REPORT_EXIT_MARK) {
+        char *end = memchr(msg + 1, MPCR_REPORT_EXIT_MARK, n - 1);
+        if (!end) return;
+        *end = 0;
+        if (!unfinalized_code) unfinalized_code = atoi(msg + 1);
+        n -= (size_t)(end + 1 - msg), msg = end + 1;
+    }
+    fwrite(msg, 1, n, stderr);
+}
+
 /* Prints the reports waiting on the socket; waits up to timeout_ms for one,
  * or until end_fd (-1: none) polls readable. */
 static void print_reports(int timeout_ms, int end_fd)
@@ -106,7 +123,7 @@ static void print_reports(int timeout_ms, int end_fd)
         char msg[MPCR_REPORT_MAX];
         ssize_t n = recv(report_fd, msg, sizeof msg, MSG_DONTWAIT);
         if (n <= 0) break;
-        fwrite(msg, 1, (size_t)n, stderr);
+        print_report(msg, (size_t)n);
         timeout_ms = 0;
     }
 }
@@ -252,6 +269,8 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
                  mpiexec, WEXITSTATUS(status), forwarded, strsignal(forwarded));
         return 128 + forwarded;
     }
+    /* Hydra's clean-up may report a process it killed instead (report.h). */
+    if (WEXITSTATUS(status) && unfinalized_code) return unfinalized_code;
     return WEXITSTATUS(status);
 }
 

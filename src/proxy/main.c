@@ -82,8 +82,8 @@ _Noreturn void child_ended(void)
         if (!proxy.app_connected && code == 0) {
             MPI_Finalize(); /* a program that never used MPI ended normally */
         } else if (proxy.app_connected) {
-            mpcr_report("rank %d: the program exited with status %d without calling MPI_Finalize",
-                        proxy.rank, code);
+            mpcr_report_exit(code, "rank %d: the program exited with status %d without calling "
+                                   "MPI_Finalize", proxy.rank, code);
         }
     }
     fflush(stderr);

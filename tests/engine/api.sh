@@ -38,7 +38,7 @@ printf '\x01' | dd of="$T/flip2" bs=1 seek=300 conv=notrunc status=none
 expect_refused "a bit-flipped header" "$T/flip2" "corrupt"
 "$patch" "$T/img.orig" "$T/kernel" kernel 4.19.0-foreign || fail "img_patch"
 expect_refused "a foreign-kernel image" "$T/kernel" "kernel"
-"$patch" "$T/img.orig" "$T/cpu" xcr0 0x60000 || fail "img_patch"
+"$patch" "$T/img.orig" "$T/cpu" xcr0 0x8000000000000000 || fail "img_patch"
 expect_refused "a foreign-CPU image" "$T/cpu" "CPU"
 "$patch" "$T/img.orig" "$T/ver" version 99 || fail "img_patch"
 expect_refused "a future format version" "$T/ver" "version"
