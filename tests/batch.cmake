@@ -26,6 +26,12 @@ set_property(TEST batch.slurm_scancel_signal APPEND PROPERTY ENVIRONMENT "SCANCE
 # reached its final hold once, on a quiet machine, as in slurm_requeue below)
 batch_test(slurm_batch_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 4000 2)
 set_property(TEST batch.slurm_batch_signal APPEND PROPERTY ENVIRONMENT "SCANCEL=--batch --signal=USR1")
+# srun's own options pass through untouched (issue 15, point 1): an environment variable
+# and a binding to one core per rank, seen in every rank's proxy and program (PASSED),
+# in the first job and in the restart
+batch_test(slurm_options 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+set_property(TEST batch.slurm_options APPEND PROPERTY ENVIRONMENT "PASSED=MPCR_TEST_FOO=bar"
+    "SRUN_OPTS=--export=ALL,MPCR_TEST_FOO=bar --cpu-bind=cores")
 # checkpoint-and-continue, then a plain scancel: nothing of the job is left (rank 0's
 # coordinator, a session of its own, included); a second sbatch restarts it
 batch_test(slurm_continue_scancel 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
@@ -74,6 +80,11 @@ batch_test(exec_interval 180 interval.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
 # batch shell, checkpointed, requeued by itself, resumed by --restart-if-any (a longer
 # ring: SIGUSR1 through the batch shell and srun was seen to arrive after 2000 2 ended)
 batch_test(slurm_requeue 300 slurm_requeue.sh 2 $<TARGET_FILE:t_ckpt_ring> 4000 2)
+# the same script's periodic checkpoint (--interval 1 for the test): requeued by
+# `scontrol requeue` (Slurm's pre-emption or a node failure: the job is killed,
+# its script has no say), it resumes from the newest complete generation
+batch_test(slurm_requeue_interval 300 slurm_requeue.sh 2 $<TARGET_FILE:t_ckpt_ring> 4000 2)
+set_property(TEST batch.slurm_requeue_interval APPEND PROPERTY ENVIRONMENT "INTERVAL=1")
 # two "hosts" (network namespaces; root only, skipped otherwise): mpiexec.mpich
 # over h1,h2, rank 0's coordinator on h1's address; restarted by mpirun.openmpi
 # over h2,h1. Then the same with a standalone coordinator given by --coordinator,
@@ -104,3 +115,8 @@ batch_test(affinity_own_unbound 180 affinity.sh 2 $<TARGET_FILE:t_ckpt_affinity>
 set_property(TEST batch.affinity_own_unbound APPEND PROPERTY ENVIRONMENT "PIN=0" "FIRST_CPUS=1")
 set_tests_properties(batch.affinity_launcher batch.affinity_own batch.affinity_own_unbound PROPERTIES
     SKIP_RETURN_CODE 77)
+# The bare form, without a checkpoint directory: `mpiexec.mpich -n 2 mpcr exec PROGRAM`
+# runs the job as natively (same output and status)
+add_test(NAME batch.exec_plain COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compare.sh 2 $<TARGET_FILE:t_ckpt_ring> 600 2)
+set_tests_properties(batch.exec_plain PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE};COMPARE_EXEC=1"
+    RUN_SERIAL TRUE TIMEOUT 120)

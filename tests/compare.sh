@@ -5,7 +5,11 @@
 #   compare.sh NPROCS PROGRAM ARGS...
 # Environment: MPCR (the mpcr binary), COMPARE_STDIN (a file fed to both
 # runs' standard input; default /dev/null), MPCR_RUN_ARGS (more options of
-# `mpcr run`, e.g. "--mpi openmpi": the native run stays MPICH's).
+# `mpcr run`, e.g. "--mpi openmpi": the native run stays MPICH's),
+# COMPARE_EXEC=1 (the launcher starts mpcr on every rank instead:
+# `mpiexec.mpich -n NPROCS mpcr exec PROGRAM ARGS`, no checkpoint directory).
+# Without COMPARE_STDIN the native run may be one kept from an earlier test
+# (native_run.sh).
 set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 n=$1
@@ -14,11 +18,20 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 input=${COMPARE_STDIN:-/dev/null}
 
-timeout 300 mpiexec.mpich -n "$n" "$@" <"$input" >"$tmp/native" 2>"$tmp/native.err"
+if [ -z "${COMPARE_STDIN:-}" ]; then
+    . "$(dirname "$0")/native_run.sh"
+    native_run "$tmp/native" "$tmp/native.err" "$n" "$@"
+else
+    timeout 300 mpiexec.mpich -n "$n" "$@" <"$input" >"$tmp/native" 2>"$tmp/native.err"
+fi
 native_rc=$?
 # MPCR_EXPECT_MPI: the proxy fails if the program never reached mpcr's library.
-# shellcheck disable=SC2086
-MPCR_EXPECT_MPI=1 timeout 300 "$MPCR" run ${MPCR_RUN_ARGS:-} -n "$n" "$@" <"$input" >"$tmp/mpcr" 2>"$tmp/mpcr.err"
+if [ -n "${COMPARE_EXEC:-}" ]; then
+    MPCR_EXPECT_MPI=1 timeout 300 mpiexec.mpich -n "$n" "$MPCR" exec "$@" <"$input" >"$tmp/mpcr" 2>"$tmp/mpcr.err"
+else
+    # shellcheck disable=SC2086
+    MPCR_EXPECT_MPI=1 timeout 300 "$MPCR" run ${MPCR_RUN_ARGS:-} -n "$n" "$@" <"$input" >"$tmp/mpcr" 2>"$tmp/mpcr.err"
+fi
 mpcr_rc=$?
 
 # MPICH's UCX layer prints its own warnings to standard output (a send the

@@ -45,15 +45,17 @@ conf_common() {
     cat <<CONF
 AuthType=auth/munge
 # cred_expire: a requeued job waits this long (+1 s) before it starts again
-# (the default, 120 s, would make the requeue test last minutes).
-AuthInfo=socket=$dir/munge/munge.socket,cred_expire=30
+# (the default, 120 s, would make the requeue test last minutes; 30 s cost
+# it 20 s more than 10, which launches steps well within it even at load).
+AuthInfo=socket=$dir/munge/munge.socket,cred_expire=10
 CredType=cred/munge
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool/%n
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
+# task/affinity: srun --cpu-bind binds each task (batch.slurm_options)
+TaskPlugin=task/affinity
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 MpiDefault=pmi2
@@ -155,9 +157,13 @@ CONF
 fi
 
 stop_daemons() {
-    local f
+    local f p i
     for f in "$dir"/slurmd.pid "$dir"/slurmctld.pid "$dir"/munged.pid; do
-        [ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+        p=$(cat "$f" 2>/dev/null) || continue
+        kill "$p" 2>/dev/null || true
+        # gone before the next one starts: a slurmctld still ending kept its
+        # port, and the new one (a changed slurm.conf) did not start
+        for ((i = 0; i < 50; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
         rm -f "$f"
     done
 }

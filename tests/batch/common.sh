@@ -18,7 +18,8 @@ batch_start() {
         exit 1
     }
     trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
-    mpiexec.mpich -n "$n" "$@" >"$scratch/ref" 2>"$scratch/ref.err"
+    . "$(dirname "${BASH_SOURCE[0]}")/../native_run.sh"
+    native_run "$scratch/ref" "$scratch/ref.err" "$n" "$@"
     ref_rc=$?
     [ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
     hold_jobs
@@ -40,6 +41,35 @@ wait_connected() {
 # (tests/ckpt/ckpt.h, CKPT_HOLD) until checkpoint_exit has taken its
 # checkpoint: on a fast machine they cannot end first.
 hold_jobs() { export CKPT_HOLD=$scratch/release; }
+
+# passed_through WHO: every rank of the job under way has what PASSED
+# (NAME=VALUE) says, as its launcher was told (-genv, -x, srun --export;
+# a binding to one CPU: -bind-to core, --bind-to core, --cpu-bind=cores):
+# NAME=VALUE in its proxy's environment (the launcher's process) and in its
+# program's, the proxy bound to fewer CPUs than this test may use and to
+# others than the other ranks', its program to the same CPUs. mpcr neither
+# eats nor alters the launcher's options. The proxies are found by the hold
+# in their environment (hold_jobs): under Slurm they are slurmstepd's.
+passed_through() {
+    local p q prog seen=" " cpus all_cpus
+    all_cpus=$(awk '/^Cpus_allowed_list:/ {print $2}' /proc/self/status)
+    for p in $(pgrep -f 'mpcr-proxy-'); do
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxF "CKPT_HOLD=$scratch/release" || continue
+        prog=$(pgrep -P "$p" | head -1)
+        [ -n "$prog" ] || fail "$1: proxy $p has no program"
+        for q in "$p" "$prog"; do
+            tr '\0' '\n' <"/proc/$q/environ" | grep -qxF "$PASSED" ||
+                fail "$1: $(cat /proc/$q/comm) ($q) lacks $PASSED in its environment"
+        done
+        cpus=$(awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$p/status")
+        [ "$cpus" != "$all_cpus" ] || fail "$1: proxy $p may run on every CPU ($cpus): not bound"
+        [ "$(awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$prog/status")" = "$cpus" ] ||
+            fail "$1: program $prog runs on CPUs $(awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$prog/status"), its proxy's binding is $cpus"
+        [[ $seen == *" $cpus "* ]] && fail "$1: two ranks bound to CPU $cpus"
+        seen="$seen$cpus "
+    done
+    [ "$(wc -w <<<"$seen")" = "$n" ] || fail "$1: found $(wc -w <<<"$seen") proxies, not $n"
+}
 
 # at_hold DIR GEN: true when DIR/gen-GEN's checkpoint was taken with rank 0
 # already waiting at that hold (ckpt.h creates $scratch/release.reached when

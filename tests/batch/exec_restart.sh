@@ -19,12 +19,8 @@
 # `mpcr exec --restart D`); SECOND=restart: the restart is `mpcr restart D`
 # instead (of an image of `mpcr exec`); PASSED=NAME=VALUE: LAUNCH and
 # LAUNCH2 give the ranks NAME=VALUE and bind each to one CPU (`-genv NAME
-# VALUE -bind-to core`, `-x NAME=VALUE --bind-to core`): while each run
-# works, every rank's proxy (the launcher's process) and program have
-# NAME=VALUE in their environment, each proxy is bound (to fewer CPUs than
-# this test may use, others than the other ranks'), and its program to the
-# same CPUs (mpcr neither
-# eats nor alters the launcher's options; passed_through below).
+# VALUE -bind-to core`, `-x NAME=VALUE --bind-to core`), and while each
+# run works every rank must show both (common.sh passed_through).
 set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 n=$1
@@ -33,28 +29,6 @@ launch=${LAUNCH:-mpiexec.mpich -n $n}
 launch2=${LAUNCH2:-$launch}
 . "$(dirname "$0")/common.sh"
 batch_start batch "$n" "$@"
-
-# passed_through WHO PID: the job of PID has what PASSED says (above).
-passed_through() {
-    local p q prog seen=" " cpus all_cpus
-    all_cpus=$(awk '/^Cpus_allowed_list:/ {print $2}' /proc/self/status)
-    for p in $(descendants "$2"); do
-        case $(cat /proc/$p/comm 2>/dev/null) in mpcr-proxy*) ;; *) continue ;; esac
-        prog=$(pgrep -P "$p" | head -1)
-        [ -n "$prog" ] || fail "$1: proxy $p has no program"
-        for q in "$p" "$prog"; do
-            tr '\0' '\n' <"/proc/$q/environ" | grep -qxF "$PASSED" ||
-                fail "$1: $(cat /proc/$q/comm) ($q) lacks $PASSED in its environment"
-        done
-        cpus=$(awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$p/status")
-        [ "$cpus" != "$all_cpus" ] || fail "$1: proxy $p may run on every CPU ($cpus): not bound"
-        [ "$(awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$prog/status")" = "$cpus" ] ||
-            fail "$1: program $prog runs on CPUs $(awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$prog/status"), its proxy's binding is $cpus"
-        [[ $seen == *" $cpus "* ]] && fail "$1: two ranks bound to CPU $cpus"
-        seen="$seen$cpus "
-    done
-    [ "$(wc -w <<<"$seen")" = "$n" ] || fail "$1: found $(wc -w <<<"$seen") proxies, not $n"
-}
 
 if [ -n "${IF_ANY:-}" ]; then
     first=(--restart-if-any "$scratch/ck" "$@") second=(--restart-if-any "$scratch/ck" "$@")
@@ -69,7 +43,7 @@ fi
 job=$!
 if [ -n "${PASSED:-}" ]; then
     wait_connected "$job" "$n" "$scratch/ck" 60
-    passed_through "the first run" "$job"
+    passed_through "the first run"
 fi
 checkpoint_exit "$job" "$n" "$scratch/ck" 60
 job=
@@ -83,7 +57,7 @@ fi
 job=$!
 if [ -n "${PASSED:-}" ]; then
     wait_connected "$job" "$n" "$scratch/ck" 60
-    passed_through "the restart" "$job"
+    passed_through "the restart"
     touch "$scratch/release"
 fi
 wait "$job"

@@ -17,7 +17,8 @@ if ! sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; then
         fail "scripts/slurm/setup.sh could not start Slurm: $(tail -5 "$scratch/setup.err")"
 fi
 
-# submit NAME COMMAND...: a batch job of $n tasks running COMMAND with srun;
+# submit NAME COMMAND...: a batch job of $n tasks running COMMAND with srun
+# (and the options in SRUN_OPTS);
 # waits for it and returns its exit status; output in NAME.out, NAME.err,
 # its job id in NAME.id.
 submit() {
@@ -25,7 +26,7 @@ submit() {
     shift
     {
         echo "#!/bin/bash"
-        printf 'exec srun --mpi=pmi2 -n %d' "$n"
+        printf 'exec srun --mpi=pmi2 -n %d %s' "$n" "${SRUN_OPTS:-}"
         printf ' %q' "$@"
         echo
     } >"$scratch/$name.sh"

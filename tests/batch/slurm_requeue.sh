@@ -13,6 +13,16 @@
 # gen-1 (which must not have been taken at the program's final hold,
 # common.sh not_at_hold). The job must end COMPLETED after one restart with the native
 # job's status, its output (both runs, appended) the native job's.
+# INTERVAL=1: the script's periodic checkpoint instead (its `--interval 600`
+# made `--interval 1`): nobody signals the job; once a generation is
+# complete by itself (gen-2 or later), `scontrol requeue JOBID` (what Slurm's own pre-emption
+# in PreemptMode=REQUEUE and a node failure do: the running job is killed
+# and queued again, its script gets no say). The same line resumes from the
+# newest complete generation (coord.launch), which must not have been taken
+# at the final hold; the job ends COMPLETED after one restart with the
+# native status; what the first run printed before the kill is the
+# beginning of the native output, what the second printed its end, and
+# together they cover it.
 # Environment: MPCR (the mpcr binary), SLURM_DIR (/var/tmp/mpcr-slurm).
 set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
@@ -45,9 +55,11 @@ awk '/slurm_requeue.sh runs this script/ { found = 1; next }
      inside && /^```/ { exit }
      inside' "$here/../../docs/batch-systems.md" >"$scratch/doc.sh"
 printf -v program ' %q' "$@"
+every=600
+[ -n "${INTERVAL:-}" ] && every=1
 sed -e "s|^ck=.*|ck=$ck|" -e "s| mpcr exec | $MPCR exec |" -e "s| \./ring .* &\$|$program \&|" \
-    "$scratch/doc.sh" >"$scratch/job.sh"
-for want in "ck=$ck" "$MPCR exec --restart-if-any" "$program &" "scontrol requeue"; do
+    -e "s| --interval 600 | --interval $every |" "$scratch/doc.sh" >"$scratch/job.sh"
+for want in "ck=$ck" "$MPCR exec --restart-if-any" "--interval $every " "$program &" "scontrol requeue"; do
     grep -qF -- "$want" "$scratch/job.sh" ||
         fail "docs/batch-systems.md's requeue script has changed shape (no '$want' after the test's edits)"
 done
@@ -59,7 +71,7 @@ id=$(cat "$scratch/job.id")
 # Until the job has ended for good: its state, restarts, exit code and
 # reason, on every change, in states. Slurm holds a requeued job back for
 # the lifetime of its credentials (a new launch of the job before then is
-# refused): scripts/slurm/setup.sh makes it 30 s (cred_expire; 120 s by default).
+# refused): scripts/slurm/setup.sh makes it 10 s (cred_expire; 120 s by default).
 job_fields() { scontrol show job -o "$id" 2>/dev/null | grep -oE '(JobState|Restarts|ExitCode|Reason)=[^ ]*' | xargs; }
 watch_job() {
     local now last=
@@ -77,6 +89,45 @@ watch_job &
 watcher=$!
 
 wait_connected "$watcher" "$n" "$ck" 120
+if [ -n "${INTERVAL:-}" ]; then
+    # a complete generation after the first (gen-1 came before the ring's first
+    # line); under load --keep 2 may have removed gen-2 already
+    complete() { compgen -G "$ck/gen-[2-9]*/manifest" >/dev/null; }
+    for ((i = 0; i < 600; i++)); do
+        complete && break
+        kill -0 "$watcher" 2>/dev/null || fail "the job ended before its first periodic checkpoint"
+        sleep 0.1
+    done
+    complete || fail "no periodic checkpoint within 60 s of --interval 1"
+    scontrol requeue "$id" || fail "scontrol requeue $id failed"
+    # the first run is over once the job waits again (Restarts=1)
+    for ((i = 0; i < 600; i++)); do
+        grep -qE "JobState=(PENDING|REQUEUE)[^ ]* .*Restarts=1" <<<"$(job_fields)" && break
+        sleep 0.1
+    done
+    no_jobs_left 30 "after scontrol requeue" # Slurm: SIGTERM, then SIGKILL KillWait (10 s) later
+    first=$(wc -l <"$scratch/job.out")
+    newest=$(cd "$ck" && for g in gen-*; do [ -f "$g/manifest" ] && echo "${g#gen-}"; done | sort -n | tail -1)
+    not_at_hold "$ck" "$newest" "the periodic checkpoint"
+    touch "$scratch/release" # hold_jobs
+    wait "$watcher"
+    watcher=
+    final=$(tail -1 "$scratch/states")
+    grep -q "^JobState=COMPLETED Reason=None Restarts=1 ExitCode=$ref_rc:0$" <<<"$final" ||
+        fail "the job ended as '$final', not COMPLETED after one requeue with status $ref_rc"
+    grep -qx "gen $newest" "$ck/coord.launch" ||
+        fail "the requeued job did not resume from gen-$newest: coord.launch says $(grep '^gen' "$ck/coord.launch")"
+    all=$(wc -l <"$scratch/ref.out") second=$(($(wc -l <"$scratch/job.out") - first))
+    head -n "$first" "$scratch/ref.out" | cmp -s - <(head -n "$first" "$scratch/job.out") ||
+        fail "the first run printed what the native job did not"
+    tail -n "$second" "$scratch/ref.out" | cmp -s - <(tail -n "$second" "$scratch/job.out") ||
+        fail "the requeued run printed lines that are not the native job's last ones"
+    [ $((first + second)) -ge "$all" ] ||
+        fail "lines are missing: $first before the requeue, $second after it, $all natively"
+    no_jobs_left 10 "after the job's end"
+    echo "PASS: requeued after the periodic gen-$newest at $first lines, resumed: $second lines, the native job's last ones"
+    exit 0
+fi
 sleep 0.3
 scancel --batch --signal=USR1 "$id" || fail "scancel --batch --signal=USR1 $id failed"
 for ((i = 0; i < 600; i++)); do

@@ -21,7 +21,10 @@
 # its own, included); the first job's output up to the cut (between the
 # request and its answer) followed by the second's must be the reference's.
 # The checkpoint must not have been taken at the program's final hold
-# (common.sh not_at_hold).
+# (common.sh not_at_hold). SRUN_OPTS: more options of srun (both jobs);
+# PASSED=NAME=VALUE: they give the ranks NAME=VALUE and bind each to a CPU,
+# and while each job works every rank must show both (common.sh
+# passed_through).
 set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 n=$1
@@ -90,10 +93,24 @@ elif [ -n "${SCANCEL:-}" ]; then
     grep -q "checkpoint .*/gen-1 complete (SIG" "$scratch/first.err" ||
         fail "the coordinator did not say that the signal's checkpoint is complete"
 else
+    if [ -n "${PASSED:-}" ]; then
+        wait_connected "$first" "$n" "$scratch/ck" 120
+        passed_through "the first job"
+    fi
     checkpoint_exit "$first" "$n" "$scratch/ck" 120
 fi
 
-submit second "$MPCR" exec --restart "$scratch/ck"
+if [ -n "${PASSED:-}" ]; then
+    rm -f "$scratch/release" "$scratch/release.reached" # held again, for the check
+    submit second "$MPCR" exec --restart "$scratch/ck" &
+    second=$!
+    wait_connected "$second" "$n" "$scratch/ck" 120
+    passed_through "the restart"
+    touch "$scratch/release"
+    wait "$second"
+else
+    submit second "$MPCR" exec --restart "$scratch/ck"
+fi
 rc=$?
 [ "$rc" = "$ref_rc" ] || fail "the restarted batch job ended with status $rc, the native one with $ref_rc"
 same_output "$scratch/ref.out" "$scratch/first.out" "$scratch/second.out"

@@ -348,12 +348,15 @@ compare_suffix() {
 
 # ---- the reference
 
-start_ms=$(now_ms)
 native_args=("$@")
 [ -n "${CKPT_NATIVE_ARGS:-}" ] && read -ra native_args <<<"$CKPT_NATIVE_ARGS"
-timeout -k 10 300 mpiexec.mpich -n "$n" "$prog" "${native_args[@]}" </dev/null >"$T/ref.out" 2>"$T/ref.err"
+# (beside this script where a test copied both, as unprivileged.sh does)
+native_lib=$(dirname "$0")/../native_run.sh
+[ -f "$native_lib" ] || native_lib=$(dirname "$0")/native_run.sh
+. "$native_lib"
+native_run "$T/ref.out" "$T/ref.err" "$n" "$prog" "${native_args[@]}"
 ref_rc=$?
-ref_ms=$(($(now_ms) - start_ms))
+ref_ms=$native_ms
 case $ref_rc in 124 | 137) fail "the native run (mpiexec.mpich) did not end within 300 s" ;; esac
 [ -s "$T/ref.out" ] || fail "the native run printed nothing: nothing to compare"
 grep -qE "$result_re" "$T/ref.out" || fail "the native run printed no result line ('NAME rank R: ...')"
@@ -363,7 +366,7 @@ grep -qE "$result_re" "$T/ref.out" || fail "the native run printed no result lin
 # Measured for ckpt_big on 2 cores at load 12-22: 8 to 10 times W, steadily
 # progressing; 30 W leaves room for a load that grows after the native run.
 job_timeout=$((60 + 30 * (ref_ms / 1000 + 1)))
-echo "native run: exit status $ref_rc, $(wc -l <"$T/ref.out") lines, $(secs "$ref_ms") s"
+echo "native run: exit status $ref_rc, $(wc -l <"$T/ref.out") lines, $(secs "$ref_ms") s$native_kept"
 leftovers "the native run"
 
 # ---- the modes

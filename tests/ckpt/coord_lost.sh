@@ -14,7 +14,8 @@ shift
 prog=("$@")
 name=coord_lost.sh
 . "$(dirname "$0")/coord_common.sh"
-timeout 120 mpiexec.mpich -n "$n" "${prog[@]}" >"$T/ref" 2>/dev/null || fail "the native run failed"
+. "$(dirname "$0")/../native_run.sh"
+native_run "$T/ref" "$T/native.stderr" "$n" "${prog[@]}" || fail "the native run failed"
 sort "$T/ref" >"$T/ref.s"
 
 # lost POINT FORK: a coordinator that ends at POINT, with forked writers or not (FORK 1/0)

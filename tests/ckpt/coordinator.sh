@@ -19,7 +19,8 @@ fail() {
 }
 port=$((40000 + RANDOM % 20000))
 addr=127.0.0.1:$port
-timeout 120 mpiexec.mpich -n "$n" "$@" >"$T/ref" 2>/dev/null || fail "the native run failed"
+. "$(dirname "$0")/../native_run.sh"
+native_run "$T/ref" "$T/native.stderr" "$n" "$@" || fail "the native run failed"
 
 ck=$T/ck
 . "$(dirname "$0")/standalone.sh"

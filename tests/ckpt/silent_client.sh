@@ -21,7 +21,8 @@ name=silent_client.sh
 # instead of meeting the end)
 still_open() { read -r -t 0.5 -u "$1" _; [ $? -gt 128 ]; }
 
-timeout 120 mpiexec.mpich -n "$n" "$@" >"$T/ref" 2>/dev/null || fail "the native run failed"
+. "$(dirname "$0")/../native_run.sh"
+native_run "$T/ref" "$T/native.stderr" "$n" "$@" || fail "the native run failed"
 ck=$T/ck
 MPCR_COORD_SILENT_TIMEOUT=600 start_coordinator "$ck" "$n"
 timeout 150 "$MPCR" run -n "$n" --coordinator "127.0.0.1:$port" --ckpt-dir "$ck" "$@" >"$T/out" 2>"$T/run.err" &

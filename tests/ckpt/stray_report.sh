@@ -13,7 +13,8 @@
 set -u
 name=stray_report.sh
 . "$(dirname "$0")/coord_common.sh"
-timeout 120 mpiexec.mpich -n 2 "$@" >"$T/ref" 2>/dev/null || fail "the native run failed"
+. "$(dirname "$0")/../native_run.sh"
+native_run "$T/ref" "$T/native.stderr" 2 "$@" || fail "the native run failed"
 ck=$T/ck
 start_coordinator "$ck" 2
 secret=$(cat "$ck/coord.secret")

@@ -30,7 +30,8 @@ MPCR=$P/bin/mpcr
 MANWIDTH=100 man -l "$P/share/man/man1/mpcr.1" 2>/dev/null | grep -q "mpcr exec" ||
     fail "the installed manual page does not read"
 
-mpiexec.mpich -n 2 "$@" >"$scratch/ref" 2>"$scratch/ref.err"
+. "$(dirname "$0")/../native_run.sh"
+native_run "$scratch/ref" "$scratch/ref.err" 2 "$@"
 ref_rc=$?
 [ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
 D=$scratch/ck

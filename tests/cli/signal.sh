@@ -44,10 +44,10 @@ seed=${CKPT_SEED:-$RANDOM}
 RANDOM=$seed
 echo "seed $seed (CKPT_SEED=$seed repeats it)"
 
-start=$(date +%s%N)
-mpiexec.mpich -n "$n" "$@" >"$scratch/ref" 2>"$scratch/ref.err"
+. "$(dirname "$0")/../native_run.sh"
+native_run "$scratch/ref" "$scratch/ref.err" "$n" "$@"
 ref_rc=$?
-wall_ms=$((($(date +%s%N) - start) / 1000000))
+wall_ms=$native_ms
 [ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
 hold_jobs # the jobs under mpcr wait before their final report until the checkpoint is taken
 

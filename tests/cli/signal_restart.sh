@@ -22,7 +22,8 @@ n=$1
 shift
 . "$(dirname "$0")/common.sh" sigrestart
 
-mpiexec.mpich -n "$n" "$@" >"$scratch/ref" 2>"$scratch/ref.err"
+. "$(dirname "$0")/../native_run.sh"
+native_run "$scratch/ref" "$scratch/ref.err" "$n" "$@"
 ref_rc=$?
 [ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
 hold_jobs
