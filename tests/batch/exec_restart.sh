@@ -41,10 +41,15 @@ else
     $launch "$MPCR" exec "${first[@]}" >"$scratch/first.out" 2>"$scratch/first.err" &
 fi
 job=$!
-if [ -n "${PASSED:-}" ]; then
-    wait_connected "$job" "$n" "$scratch/ck" 60
-    passed_through "the first run"
-fi
+wait_connected "$job" "$n" "$scratch/ck" 60
+[ -n "${PASSED:-}" ] && passed_through "the first run"
+# `mpcr status --json` answers as under `mpcr run` (cli.status_json): every rank connected, running
+"$MPCR" status --json "$scratch/ck" >"$scratch/status.json" 2>"$scratch/status.err" ||
+    fail "mpcr status --json $scratch/ck failed"
+python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); n = int(sys.argv[2]); j = s["job"]
+sys.exit(not (s["running"] and j["nranks"] == n and j["connected"] == n and
+              [r["state"] for r in j["ranks"]] == ["running"] * n))' "$scratch/status.json" "$n" ||
+    fail "mpcr status --json does not show the $n ranks connected and running: $(cat "$scratch/status.json")"
 checkpoint_exit "$job" "$n" "$scratch/ck" 60
 job=
 
