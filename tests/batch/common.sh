@@ -71,6 +71,38 @@ passed_through() {
     [ "$(wc -w <<<"$seen")" = "$n" ] || fail "$1: found $(wc -w <<<"$seen") proxies, not $n"
 }
 
+# wait_complete DIR GLOB PID WHAT: waits (60 s at most) until a generation
+# DIR/GLOB (e.g. gen-*) has its manifest while the job of PID runs.
+wait_complete() {
+    local i
+    for ((i = 0; i < 600; i++)); do
+        compgen -G "$1/$2/manifest" >/dev/null && return 0
+        kill -0 "$3" 2>/dev/null || fail "the job ended before $4"
+        sleep 0.1
+    done
+    fail "no $4 within 60 s"
+}
+
+# newest_complete DIR: the number of DIR's newest generation with its manifest.
+newest_complete() {
+    (cd "$1" && for g in gen-*; do [ -f "$g/manifest" ] && echo "${g#gen-}"; done | sort -n | tail -1)
+}
+
+# resumed_output REF FIRST SECOND: a job killed after a periodic checkpoint
+# and resumed from it: FIRST (printed before the kill) must be the beginning
+# of REF (the native output), SECOND (after the resume) its end, and the two
+# must cover it (the lines between the checkpoint and the kill come twice).
+resumed_output() {
+    local first second all
+    first=$(wc -l <"$2") second=$(wc -l <"$3") all=$(wc -l <"$1")
+    head -n "$first" "$1" | cmp -s - "$2" ||
+        fail "the first run printed what the native run did not: $(head -n "$first" "$1" | diff - "$2" | head -5)"
+    tail -n "$second" "$1" | cmp -s - "$3" ||
+        fail "the resumed job printed lines that are not the native run's last ones: $(tail -n "$second" "$1" | diff - "$3" | head -5)"
+    [ $((first + second)) -ge "$all" ] ||
+        fail "lines are missing: $first before the kill, $second after the resume, $all natively"
+}
+
 # at_hold DIR GEN: true when DIR/gen-GEN's checkpoint was taken with rank 0
 # already waiting at that hold (ckpt.h creates $scratch/release.reached when
 # it gets there), i.e. at the job's end, not while it worked: the file

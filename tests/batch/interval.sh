@@ -24,19 +24,13 @@ mpiexec.mpich -n "$n" "${line[@]}" >"$scratch/first.out" 2>"$scratch/first.err" 
 job=$!
 wait_connected "$job" "$n" "$D" 60
 # any complete generation: under load --keep 2 may have removed gen-1 already
-complete() { compgen -G "$D/gen-*/manifest" >/dev/null; }
-for ((i = 0; i < 600; i++)); do
-    complete && break
-    kill -0 "$job" 2>/dev/null || fail "the job ended before its first periodic checkpoint"
-    sleep 0.1
-done
-complete || fail "no periodic checkpoint within 60 s of --interval 1"
+wait_complete "$D" "gen-*" "$job" "its first periodic checkpoint"
 # shellcheck disable=SC2046
 kill -KILL $(descendants "$job") $(jobs_left | cut -d' ' -f1) 2>/dev/null
 wait "$job"
 job=
 no_jobs_left 10 "after the kill"
-newest=$(cd "$D" && for g in gen-*; do [ -f "$g/manifest" ] && echo "${g#gen-}"; done | sort -n | tail -1)
+newest=$(newest_complete "$D")
 not_at_hold "$D" "$newest" "the periodic checkpoint"
 touch "$scratch/release"
 
@@ -45,12 +39,7 @@ rc=$?
 [ "$rc" = "$ref_rc" ] || fail "the resumed job ended with status $rc, the native run with $ref_rc"
 grep -qx "gen $newest" "$D/coord.launch" ||
     fail "the second run did not resume from gen-$newest: coord.launch says $(grep '^gen' "$D/coord.launch")"
-first=$(wc -l <"$scratch/first.out") second=$(wc -l <"$scratch/second.out") all=$(wc -l <"$scratch/ref")
-head -n "$first" "$scratch/ref" | cmp -s - "$scratch/first.out" ||
-    fail "the first run printed what the native run did not: $(head -n "$first" "$scratch/ref" | diff - "$scratch/first.out" | head -5)"
-tail -n "$second" "$scratch/ref" | cmp -s - "$scratch/second.out" ||
-    fail "the resumed job printed lines that are not the native run's last ones: $(tail -n "$second" "$scratch/ref" | diff - "$scratch/second.out" | head -5)"
-[ $((first + second)) -ge "$all" ] ||
-    fail "lines are missing: $first before the kill, $second after the resume, $all natively"
+resumed_output "$scratch/ref" "$scratch/first.out" "$scratch/second.out"
+first=$(wc -l <"$scratch/first.out") second=$(wc -l <"$scratch/second.out")
 no_jobs_left 10 "after the resumed job's end"
 echo "PASS: killed after the periodic gen-$newest at $first lines, resumed: $second lines, the native run's last ones"

@@ -88,17 +88,21 @@ watch_job() {
 watch_job &
 watcher=$!
 
+# completed_after_requeue: releases the hold; the job must end COMPLETED after one requeue
+completed_after_requeue() {
+    touch "$scratch/release" # hold_jobs
+    wait "$watcher"
+    watcher=
+    final=$(tail -1 "$scratch/states")
+    grep -q "^JobState=COMPLETED Reason=None Restarts=1 ExitCode=$ref_rc:0$" <<<"$final" ||
+        fail "the job ended as '$final', not COMPLETED after one requeue with status $ref_rc"
+}
+
 wait_connected "$watcher" "$n" "$ck" 120
 if [ -n "${INTERVAL:-}" ]; then
     # a complete generation after the first (gen-1 came before the ring's first
     # line); under load --keep 2 may have removed gen-2 already
-    complete() { compgen -G "$ck/gen-[2-9]*/manifest" >/dev/null; }
-    for ((i = 0; i < 600; i++)); do
-        complete && break
-        kill -0 "$watcher" 2>/dev/null || fail "the job ended before its first periodic checkpoint"
-        sleep 0.1
-    done
-    complete || fail "no periodic checkpoint within 60 s of --interval 1"
+    wait_complete "$ck" "gen-[2-9]*" "$watcher" "a periodic checkpoint after gen-1"
     scontrol requeue "$id" || fail "scontrol requeue $id failed"
     # the first run is over once the job waits again (Restarts=1)
     for ((i = 0; i < 600; i++)); do
@@ -107,23 +111,15 @@ if [ -n "${INTERVAL:-}" ]; then
     done
     no_jobs_left 30 "after scontrol requeue" # Slurm: SIGTERM, then SIGKILL KillWait (10 s) later
     first=$(wc -l <"$scratch/job.out")
-    newest=$(cd "$ck" && for g in gen-*; do [ -f "$g/manifest" ] && echo "${g#gen-}"; done | sort -n | tail -1)
+    newest=$(newest_complete "$ck")
     not_at_hold "$ck" "$newest" "the periodic checkpoint"
-    touch "$scratch/release" # hold_jobs
-    wait "$watcher"
-    watcher=
-    final=$(tail -1 "$scratch/states")
-    grep -q "^JobState=COMPLETED Reason=None Restarts=1 ExitCode=$ref_rc:0$" <<<"$final" ||
-        fail "the job ended as '$final', not COMPLETED after one requeue with status $ref_rc"
+    completed_after_requeue
     grep -qx "gen $newest" "$ck/coord.launch" ||
         fail "the requeued job did not resume from gen-$newest: coord.launch says $(grep '^gen' "$ck/coord.launch")"
-    all=$(wc -l <"$scratch/ref.out") second=$(($(wc -l <"$scratch/job.out") - first))
-    head -n "$first" "$scratch/ref.out" | cmp -s - <(head -n "$first" "$scratch/job.out") ||
-        fail "the first run printed what the native job did not"
-    tail -n "$second" "$scratch/ref.out" | cmp -s - <(tail -n "$second" "$scratch/job.out") ||
-        fail "the requeued run printed lines that are not the native job's last ones"
-    [ $((first + second)) -ge "$all" ] ||
-        fail "lines are missing: $first before the requeue, $second after it, $all natively"
+    head -n "$first" "$scratch/job.out" >"$scratch/first.out"
+    tail -n +"$((first + 1))" "$scratch/job.out" >"$scratch/second.out"
+    second=$(wc -l <"$scratch/second.out")
+    resumed_output "$scratch/ref.out" "$scratch/first.out" "$scratch/second.out"
     no_jobs_left 10 "after the job's end"
     echo "PASS: requeued after the periodic gen-$newest at $first lines, resumed: $second lines, the native job's last ones"
     exit 0
@@ -136,12 +132,7 @@ for ((i = 0; i < 600; i++)); do
 done
 [ -f "$ck/gen-1/manifest" ] || fail "no complete gen-1 two minutes after the signal"
 not_at_hold "$ck" 1 "SIGUSR1 to the batch shell"
-touch "$scratch/release" # hold_jobs
-wait "$watcher"
-watcher=
-final=$(tail -1 "$scratch/states")
-grep -q "^JobState=COMPLETED Reason=None Restarts=1 ExitCode=$ref_rc:0$" <<<"$final" ||
-    fail "the job ended as '$final', not COMPLETED after one requeue with status $ref_rc"
+completed_after_requeue
 grep -q "checkpoint .*/gen-1 complete (SIGUSR1)" "$scratch/job.err" ||
     fail "the coordinator did not say that the signal's checkpoint is complete"
 same_output "$scratch/ref.out" "$scratch/job.out"
