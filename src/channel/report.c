@@ -36,15 +36,24 @@ void mpcr_report_reopen(const char *path)
     report_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 }
 
+int mpcr_report_strip_exit(const char **msg, unsigned *len)
+{
+    if (!*len || (*msg)[0] != MPCR_REPORT_EXIT_MARK) return 0;
+    const char *end = memchr(*msg + 1, MPCR_REPORT_EXIT_MARK, *len - 1);
+    if (!end) return 0;
+    int code = 0;
+    for (const char *d = *msg + 1; d < end && *d >= '0' && *d <= '9'; d++)
+        code = code * 10 + (*d - '0');
+    *len -= (unsigned)(end + 1 - *msg), *msg = end + 1;
+    return code;
+}
+
 void mpcr_report_raw(const char *msg, unsigned len)
 {
     if (report_fd >= 0 && sendto(report_fd, msg, len, MSG_NOSIGNAL, (struct sockaddr *)&report_addr,
                                  sizeof report_addr) == (ssize_t)len)
         return;
-    if (len && msg[0] == MPCR_REPORT_EXIT_MARK) { /* stderr gets the message without its code */
-        const char *text = memchr(msg + 1, MPCR_REPORT_EXIT_MARK, len - 1);
-        if (text) len -= (unsigned)(text + 1 - msg), msg = text + 1;
-    }
+    mpcr_report_strip_exit(&msg, &len); /* stderr gets the message without its code */
     if (write(2, msg, len) < 0) { /* nowhere else to say it */
     }
 }

@@ -30,6 +30,9 @@ void mpcr_report_exit(int code, const char *fmt, ...) __attribute__((format(prin
 /* A report datagram that carries an exit code starts with this byte, then
  * the code in decimal, then this byte again, then the message. */
 #define MPCR_REPORT_EXIT_MARK '\001'
+/* A datagram's message without its exit code: returns the code (0 when it
+ * carries none) and moves *msg and *len past it. */
+int mpcr_report_strip_exit(const char **msg, unsigned *len);
 /* The same for an already formatted message; async-signal-safe. */
 void mpcr_report_raw(const char *msg, unsigned len);
 

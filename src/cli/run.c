@@ -102,15 +102,10 @@ static void open_reports(void)
 static int unfinalized_code;
 
 /* Prints a report; one carrying an exit code gives unfinalized_code. */
-static void print_report(char *msg, size_t n)
+static void print_report(const char *msg, unsigned n)
 {
-    if (n && msg[0] == MPCR_REPORT_EXIT_MARK) {
-        char *end = memchr(msg + 1, MPCR_REPORT_EXIT_MARK, n - 1);
-        if (!end) return;
-        *end = 0;
-        if (!unfinalized_code) unfinalized_code = atoi(msg + 1);
-        n -= (size_t)(end + 1 - msg), msg = end + 1;
-    }
+    int code = mpcr_report_strip_exit(&msg, &n);
+    if (!unfinalized_code) unfinalized_code = code;
     fwrite(msg, 1, n, stderr);
 }
 
@@ -123,7 +118,7 @@ static void print_reports(int timeout_ms, int end_fd)
         char msg[MPCR_REPORT_MAX];
         ssize_t n = recv(report_fd, msg, sizeof msg, MSG_DONTWAIT);
         if (n <= 0) break;
-        print_report(msg, (size_t)n);
+        print_report(msg, (unsigned)n);
         timeout_ms = 0;
     }
 }
