@@ -28,8 +28,8 @@ batch_test(slurm_batch_signal 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 
 set_property(TEST batch.slurm_batch_signal APPEND PROPERTY ENVIRONMENT "SCANCEL=--batch --signal=USR1")
 # srun's own options pass through untouched (issue 15, point 1): an environment variable
 # and a binding to one core per rank, seen in every rank's proxy and program (PASSED),
-# in the first job and in the restart
-batch_test(slurm_options 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 2000 2)
+# in the first job and in the restart (3000 laps: the checks must end before the job)
+batch_test(slurm_options 300 slurm_restart.sh 2 $<TARGET_FILE:t_ckpt_ring> 3000 2)
 set_property(TEST batch.slurm_options APPEND PROPERTY ENVIRONMENT "PASSED=MPCR_TEST_FOO=bar"
     "SRUN_OPTS=--export=ALL,MPCR_TEST_FOO=bar --cpu-bind=cores")
 # checkpoint-and-continue, then a plain scancel: nothing of the job is left (rank 0's

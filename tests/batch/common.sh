@@ -51,24 +51,46 @@ hold_jobs() { export CKPT_HOLD=$scratch/release; }
 # eats nor alters the launcher's options. The proxies are found by the hold
 # in their environment (hold_jobs): under Slurm they are slurmstepd's.
 passed_through() {
-    local p q prog seen=" " cpus all_cpus
-    all_cpus=$(awk '/^Cpus_allowed_list:/ {print $2}' /proc/self/status)
+    local p t prog seen=" " cpus prog_cpus all_cpus
+    # Builtins only, one pgrep: on two busy cores each fork of this shell
+    # waited 0.1-0.2 s, and the checks outlasted the job they looked at.
+    allowed_cpus self all_cpus
     for p in $(pgrep -f 'mpcr-proxy-'); do
-        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxF "CKPT_HOLD=$scratch/release" || continue
-        prog=$(pgrep -P "$p" | head -1)
-        [ -n "$prog" ] || fail "$1: proxy $p has no program"
-        for q in "$p" "$prog"; do
-            tr '\0' '\n' <"/proc/$q/environ" | grep -qxF "$PASSED" ||
-                fail "$1: $(cat /proc/$q/comm) ($q) lacks $PASSED in its environment"
+        has_env "$p" "CKPT_HOLD=$scratch/release" || continue
+        prog=
+        for t in /proc/"$p"/task/*; do # the thread that forked it lists it
+            [ -n "$prog" ] || read -r prog _ <"$t/children" 2>/dev/null
         done
-        cpus=$(awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$p/status")
+        [ -n "$prog" ] || fail "$1: proxy $p has no program"
+        has_env "$p" "$PASSED" || fail "$1: proxy $p lacks $PASSED in its environment"
+        has_env "$prog" "$PASSED" || fail "$1: program $prog lacks $PASSED in its environment"
+        allowed_cpus "$p" cpus
         [ "$cpus" != "$all_cpus" ] || fail "$1: proxy $p may run on every CPU ($cpus): not bound"
-        [ "$(awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$prog/status")" = "$cpus" ] ||
-            fail "$1: program $prog runs on CPUs $(awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$prog/status"), its proxy's binding is $cpus"
+        allowed_cpus "$prog" prog_cpus
+        [ "$prog_cpus" = "$cpus" ] || fail "$1: program $prog runs on CPUs $prog_cpus, its proxy's binding is $cpus"
         [[ $seen == *" $cpus "* ]] && fail "$1: two ranks bound to CPU $cpus"
         seen="$seen$cpus "
     done
     [ "$(wc -w <<<"$seen")" = "$n" ] || fail "$1: found $(wc -w <<<"$seen") proxies, not $n"
+}
+
+# has_env PID NAME=VALUE: PID's environment holds NAME=VALUE (builtins only).
+has_env() {
+    local -a env
+    mapfile -d '' env <"/proc/$1/environ" 2>/dev/null || return 1
+    local e
+    for e in "${env[@]}"; do [ "$e" = "$2" ] && return 0; done
+    return 1
+}
+
+# allowed_cpus PID VAR: VAR= the CPUs PID may run on (Cpus_allowed_list;
+# builtins only: no command substitution, which forks).
+allowed_cpus() {
+    local key value
+    printf -v "$2" '%s' "?"
+    while read -r key value; do
+        [ "$key" = "Cpus_allowed_list:" ] && { printf -v "$2" '%s' "$value"; return; }
+    done <"/proc/$1/status"
 }
 
 # wait_complete DIR GLOB PID WHAT: waits (60 s at most) until a generation

@@ -17,6 +17,15 @@ if ! sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; then
         fail "scripts/slurm/setup.sh could not start Slurm: $(tail -5 "$scratch/setup.err")"
 fi
 
+# A job step's tasks are in a session (an autogroup) of their own. On this
+# kernel (6.18, EEVDF) a step of `mpcr exec` ranks took both CPUs for its
+# whole run, and processes of other sessions (this script, and the `mpcr
+# checkpoint` it sends) waited up to 5.7 s, as long as the job ran: the
+# checkpoint then came at the job's end (docs/batch-systems.md, "Slurm and
+# the scheduler"). This script's session gets more weight (root only, as
+# Slurm here is; where it cannot, nothing changes).
+echo -10 >/proc/self/autogroup 2>/dev/null || true
+
 # submit NAME COMMAND...: a batch job of $n tasks running COMMAND with srun
 # (and the options in SRUN_OPTS);
 # waits for it and returns its exit status; output in NAME.out, NAME.err,
