@@ -8,6 +8,7 @@
  * attributes themselves are attr.c's, so C and Fortran share them (MPI 4.0
  * section 19.3.7). */
 #include "dtype.h"
+#include "p2p.h"
 
 /* Exported under MPICH's names (exports.map lets MPII_* through). */
 int MPII_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag,
@@ -88,12 +89,11 @@ void MPII_Keyval_set_proxy(int keyval, mpcr_attr_copy_proxy *copy, mpcr_attr_del
     mpcr_keyval_set_proxy(keyval, copy, del);
 }
 
-/* A generalized request started from Fortran needs its query, free and
- * cancel callbacks called with Fortran's conventions (a Fortran status,
- * ierror by reference), which grequest.c does not do yet: end the job
- * rather than call a Fortran subroutine as a C function. */
+/* libmpichfort started a generalized request with Fortran callbacks
+ * (grequest.c calls them with Fortran's conventions). */
 void MPII_Grequest_set_lang_f77(MPI_Request request)
 {
-    (void)request;
-    mpcr_unsupported_feature("MPI_Grequest_start from Fortran");
+    MPCR_SERIALIZED_CALL();
+    if (mpcr_grequest_set_fortran(request) != MPI_SUCCESS)
+        mpcr_fatal("MPII_Grequest_set_lang_f77: %#x is not a generalized request", (unsigned)request);
 }

@@ -21,6 +21,7 @@ int mpcr_bsend(const void *buf, MPI_Count count, const struct mpcr_type *t, int 
 void mpcr_bsend_release(uint64_t charge);
 
 /* ---- generalized requests (grequest.c) ---- */
+int mpcr_grequest_set_fortran(MPI_Request request); /* the callbacks are Fortran's */
 int mpcr_grequest_done(struct mpcr_request *q);   /* MPI_Grequest_complete was called */
 int mpcr_grequest_finish(struct mpcr_request *q); /* calls query_fn: q->status, q->rc */
 int mpcr_grequest_free(MPI_Request *handle, struct mpcr_request *q); /* calls free_fn */
