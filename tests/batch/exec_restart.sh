@@ -43,15 +43,18 @@ fi
 job=$!
 wait_connected "$job" "$n" "$scratch/ck" 60
 [ -n "${PASSED:-}" ] && passed_through "the first run"
-# `mpcr status --json` answers as under `mpcr run` (cli.status_json): every rank connected, running
+# `mpcr status --json` answers as under `mpcr run` (cli.status_json): every rank connected,
+# running. Read while the job runs, checked after its checkpoint: python's start-up on two
+# busy cores must not delay the checkpoint past the job's end (once in CI, "gen-1 was taken
+# at the job's end").
 "$MPCR" status --json "$scratch/ck" >"$scratch/status.json" 2>"$scratch/status.err" ||
     fail "mpcr status --json $scratch/ck failed"
+checkpoint_exit "$job" "$n" "$scratch/ck" 60
+job=
 python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); n = int(sys.argv[2]); j = s["job"]
 sys.exit(not (s["running"] and j["nranks"] == n and j["connected"] == n and
               [r["state"] for r in j["ranks"]] == ["running"] * n))' "$scratch/status.json" "$n" ||
     fail "mpcr status --json does not show the $n ranks connected and running: $(cat "$scratch/status.json")"
-checkpoint_exit "$job" "$n" "$scratch/ck" 60
-job=
 
 [ -n "${PASSED:-}" ] && rm -f "$scratch/release" "$scratch/release.reached" # held again, for the check
 if [ "${SECOND:-exec}" = restart ]; then
