@@ -8,7 +8,8 @@ function(sec_test name script)
     add_test(NAME security.${name} COMMAND ${SEC}/${script} ${ARGN})
     add_test(NAME security.${name}.unprivileged
         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/as_nobody.sh ${CMAKE_BINARY_DIR} --copy ${SEC}/common.sh
-            --copy ${SEC}/${script} --copy ${SEC}/conns.py -- bash ./${script} ${ARGN})
+            --copy ${SEC}/${script} --copy ${SEC}/conns.py
+            --copy ${CMAKE_CURRENT_SOURCE_DIR}/free_port.sh -- bash ./${script} ${ARGN})
     set_tests_properties(security.${name} security.${name}.unprivileged PROPERTIES
         ENVIRONMENT "MPCR=${MPCR_EXE}" TIMEOUT 120)
 endfunction()

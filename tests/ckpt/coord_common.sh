@@ -10,11 +10,12 @@ fail() {
     for f in "$T"/*.err; do [ -s "$f" ] && { echo "--- $f"; tail -8 "$f"; }; done
     exit 1
 }
+. "$(dirname "${BASH_SOURCE[0]}")/../free_port.sh"
 # start_coordinator DIR NRANKS: `mpcr coordinator` on a new port ($port) of
 # 127.0.0.1, its pid in $coord, its stderr in $T/coord.err; waits until it
 # serves. Variables for it go before the call (VAR=value start_coordinator).
 start_coordinator() {
-    port=$((40000 + RANDOM % 20000))
+    port=$(free_port)
     timeout 200 "$MPCR" coordinator --listen "127.0.0.1:$port" -n "$2" --ckpt-dir "$1" 2>>"$T/coord.err" &
     coord=$!
     pids="$pids $coord"

@@ -17,7 +17,8 @@ fail() {
     for f in "$T"/*.err; do [ -s "$f" ] && { echo "--- $f"; tail -5 "$f"; }; done
     exit 1
 }
-port=$((40000 + RANDOM % 20000))
+. "$(dirname "$0")/../free_port.sh"
+port=$(free_port)
 addr=127.0.0.1:$port
 . "$(dirname "$0")/../native_run.sh"
 native_run "$T/ref" "$T/native.stderr" "$n" "$@" || fail "the native run failed"

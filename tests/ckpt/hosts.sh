@@ -10,7 +10,8 @@ set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 [ "$(id -u)" = 0 ] || { echo "hosts.sh: SKIP: network namespaces need root"; exit 77; }
 T=$(mktemp -d)
-port=$((40000 + RANDOM % 20000))
+. "$(dirname "$0")/../free_port.sh"
+port=$(free_port)
 cleanup() {
     pkill -f "coordinator --listen $coord_ip:$port" 2>/dev/null
     netns_down

@@ -17,6 +17,9 @@ fail() {
 is_root() { [ "$(id -u)" = 0 ]; }
 as_other() { setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp "$@"; }
 mode_of() { stat -c %a "$1"; }
+# free_port: tests/free_port.sh, beside this file in the .unprivileged
+# variants (as_nobody.sh copies both into one directory)
+for f in "$(dirname "${BASH_SOURCE[0]}")"/{,../}free_port.sh; do [ -r "$f" ] && . "$f" && break; done
 # wait_for TEST...: up to 10 s (loaded machine: 20 s) for `test TEST...` to hold
 wait_for() {
     for _ in $(seq 400); do test "$@" && return 0; sleep 0.05; done

@@ -69,7 +69,7 @@ done
 "$MPCR" checkpoint --exit "$T/ck" 2>/dev/null
 wait $run
 
-port=$((40000 + RANDOM % 20000))
+port=$(free_port)
 MPCR_COORD_SILENT_TIMEOUT=100 timeout 100 "$MPCR" coordinator --listen "127.0.0.1:$port" -n 1 --ckpt-dir "$T/co" 2>"$T/coord.err" &
 pids="$pids $!"
 wait_for -s "$T/co/coord.secret" || fail "the coordinator did not start"

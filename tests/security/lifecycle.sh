@@ -69,7 +69,7 @@ grep -q "^again done" "$T/again.out" || fail "the next run printed: $(cat "$T/ag
 # (a random port may be taken: another is tried when the coordinator ends
 # before it serves)
 for _ in 1 2 3 4 5; do
-    port=$((40000 + RANDOM % 20000))
+    port=$(free_port)
     "$MPCR" coordinator --listen "127.0.0.1:$port" -n 1 --ckpt-dir "$T/co" 2>>"$T/co.err" &
     coord=$!
     pids="$pids $coord"

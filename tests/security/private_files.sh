@@ -26,7 +26,7 @@ echo "not a job" >"$T/victim2"
 chmod 0644 "$T/victim" "$T/victim2"
 ln -s "$T/victim" "$T/co/coord.secret.tmp"
 ln -s "$T/victim2" "$T/co/coord.job.tmp"
-port=$((40000 + RANDOM % 20000))
+port=$(free_port)
 timeout 100 "$MPCR" coordinator --listen "127.0.0.1:$port" -n 1 --ckpt-dir "$T/co" 2>"$T/coord.err" &
 coord=$!
 pids="$pids $coord"
