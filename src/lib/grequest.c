@@ -92,10 +92,14 @@ int mpcr_grequest_finish(struct mpcr_request *q)
 int mpcr_grequest_free(MPI_Request *handle, struct mpcr_request *q)
 {
     struct mpcr_grequest *g = q->greq;
-    MPI_Fint ierror = MPI_SUCCESS;
-    if (g->fortran)
+    int err;
+    if (g->fortran) {
+        MPI_Fint ierror = MPI_SUCCESS;
         ((fortran_free_fn *)(void (*)(void))g->free_fn)(g->extra_state, &ierror);
-    int err = g->fortran ? ierror : g->free_fn(g->extra_state);
+        err = ierror;
+    } else {
+        err = g->free_fn(g->extra_state);
+    }
     if (q->greq->complete) {
         mpcr_request_free(handle, q);
     } else { /* MPI_Grequest_complete still names it */
