@@ -4,6 +4,10 @@
 #   bench/run.sh            (REPS=3 by default; about three minutes on an idle machine)
 #   REPS=5 bench/run.sh     (more repetitions, steadier medians)
 #   RAW=FILE bench/run.sh   (also appends every single result to FILE)
+#   COLL_RANKS="2 4 8" bench/run.sh   (the collectives at those rank counts; default 2:
+#                           more ranks than half the cores share cores, where MPICH's
+#                           busy-polling native ranks crawl: use a machine with a core for
+#                           every rank and proxy, such as the 16-core device)
 #
 # Builds mpcr and the benchmarks if needed, then runs every benchmark REPS
 # times, alternating native (mpiexec.mpich) and mpcr (`mpcr run`) so that
@@ -39,6 +43,7 @@ QUIET_WAIT=${QUIET_WAIT:-10}
 PP_SECONDS=${PP_SECONDS:-0.25}     # per message size, per run
 CC_SECONDS=${CC_SECONDS:-0.5}
 IDLE_SECONDS=${IDLE_SECONDS:-2}
+COLL_RANKS=${COLL_RANKS:-2}
 BIN=build/bench
 MPCR=build/bin/mpcr
 unset MPCR_SPIN_NS # the proxy's own choice, except where a row says otherwise
@@ -151,8 +156,12 @@ for ((try = 1; quiet < REPS && try <= 2 * REPS; try++)); do
     run idle.mpcr "$MPCR" run -n 2 $BIN/idle_cpu "$IDLE_SECONDS"
     run halo.native mpiexec.mpich -n 2 $BIN/halo "$CC_SECONDS"
     run halo.mpcr "$MPCR" run -n 2 $BIN/halo "$CC_SECONDS"
-    run coll.native mpiexec.mpich -n 2 $BIN/collectives "$CC_SECONDS"
-    run coll.mpcr "$MPCR" run -n 2 $BIN/collectives "$CC_SECONDS"
+    for n in $COLL_RANKS; do
+        run "coll$n.native" mpiexec.mpich -n "$n" $BIN/collectives "$CC_SECONDS"
+        run "coll$n.mpcr" "$MPCR" run -n "$n" $BIN/collectives "$CC_SECONDS"
+    done
+    run ov.native mpiexec.mpich -n 2 $BIN/overlap "$CC_SECONDS"
+    run ov.mpcr "$MPCR" run -n 2 $BIN/overlap "$CC_SECONDS"
     run np.native bench/netpipe.sh mpiexec.mpich -n 2
     run np.mpcr bench/netpipe.sh "$MPCR" run -n 2
     for _ in 1 2 3; do
@@ -238,11 +247,17 @@ row "start-up + finalize, 2 ranks (ms)" startup_ms st.native st.mpcr
 row "halo exchange 64x64 a rank, 2 ranks (us/iter)" halo_64_us halo.native halo.mpcr
 row "halo exchange 512x512 a rank, 2 ranks (us/iter)" halo_512_us halo.native halo.mpcr
 row "halo 64x64, persistent requests (us/iter)" halo_64_persistent_us halo.native halo.mpcr
-row "Allreduce 8 B, 2 ranks (us)" allreduce_8B_us coll.native coll.mpcr
-row "Allreduce 1 MiB, 2 ranks (us)" allreduce_1MiB_us coll.native coll.mpcr
-row "Bcast 1 MiB, 2 ranks (us)" bcast_1MiB_us coll.native coll.mpcr
-row "Alltoall 4 KiB, 2 ranks (us)" alltoall_4KiB_us coll.native coll.mpcr
-row "Allgather 64 KiB, 2 ranks (us)" allgather_64KiB_us coll.native coll.mpcr
+for n in $COLL_RANKS; do
+    row "Allreduce 8 B, $n ranks (us)" allreduce_8B_us "coll$n.native" "coll$n.mpcr"
+    row "Allreduce 64 KiB, $n ranks (us)" allreduce_64KiB_us "coll$n.native" "coll$n.mpcr"
+    row "Allreduce 1 MiB, $n ranks (us)" allreduce_1MiB_us "coll$n.native" "coll$n.mpcr"
+    row "Bcast 1 MiB, $n ranks (us)" bcast_1MiB_us "coll$n.native" "coll$n.mpcr"
+    row "Alltoall 4 KiB, $n ranks (us)" alltoall_4KiB_us "coll$n.native" "coll$n.mpcr"
+    row "Allgather 64 KiB, $n ranks (us)" allgather_64KiB_us "coll$n.native" "coll$n.mpcr"
+done
+row "wait after 10 ms computing: Isend+Irecv 4 MiB (us)" overlap_p2p_4MiB_wait_us ov.native ov.mpcr
+row "wait after 10 ms computing: Iallreduce 1 MiB (us)" overlap_iallreduce_1MiB_wait_us ov.native ov.mpcr
+row "parent's CPU, receive pending, computing (%)" overlap_pending_recv_parent_cpu_pct ov.native ov.mpcr
 row "NPmpich2 (unmodified) latency 8 B (us)" np_latency_8B_us np.native np.mpcr
 row "NPmpich2 bandwidth 64 KiB (MB/s)" np_bw_64KiB_MBps np.native np.mpcr
 row "NPmpich2 bandwidth 1 MiB (MB/s)" np_bw_1MiB_MBps np.native np.mpcr

@@ -31,6 +31,31 @@ set_tests_properties(mpi.request_errors_handler mpi.isendrecv_send_error PROPERT
     FAIL_REGULAR_EXPRESSION "FAILED|not supported")
 set_property(TEST mpi.isendrecv_send_error APPEND PROPERTY ENVIRONMENT "MPCR_FAULT=send-error")
 
+# mpcr only (natively MPICH moves a large message only inside MPI calls): a 16 MiB MPI_Isend, a
+# 16 MiB MPI_Ibcast and an MPI_Iallreduce complete at the other ranks while one rank computes
+# without MPI calls (its proxy drives the requests posted: src/proxy/main.c, wait_call; at 3 ranks
+# the library's progress helper posts the later rounds: src/lib/progress.c); fails after 60 s
+# rather than hanging.
+mpi_program(t_progress_computing mpi/progress_computing.c)
+# (_multiple: MPI_THREAD_MULTIPLE, and an MPI_Iallreduce with a user op, which the helper runs
+# only under MULTIPLE)
+foreach(variant 2 3 3_multiple)
+    string(REGEX MATCH "^[0-9]" n ${variant})
+    set(name mpi.progress_computing${variant})
+    if(variant STREQUAL "2")
+        set(name mpi.progress_computing)
+    endif()
+    string(FIND ${variant} multiple multiple)
+    set(extra)
+    if(multiple GREATER -1)
+        set(extra multiple)
+    endif()
+    add_test(NAME ${name} COMMAND ${MPCR_EXE} run -n ${n} $<TARGET_FILE:t_progress_computing>
+        ${CMAKE_CURRENT_BINARY_DIR}/${name}.flag ${extra})
+    set_tests_properties(${name} PROPERTIES RUN_SERIAL TRUE TIMEOUT 180
+        PASS_REGULAR_EXPRESSION "progress while computing: PASS")
+endforeach()
+
 # Checkpoints at random instants (tests/ckpt/ckpt.sh) with every kind of request pending at the
 # cut: Irecv/Isend, persistent active and inactive, a buffered send, a receive freed while active,
 # a message matched by MPI_Mprobe and not received yet. Compared with an uninterrupted native run.

@@ -11,11 +11,16 @@
 #include <time.h>
 #include <unistd.h>
 
+int mpcr_futex_wait_us(_Atomic uint32_t *word, uint32_t expected, long timeout_us)
+{
+    struct timespec ts = {timeout_us / 1000000, (timeout_us % 1000000) * 1000L};
+    long r = syscall(SYS_futex, word, FUTEX_WAIT, expected, timeout_us >= 0 ? &ts : NULL, NULL, 0);
+    return r < 0 ? -errno : 0;
+}
+
 int mpcr_futex_wait(_Atomic uint32_t *word, uint32_t expected, long timeout_ms)
 {
-    struct timespec ts = {timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
-    long r = syscall(SYS_futex, word, FUTEX_WAIT, expected, timeout_ms >= 0 ? &ts : NULL, NULL, 0);
-    return r < 0 ? -errno : 0;
+    return mpcr_futex_wait_us(word, expected, timeout_ms >= 0 ? timeout_ms * 1000 : -1);
 }
 
 void mpcr_futex_wake(_Atomic uint32_t *word)

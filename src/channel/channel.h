@@ -238,6 +238,12 @@ struct mpcr_chan {
      * lock (src/lib/threads.c); a waiting COMPLETE with poll set returns
      * while it is not 0, so that the thread inside lets the lock go. */
     alignas(MPCR_CACHE_LINE) _Atomic uint32_t lock_wanted;
+    /* The library's progress helper (src/lib/progress.c): helper_waits is
+     * 1 while it sleeps with collectives in flight; the proxy, when its
+     * idle progress completes a request meanwhile, bumps progress_kick and
+     * wakes it there (src/proxy/main.c wait_call). */
+    alignas(MPCR_CACHE_LINE) _Atomic uint32_t helper_waits;
+    _Atomic uint32_t progress_kick;
 };
 
 _Static_assert(sizeof(struct mpcr_call) == MPCR_CACHE_LINE, "call is one cache line");
@@ -249,8 +255,10 @@ static inline void *mpcr_staging(struct mpcr_chan *ch, uint64_t offset)
     return (char *)ch + MPCR_CHAN_CONTROL + offset;
 }
 
-/* Futex helpers on a shared (not process-private) word. */
+/* Futex helpers on a shared (not process-private) word; a timeout < 0
+ * waits without one. */
 int mpcr_futex_wait(_Atomic uint32_t *word, uint32_t expected, long timeout_ms);
+int mpcr_futex_wait_us(_Atomic uint32_t *word, uint32_t expected, long timeout_us);
 void mpcr_futex_wake(_Atomic uint32_t *word);
 
 /* How long a side spins before it sleeps. Spinning keeps a ping-pong fast

@@ -53,6 +53,7 @@ struct rank {
     int signalled; /* its proxy has asked its program for the image */
     unsigned long long bytes;
     int writer_end, writer_pid; /* its forked writer on this host: a pidfd; -1 */
+    char where[160]; /* its proxy's answer to "where K": what held it from quiescing */
 };
 
 struct job {
@@ -70,6 +71,7 @@ struct job {
     int resumed_early;     /* the proxies went on before the images were complete */
     unsigned long long bytes, total_sent;
     double started, t_quiet, t_drained, t_images, t_snapshots;
+    int where_asked; /* the late ranks' proxies were asked what they are doing */
     char done[4400]; /* the client's answer, sent once every rank has resumed */
     struct mpcr_triggers trig; /* checkpoints asked for by signals */
     int trigger;               /* the kind of signal that asked for the one in progress; -1 */
@@ -117,8 +119,10 @@ static void end_checkpoint(struct job *j)
         k->writer_end = -1;
         k->quiet = k->resumed = k->imaged = k->went_on = k->signalled = 0;
         k->bytes = 0;
+        k->where[0] = 0;
     }
     j->nimages = j->nwent_on = 0;
+    j->where_asked = 0;
 }
 
 /* The generation of a checkpoint given up: removed at once if nothing can be
@@ -257,6 +261,7 @@ static void on_snapshot(struct job *j, int r, const char *line, int local)
         return;
     }
     if (j->phase != IMAGE || gen != j->gen) return;
+    if (r >= 0 && j->ranks[r].went_on && j->ranks[r].imaged) return; /* its copy reported first */
     if (r < 0 || j->ranks[r].went_on) {
         fprintf(stderr, "mpcr: coordinator: ignored \"%s\" from %s\n", line,
                 r < 0 ? "a connection that is no rank's engine" : "a rank that went on already");
@@ -315,6 +320,10 @@ static void on_rank_line(struct job *j, int r, const char *line)
     unsigned long long a, b;
     int n = 0;
     if (on_abandoned_line(j, r, line)) return;
+    if (sscanf(line, "where %lu %*d %n", &gen, &n) == 1 && n && gen == j->gen && j->phase != IDLE) {
+        snprintf(k->where, sizeof k->where, "%s", line + n);
+        return;
+    }
     if (sscanf(line, "signalled %lu", &gen) == 1 && gen == j->gen && j->phase == IMAGE) {
         k->signalled = 1;
         return;
@@ -427,8 +436,13 @@ static void on_image(struct job *j, int r, int fd, const char *line)
     k->bytes = strtoull(end + 4, &rest, 10);
     j->bytes += k->bytes;
     k->imaged = 1, j->nimages++;
-    if (strncmp(rest, " forked ", 8) &&
-        !k->went_on) { /* written in place: that program waits for the answer */
+    /* Written in place (that program waits for the answer), or by a forked
+     * copy whose program's "snapshot" line has not come yet (on a busy
+     * machine the copy can write and report first): either way the rank's
+     * part is done. Before, the second case left the proxies waiting for
+     * every image, and the client was told the ranks had waited (a CI run
+     * of ckpt.comms_continue). */
+    if (!k->went_on) {
         k->went_on = 1, j->nwent_on++;
         maybe_resume_early(j);
     }
@@ -680,7 +694,10 @@ static int fill(const struct job *j, int extra_fd, int launcher_end, struct poll
     return n + mpcr_conns_pollfds(&j->conns, p + n);
 }
 
-/* The checkpoint in progress has lasted too long: it ends, and the job goes on. */
+/* The checkpoint in progress has lasted too long: it ends, and the job goes on.
+ * Half-way through, the proxies of ranks not yet at a safe point are asked
+ * what they are doing ("where K", answered by a thread of theirs that does
+ * not wait for MPI): the failure then says what held them. */
 static void check_timeouts(struct job *j, double timeout)
 {
     if (j->phase == RESUME && now() - j->t_images > timeout) { /* complete all the same */
@@ -688,13 +705,22 @@ static void check_timeouts(struct job *j, double timeout)
             j->ranks[r].resumed = 1;
         resumed(j);
     }
+    if (j->phase == QUIESCE && !j->where_asked && now() - j->started > timeout / 2) {
+        j->where_asked = 1;
+        for (int r = 0; r < j->nranks; r++)
+            if (!j->ranks[r].quiet) mpcr_coord_send_line(j->ranks[r].fd, "where %lu\n", j->gen);
+    }
     if (j->phase != IDLE && j->phase != RESUME && now() - j->started > timeout) {
-        char late[256] = "";
+        char late[256] = "", where[400] = "";
         for (int r = 0, n = 0; r < j->nranks && n < 8; r++)
-            if (j->phase == QUIESCE && !j->ranks[r].quiet)
+            if (j->phase == QUIESCE && !j->ranks[r].quiet) {
                 n += snprintf(late + strlen(late), sizeof late - strlen(late), " %d", r) > 0;
-        fail(j, "timed out after %.0f s in the %s stage%s%s", timeout, phase_name[j->phase],
-             late[0] ? "; ranks not at a safe point:" : "", late);
+                if (j->ranks[r].where[0] && strlen(where) < sizeof where - 1)
+                    snprintf(where + strlen(where), sizeof where - strlen(where), "; rank %d's proxy: %s", r,
+                             j->ranks[r].where);
+            }
+        fail(j, "timed out after %.0f s in the %s stage%s%s%s", timeout, phase_name[j->phase],
+             late[0] ? "; ranks not at a safe point:" : "", late, where);
     }
 }
 

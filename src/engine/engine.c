@@ -362,6 +362,7 @@ static int after_restart(struct mpcr_handoff *h)
     uintptr_t zone = h->zone_start;
     size_t zone_len = h->zone_len;
     wait_count(&restored, (uint32_t)mpcr_nlive - 1, -1);
+    mpcr_locks_restore(); /* every thread has its new id now; none runs yet */
     munmap((void *)zone, zone_len);
     mpcr_signals_reraise(&hdr);
     return 1;
@@ -404,6 +405,19 @@ static int report(uint64_t gen, int rc, long stopped_ms)
     return quit;
 }
 
+/* The checkpoint is over: no longer busy, then the other threads go on.
+ * In that order: a released thread unblocks SIGRTMAX as it leaves its
+ * handler, and a request already pending (the coordinator's next one, sent
+ * as soon as a restarted process reconnects) is then delivered to it; were
+ * `busy` still set, that request would be refused as "already in progress".
+ * Until release_all() every thread of the process has SIGRTMAX blocked (the
+ * followers wait inside their handler), so nothing can begin in between. */
+static void end_stop(void)
+{
+    __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+    release_all();
+}
+
 static int checkpoint(int type, uint64_t gen, int fork_how)
 {
     int expected = 0;
@@ -430,8 +444,7 @@ static int checkpoint(int type, uint64_t gen, int fork_how)
     if (!rc) rc = stop_threads();
     if (!rc) rc = take_image(path, gen, fork_how);
     if (rc == 2) { /* a forked writer has the image in hand; it reports */
-        release_all();
-        __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+        end_stop();
         if (hooks.resume) hooks.resume(hooks.arg);
         return 0;
     }
@@ -440,13 +453,11 @@ static int checkpoint(int type, uint64_t gen, int fork_how)
          * thread released first could reach what the hook has yet to set up
          * (the MPI library's channel to its new proxy, whose pid it checks). */
         if (hooks.restarted) hooks.restarted(hooks.arg);
-        release_all();
-        __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+        end_stop();
         return 1;
     }
     if (type == REQ_COORD && coord_sock[0] && report(gen, rc, -1)) syscall(SYS_exit_group, 0);
-    release_all();
-    __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+    end_stop();
     if (!rc && hooks.resume) hooks.resume(hooks.arg);
     return rc;
 }
@@ -494,6 +505,7 @@ int mpcr_engine_init(void)
     writer_stops = stop && !strcmp(stop, "1");
     find_tid_offset();
     mpcr_proc_init();
+    mpcr_locks_init();
     mpcr_signals_init();
     mpcr_thr_affinity_init();
     struct sigaction sa;

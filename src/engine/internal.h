@@ -116,6 +116,12 @@ void mpcr_thr_capture(struct mpcr_thr *t);
  * launch affinity first. */
 void mpcr_thr_restore(struct mpcr_thr *t, int leader);
 
+/* ld.so's recursive locks held across a restart (locks.c): their range is
+ * found at start-up; after a restart, once every thread has its new id,
+ * owners that are old ids get the new ones. Returns how many. */
+void mpcr_locks_init(void);
+int mpcr_locks_restore(void);
+
 /* Small helpers without libc locks (util.c). */
 long mpcr_read_file(const char *path, char *buf, size_t cap);
 

@@ -139,5 +139,9 @@ int mpcr_op_commutes(MPI_Op op);
  * element layout of t, so that ops apply to it); NULL when out of memory. */
 void *coll_tmp(MPI_Count count, const struct mpcr_type *t);
 void coll_tmp_free(void *p, const struct mpcr_type *t);
+/* len bytes, 64-byte aligned; large ones are kept for the next call
+ * (coll_scratch.c). NULL when out of memory. */
+void *coll_scratch_get(size_t len);
+void coll_scratch_put(void *p); /* p: from coll_scratch_get, not NULL */
 
 #endif

@@ -103,11 +103,12 @@ int coll_copy(const void *src, MPI_Count count, const struct mpcr_type *st, void
         return MPI_ERR_COUNT;
     if (bytes > room) return MPI_ERR_TRUNCATE;
     if (bytes == 0) return MPI_SUCCESS;
-    void *tmp = malloc(bytes);
+    if (bytes > SIZE_MAX - 128) return MPI_ERR_NO_MEM;
+    void *tmp = coll_scratch_get((size_t)bytes);
     if (!tmp) return MPI_ERR_NO_MEM;
     mpcr_pack(tmp, src, count, st);
     mpcr_unpack(dst, tmp, bytes, rt);
-    free(tmp);
+    coll_scratch_put(tmp);
     return MPI_SUCCESS;
 }
 
@@ -117,22 +118,4 @@ int coll_check_used(MPI_Count scount, const struct mpcr_type *st, MPI_Count rcou
     if ((send_used && scount < 0) || (recv_used && rcount < 0)) return MPI_ERR_COUNT;
     if ((send_used && !st) || (recv_used && !rt)) return MPI_ERR_TYPE;
     return MPI_SUCCESS;
-}
-
-void *coll_tmp(MPI_Count count, const struct mpcr_type *t)
-{
-    /* count extents (an op may copy a whole element, padding included, as
-     * MINLOC's struct assignment does), and room for the data's span. */
-    uint64_t len, extent = (uint64_t)(t->extent < 0 ? -t->extent : t->extent);
-    if (count <= 0) count = 1;
-    if (coll_span(count, extent, &len) ||
-        __builtin_add_overflow(len, (uint64_t)(t->true_ub - t->true_lb) + 1, &len))
-        return NULL;
-    char *p = malloc(len);
-    return p ? p - t->true_lb : NULL;
-}
-
-void coll_tmp_free(void *p, const struct mpcr_type *t)
-{
-    if (p) free((char *)p + t->true_lb);
 }

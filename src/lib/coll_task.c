@@ -2,7 +2,9 @@
  * docs/collectives.md. A task is the blocking collective's schedule run on
  * a stack of its own; it pauses where its round waits for its sends and
  * receives, and mpcr_coll_progress resumes it when all have completed.
- * Tasks run only on the program's thread, inside MPI calls, one at a time. */
+ * Tasks run inside MPI calls, one at a time, holding the library (threads.h):
+ * on a program's thread, or on the progress helper's while the program
+ * computes (progress.c; tasks with a user op there only under MULTIPLE). */
 #include "coll_task.h"
 #include "coll.h"
 #include "coll_stack.h"
@@ -41,6 +43,7 @@ struct coll_task {
 };
 
 static struct coll_task *running; /* tasks started and not ended */
+static int background; /* the progress helper's turn: user ops wait, but under MULTIPLE */
 static struct coll_task *current; /* the task executing now; NULL: the program's stack */
 static void *program_sp;          /* where the program's stack stands while a task runs */
 
@@ -114,6 +117,7 @@ static int start(struct mpcr_request *q)
     mpcr_obj_ref(q); /* the request lives until the run ends, even if the program frees it */
     t->next = running, running = t;
     resume(t);
+    if (!t->ended) mpcr_progress_arm();
     return MPI_SUCCESS;
 }
 
@@ -265,9 +269,28 @@ const struct mpcr_reply *mpcr_coll_finish_blocking(void)
 
 /* ---- progress ---- */
 
+/* Resumes every task whose round has completed; a resumed one may end (and
+ * leave the list) or post its next round. In the helper's turn, tasks with
+ * a user op below MULTIPLE stay as they are: their round is complete (no
+ * token left) until a program's call comes here. */
+static void resume_ready(void)
+{
+    for (int again = 1; again;) {
+        again = 0;
+        for (struct coll_task *t = running; t; t = t->next)
+            if (!t->left && t->n && !(background && t->op && !mpcr_threads_shared())) {
+                t->n = 0;
+                resume(t);
+                again = 1;
+                break;
+            }
+    }
+}
+
 int mpcr_coll_progress(int block, uint32_t *tokens, struct mpcr_completion *res, uint32_t n)
 {
     if (current) return MPI_SUCCESS; /* a user op calling MPI from a task: never nested */
+    resume_ready(); /* those the helper left */
     uint32_t total = n;
     for (struct coll_task *t = running; t; t = t->next)
         total += t->n;
@@ -313,17 +336,15 @@ int mpcr_coll_progress(int block, uint32_t *tokens, struct mpcr_completion *res,
         else mpcr_lock_yield();
         return MPI_SUCCESS;
     }
-    /* Resume every task whose round completed; a resumed one may end (and
-     * leave the list) or post its next round. */
-    for (int again = 1; again;) {
-        again = 0;
-        for (struct coll_task *t = running; t; t = t->next)
-            if (!t->left && t->n) {
-                t->n = 0;
-                resume(t);
-                again = 1;
-                break;
-            }
-    }
+    resume_ready();
     return MPI_SUCCESS;
+}
+
+int mpcr_coll_progress_background(void)
+{
+    if (!running || current) return running != NULL;
+    background = 1;
+    mpcr_coll_progress(0, NULL, NULL, 0); /* an error: the program's next wait meets it */
+    background = 0;
+    return running != NULL;
 }

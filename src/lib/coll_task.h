@@ -70,4 +70,16 @@ const struct mpcr_reply *mpcr_coll_finish_blocking(void);
  * their next round (or end). Returns an error class of the call itself. */
 int mpcr_coll_progress(int block, uint32_t *tokens, struct mpcr_completion *res, uint32_t n);
 
+/* The progress helper's turn (progress.c), the library held: tests the
+ * rounds of the tasks in flight and resumes those whose round completed,
+ * except tasks with a user op below MPI_THREAD_MULTIPLE (the program's own
+ * function then runs on the program's threads only). Returns 1 while tasks
+ * are in flight. */
+int mpcr_coll_progress_background(void);
+/* A task paused in a round: the progress helper is started, or woken
+ * (progress.c). */
+void mpcr_progress_arm(void);
+/* MPI_Finalize: the helper ends at its next turn. */
+void mpcr_progress_stop(void);
+
 #endif

@@ -1,5 +1,6 @@
 /* Start and end of MPI: connecting to the proxy, MPI_Finalize, MPI_Abort
  * and the thread-level queries. */
+#include "coll_task.h"
 #include "dtype.h"
 #include "lib.h"
 #include "report.h"
@@ -150,6 +151,7 @@ int PMPI_Finalize(void)
      * completed here: a freed send is delivered, a freed receive's data
      * lands in its buffer (MPI 4.0 11.2.2; MPICH's rqfreeb). */
     mpcr_orphans_finish();
+    mpcr_progress_stop();
     const struct mpcr_reply *r = mpcr_call_finish_op(MPCR_OP_FINALIZE);
     int rc = r->rc ? r->rc : self_rc;
     mpcr.finalized = 1;

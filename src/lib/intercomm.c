@@ -72,7 +72,7 @@ static int make_inter(struct mpcr_comm *n, const int32_t *local, int nlocal, int
             x->from_span[u] = nr, x->to_span[nr] = u, x->remote[nr++] = w;
         }
     }
-    x->remote_size = nr, x->low = x->from_span[0] < 0;
+    x->remote_size = nr, x->low = span > 0 && x->from_span[0] < 0; /* span >= 1: gcc -O3 cannot tell */
     free(n->members);
     n->members = mine, n->size = nl, n->inter = x;
     *lonely = nr == 0;

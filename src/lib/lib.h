@@ -18,6 +18,9 @@
 struct mpcr_lib {
     int initialized, finalized;
     int thread_level;
+    /* 1 once the progress helper runs (progress.c): from then on every
+     * call holds the library's lock, at every thread level (threads.h). */
+    int progress_helper;
     pthread_t main_thread;
     int rank, size, tag_ub;
     pid_t proxy_pid;
@@ -60,6 +63,10 @@ _Noreturn void mpcr_proxy_lost(void);
 /* ---- staging area (staging.c) ---- */
 int mpcr_staging_alloc(uint64_t bytes, uint64_t *offset); /* 0 or MPI error class */
 void mpcr_staging_free(uint64_t offset);
+/* Around an access to the channel by a thread that has not the library's
+ * lock (MULTIPLE): the channel does not move meanwhile (staging.c). */
+void mpcr_chan_use_begin(void);
+void mpcr_chan_use_end(void);
 static inline void *mpcr_staging_ptr(uint64_t offset)
 {
     return mpcr_staging(mpcr.chan, offset);

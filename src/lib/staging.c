@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,42 @@ static void grow_gap_fault(void)
         nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
 }
 
+/* The mremap below may move the channel, and a thread that has not the
+ * library's lock (which the growing thread holds) may be touching it, to say
+ * that it wants the lock (threads.c): a pointer it read before the move
+ * faults after it (MPICH's threads/pt2pt/mt_sendrecv_huge with checkpoints).
+ * Such a thread is counted in chan_users meanwhile, and a move waits until
+ * none is. Plain counters, not a pthread_rwlock: a checkpoint may stop any
+ * of these threads anywhere, and glibc's rwlock records its writer's thread
+ * id, which a restart changes. A thread stopped while counted is restored
+ * counted and goes on; the mover waits with the engine's signal open, so a
+ * checkpoint can stop it there too. */
+static _Atomic unsigned chan_users;
+static _Atomic int chan_moving;
+
+void mpcr_chan_use_begin(void)
+{
+    for (;;) { /* seq_cst: the count and the flag are a Dekker pair with move_begin */
+        atomic_fetch_add(&chan_users, 1);
+        if (!atomic_load(&chan_moving)) return;
+        atomic_fetch_sub(&chan_users, 1);
+        while (atomic_load(&chan_moving))
+            sched_yield();
+    }
+}
+
+void mpcr_chan_use_end(void)
+{
+    atomic_fetch_sub(&chan_users, 1);
+}
+
+static void move_begin(void)
+{
+    atomic_store(&chan_moving, 1);
+    while (atomic_load(&chan_users))
+        sched_yield();
+}
+
 /* The proxy extends the memfd, then this side its mapping. A checkpoint may
  * land between the two: staging_growing tells the restarted hook how large
  * the new channel must be for the mremap that follows (restart.c). The
@@ -70,6 +107,7 @@ static int grow(uint64_t need)
         return err;
     }
     grow_gap_fault();
+    move_begin(); /* before SIGRTMAX is blocked: it may wait */
     sigset_t ckpt, old;
     sigemptyset(&ckpt);
     sigaddset(&ckpt, SIGRTMAX);
@@ -81,6 +119,7 @@ static int grow(uint64_t need)
     }
     __atomic_store_n(&mpcr.staging_growing, 0, __ATOMIC_RELEASE);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    atomic_store(&chan_moving, 0);
     return p == MAP_FAILED ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 

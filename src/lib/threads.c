@@ -2,17 +2,18 @@
  *
  * The lock is a plain mutex; how deep this thread is inside the library
  * is a thread-local count, so re-entry from a callback (an error handler,
- * a copy callback, a user op calling MPI) does not take it twice. Both are
- * program memory: a checkpoint saves them with the threads that hold or
- * wait for the lock, and a restarted program goes on with them as they
- * were. */
+ * a copy callback, a user op calling MPI) does not take it twice. The
+ * progress helper (progress.c) takes the same lock below MULTIPLE too. The
+ * mutex and the depths are program memory: a checkpoint saves them with
+ * the threads that hold or wait for the lock, and a restarted program goes
+ * on with them as they were. */
 #include "lib.h"
 
 #include <sched.h>
 #include <time.h>
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
-static __thread unsigned depth; /* this thread's calls into the library, nested */
+__thread unsigned mpcr_lock_depth __attribute__((tls_model("initial-exec"))); /* threads.h */
 static __thread unsigned idle;  /* pauses of its current wait, for the back-off */
 static __thread int waits;      /* this thread's current call has waited */
 static _Atomic unsigned waiting; /* threads whose current call has waited */
@@ -23,27 +24,54 @@ static _Atomic unsigned waiting; /* threads whose current call has waited */
  * alone waits at the proxy, as below MULTIPLE, without holding others up. */
 static _Atomic unsigned contended; /* acquisitions that had to wait */
 
+/* lock_wanted, touched without the lock: only while the channel cannot
+ * move (staging.c, mpcr_chan_use_begin). */
+static void announce_wanted(void)
+{
+    mpcr_chan_use_begin();
+    atomic_fetch_add_explicit(&mpcr.chan->lock_wanted, 1, memory_order_relaxed);
+    mpcr_chan_use_end();
+}
+
+static uint32_t read_wanted(void)
+{
+    mpcr_chan_use_begin();
+    uint32_t v = atomic_load_explicit(&mpcr.chan->lock_wanted, memory_order_relaxed);
+    mpcr_chan_use_end();
+    return v;
+}
+
 static void lock(void)
 {
     if (pthread_mutex_trylock(&mutex)) {
-        atomic_fetch_add_explicit(&mpcr.chan->lock_wanted, 1, memory_order_relaxed);
+        announce_wanted();
         pthread_mutex_lock(&mutex);
-        atomic_fetch_sub_explicit(&mpcr.chan->lock_wanted, 1, memory_order_relaxed);
+        atomic_fetch_sub_explicit(&mpcr.chan->lock_wanted, 1, memory_order_relaxed); /* held: no move */
         atomic_fetch_add_explicit(&contended, 1, memory_order_release);
     }
 }
 
 void mpcr_lock_take(void)
 {
-    if (depth++ == 0) {
+    if (mpcr_lock_depth++ == 0) {
         lock();
         idle = 0;
     }
 }
 
+void mpcr_lock_plain_take(void)
+{
+    lock();
+}
+
+void mpcr_lock_plain_drop(void)
+{
+    pthread_mutex_unlock(&mutex);
+}
+
 void mpcr_lock_drop(void)
 {
-    if (--depth) return;
+    if (--mpcr_lock_depth) return;
     if (waits) waits = 0, atomic_fetch_sub_explicit(&waiting, 1, memory_order_relaxed);
     pthread_mutex_unlock(&mutex);
 }
@@ -75,27 +103,26 @@ static void pause_briefly(void)
 
 void mpcr_lock_pass(void)
 {
-    if (!mpcr_threads_shared() || depth != 1) {
+    if (!mpcr_threads_shared() || mpcr_lock_depth != 1) {
         sched_yield();
         return;
     }
-    _Atomic uint32_t *wanted = &mpcr.chan->lock_wanted;
     unsigned before = atomic_load_explicit(&contended, memory_order_acquire);
-    depth = 0;
+    mpcr_lock_depth = 0;
     pthread_mutex_unlock(&mutex);
     /* Until a thread that waited for the lock has it: a mutex lets the
      * thread that unlocks take it again before the one it woke runs, which
      * on busy cores starves the others for good (seen with 4 threads). */
-    while (atomic_load_explicit(wanted, memory_order_relaxed) &&
+    while (read_wanted() &&
            atomic_load_explicit(&contended, memory_order_acquire) == before)
         sched_yield();
     lock();
-    depth = 1;
+    mpcr_lock_depth = 1;
 }
 
 void mpcr_lock_yield(void)
 {
-    if (!mpcr_threads_shared() || depth != 1) {
+    if (!mpcr_threads_shared() || mpcr_lock_depth != 1) {
         /* Inside a callback the caller's state must not change under it:
          * the lock stays (a callback that waits for another thread of this
          * process would wait for ever, as it would in a library without
@@ -107,9 +134,9 @@ void mpcr_lock_yield(void)
      * the others then test in turn rather than wait at the proxy, where
      * the proxy would not answer its polls meanwhile */
     note_waiting();
-    depth = 0;
+    mpcr_lock_depth = 0;
     pthread_mutex_unlock(&mutex);
     pause_briefly();
     lock();
-    depth = 1;
+    mpcr_lock_depth = 1;
 }

@@ -12,21 +12,40 @@ static inline int mpcr_threads_shared(void)
     return __builtin_expect(mpcr.thread_level == MPI_THREAD_MULTIPLE, 0);
 }
 
-/* The lock's slow half, under MULTIPLE only (threads.c). */
+/* The lock's slow half (threads.c): under MULTIPLE, and for the progress
+ * helper's own turns (progress.c). */
 void mpcr_lock_take(void);
 void mpcr_lock_drop(void);
+
+/* How deep this thread is inside the library (calls nested in callbacks
+ * count). Below MULTIPLE it is counted too, so that once the progress
+ * helper runs (mpcr.progress_helper, set inside a call) the outermost call
+ * of the program's thread holds the lock, and lets it go when it leaves:
+ * the helper then never runs inside a program's call. */
+extern __thread unsigned mpcr_lock_depth __attribute__((tls_model("initial-exec")));
+void mpcr_lock_plain_take(void); /* the mutex alone, for the outermost call */
+void mpcr_lock_plain_drop(void);
 
 /* Taken by every entry point for the length of the call (recursively: a
  * callback the library runs may call MPI again). */
 static inline int mpcr_lock_enter(void)
 {
-    if (!mpcr_threads_shared()) return 0;
-    mpcr_lock_take();
-    return 1;
+    if (mpcr_threads_shared()) {
+        mpcr_lock_take();
+        return 1;
+    }
+    if (mpcr_lock_depth++ == 0 && __builtin_expect(mpcr.progress_helper, 0))
+        mpcr_lock_plain_take();
+    return 0;
 }
 static inline void mpcr_lock_leave(int *entered)
 {
-    if (__builtin_expect(*entered, 0)) mpcr_lock_drop();
+    if (__builtin_expect(*entered, 0)) {
+        mpcr_lock_drop();
+        return;
+    }
+    if (--mpcr_lock_depth == 0 && __builtin_expect(mpcr.progress_helper, 0))
+        mpcr_lock_plain_drop();
 }
 #define MPCR_SERIALIZED_CALL()                                                                    \
     __attribute__((cleanup(mpcr_lock_leave), unused)) int mpcr_entered_ = mpcr_lock_enter()

@@ -44,6 +44,16 @@ static _Atomic unsigned q_count;
 static _Atomic int coord_lost;
 static int coord_said; /* the coordinator's refusal was reported: the loss needs no word more */
 static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Both threads send lines: one send each, under this lock, so that lines
+ * never interleave whatever the socket. */
+static pthread_mutex_t send_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(const char *) doing_what = "starting", doing_name = "";
+
+void ckpt_doing(const char *what, const char *name)
+{
+    atomic_store_explicit(&doing_what, what, memory_order_relaxed);
+    atomic_store_explicit(&doing_name, name, memory_order_relaxed);
+}
 
 enum ckpt_stage ckpt_stage(void)
 {
@@ -62,7 +72,22 @@ static void say(const char *fmt, ...)
     line[n++] = '\n';
     /* A coordinator that is gone: the reader sees the end of the connection
      * too, and the MPI thread then goes on without one (coordinator_lost). */
+    pthread_mutex_lock(&send_lock);
     if (coord_fd >= 0 && send(coord_fd, line, (size_t)n, MSG_NOSIGNAL) != n) shutdown(coord_fd, SHUT_RDWR);
+    pthread_mutex_unlock(&send_lock);
+}
+
+/* "where K": answered at once by the reader thread (ckpt_doing). */
+static int answer_where(const char *line)
+{
+    unsigned long k;
+    if (sscanf(line, "where %lu", &k) != 1) return 0;
+    const char *what = atomic_load_explicit(&doing_what, memory_order_relaxed);
+    const char *name = atomic_load_explicit(&doing_name, memory_order_relaxed);
+    enum ckpt_stage now = __atomic_load_n(&stage, __ATOMIC_RELAXED); /* the MPI thread's: a hint */
+    say("where %lu %d %s%s%s (stage %s)", k, proxy.rank, what, *name ? " " : "", name,
+        now == CKPT_RUNNING ? "running" : now == CKPT_QUIESCED ? "quiesced" : "imaging");
+    return 1;
 }
 
 static void ring_doorbell(void)
@@ -92,6 +117,7 @@ static void *reader(void *arg)
         char *nl;
         while ((nl = memchr(buf, '\n', len))) {
             *nl = 0;
+            if (answer_where(buf)) goto next;
             pthread_mutex_lock(&q_lock);
             if (q_head - q_tail < QUEUE) {
                 size_t k = strnlen(buf, sizeof queue[0] - 1);
@@ -101,9 +127,10 @@ static void *reader(void *arg)
                 atomic_fetch_add(&q_count, 1);
             }
             pthread_mutex_unlock(&q_lock);
+            ring_doorbell();
+        next:
             len -= (size_t)(nl + 1 - buf);
             memmove(buf, nl + 1, len);
-            ring_doorbell();
         }
         if (len == sizeof buf - 1) len = 0; /* a line too long: not ours */
     }

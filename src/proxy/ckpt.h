@@ -1,7 +1,9 @@
 /* The proxy's part in a checkpoint (docs/mpi-checkpoint.md): a connection to
  * the job's coordinator, and the stages quiesce -> drain -> image -> resume.
  *
- * Lines from the coordinator: "quiesce K", "image K", "resume K", "exit K".
+ * Lines from the coordinator: "quiesce K", "image K", "resume K", "exit K",
+ * "where K" (answered by the reader thread: "where K RANK WHAT", see
+ * ckpt_doing).
  * Lines to it: "proxy PROTOCOL RANK SIZE PID TOKEN" once, then "quiet K
  * SENT RECEIVED", "busy K WHY", "count K RECEIVED", "signalled K", "failed
  * K WHY", "resumed K", "finalizing RANK", "signal checkpoint|exit" (triggers.h). When the connection ends, the
@@ -29,6 +31,14 @@ enum ckpt_stage ckpt_stage(void);
 /* Tells the coordinator that the program called MPI_Finalize: the job is
  * ending, and no checkpoint can be taken any more. */
 void ckpt_finalizing(void);
+
+/* What the proxy's MPI thread is doing: `what` and `name`, static strings
+ * (name may be ""). A checkpoint that waits long for a rank to quiesce asks
+ * its proxy "where K"; the reader thread answers from these, without the
+ * MPI thread, which may be inside a real MPI call that does not return
+ * (the coordinator puts the answer in its time-out message). Two relaxed
+ * stores: cheap enough for every call. */
+void ckpt_doing(const char *what, const char *name);
 
 /* A wait before an image that should end in moments (idup.c, creation.c):
  * 1, once, when it has lasted 10 s since *start_ns (0: now is the start),

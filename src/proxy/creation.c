@@ -232,7 +232,9 @@ static void begin(struct creation *e, int polled)
         e->state = CR_RUNNING, e->has_thread = 1;
         return;
     }
+    ckpt_doing("inside the real call of a creation:", mpcr_op_name(e->op)); /* the MPI thread blocks here */
     real_call(e);
+    ckpt_doing("back from the real call of a creation:", mpcr_op_name(e->op));
     atomic_store(&e->finished, 1);
     e->state = CR_RUNNING;
 }

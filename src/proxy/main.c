@@ -165,14 +165,42 @@ int grow_staging(uint64_t size)
     return MPI_SUCCESS;
 }
 
+/* While the program computes with requests of its own pending (a
+ * non-blocking transfer, a collective's round), the proxy drives them
+ * between naps instead of sleeping until the next call: MPI moves a large
+ * message only when both sides make progress calls, so without this the
+ * transfer waited for the program's next MPI call (issue 11, point 3;
+ * bench/overlap.c). The naps double from IDLE_NAP_MIN_US while nothing
+ * completes, up to IDLE_NAP_MAX_US, and after IDLE_QUIET_US without a
+ * completion up to IDLE_NAP_LONG_US: a receive posted long before its
+ * message costs about a hundred wake-ups a second. A call wakes the proxy
+ * at once, whatever its nap (the program rings the doorbell). */
+#define IDLE_NAP_MIN_US 20
+#define IDLE_NAP_MAX_US 1000
+#define IDLE_QUIET_US 100000
+#define IDLE_NAP_LONG_US 10000
+
+/* The next nap: short again after a completion, else twice the last. */
+static long next_nap(long nap_us, int completed, uint64_t *quiet_since_ns)
+{
+    uint64_t now = mpcr_now_ns();
+    if (completed || !*quiet_since_ns) *quiet_since_ns = now;
+    if (completed) return IDLE_NAP_MIN_US;
+    long cap = now - *quiet_since_ns > IDLE_QUIET_US * 1000ull ? IDLE_NAP_LONG_US : IDLE_NAP_MAX_US;
+    return nap_us * 2 > cap ? cap : nap_us * 2;
+}
+
 /* Waits for the next call: spins a while (or polls with sched_yield, where
- * cores are shared: mpcr_spin), then sleeps on the doorbell.
+ * cores are shared: mpcr_spin), then sleeps on the doorbell, or naps
+ * between progress calls while requests are pending.
  * Returns 1 when a call is there, 0 when the coordinator said something. */
 static int wait_call(void)
 {
     struct mpcr_chan *ch = proxy.chan;
     if (mpcr_spin(&ch->call.seq, proxy.last_seq, 0)) return 1;
     int ready = 1;
+    long nap_us = IDLE_NAP_MIN_US / 2;
+    uint64_t quiet_since_ns = 0;
     for (;;) {
         atomic_store(&ch->reply.proxy_sleeping, 1);
         uint32_t bell = atomic_load(&ch->doorbell);
@@ -182,7 +210,19 @@ static int wait_call(void)
             ready = 0;
             break;
         }
-        mpcr_futex_wait(&ch->doorbell, bell, 1000);
+        int completed = req_progress_idle();
+        if (completed > 0 && atomic_load_explicit(&ch->helper_waits, memory_order_relaxed)) {
+            /* a round of a collective may have completed: the library's
+             * helper advances it while the program computes */
+            atomic_fetch_add(&ch->progress_kick, 1);
+            mpcr_futex_wake(&ch->progress_kick);
+        }
+        if (completed < 0) {
+            mpcr_futex_wait(&ch->doorbell, bell, 1000);
+            continue;
+        }
+        nap_us = next_nap(nap_us, completed, &quiet_since_ns);
+        mpcr_futex_wait_us(&ch->doorbell, bell, nap_us);
     }
     atomic_store_explicit(&ch->reply.proxy_sleeping, 0, memory_order_relaxed);
     return ready;

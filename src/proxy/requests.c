@@ -134,6 +134,22 @@ int req_progress(const uint32_t *tokens, uint32_t ntokens)
     return rc == MPI_ERR_IN_STATUS ? MPI_SUCCESS : rc;
 }
 
+static uint32_t count_active(void)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < nreqs; i++)
+        n += reqs[i].state == REQ_ACTIVE && reqs[i].kind != REQ_IDUP;
+    return n;
+}
+
+int req_progress_idle(void)
+{
+    uint32_t before = count_active();
+    if (!before) return -1;
+    req_progress(NULL, 0);
+    return (int)(before - count_active());
+}
+
 static int cancel_active(struct req *q);
 
 void req_settle_for_image(void)

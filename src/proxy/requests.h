@@ -52,6 +52,10 @@ int req_test(struct req *q);
  * MPI_Testsome; those that completed become REQ_DONE. Returns an MPI error
  * code of the call itself. */
 int req_progress(const uint32_t *tokens, uint32_t ntokens);
+/* For a proxy whose program computes (no call in progress): tests every
+ * active request once, so that transfers go on meanwhile. Returns -1 when
+ * none is active (nothing to move), else how many completed. */
+int req_progress_idle(void);
 /* For a checkpoint: waits until every send has completed, cancels every
  * pending receive (REQ_REPOST). */
 void req_settle_for_image(void);

@@ -619,6 +619,27 @@ static unsigned op_args(uint32_t op)
     return ops[op].args;
 }
 
+/* MPCR_TEST_PROXY_STALL="N SECONDS" (tests only): rank 1's proxy sleeps
+ * SECONDS before serving the program's N-th call, as a proxy stuck inside
+ * a real MPI call would: a checkpoint then times out in the quiesce stage,
+ * and its message must say what held the rank (ckpt_doing;
+ * tests/ckpt/late_rank.sh). */
+static void test_stall(void)
+{
+    static int armed = -1;
+    static unsigned long calls, at;
+    static unsigned seconds;
+    if (!armed) return;
+    if (armed < 0) {
+        const char *v = getenv("MPCR_TEST_PROXY_STALL");
+        armed = v && proxy.rank == 1 && sscanf(v, "%lu %u", &at, &seconds) == 2;
+        if (!armed) return;
+    }
+    if (++calls < at) return;
+    armed = 0;
+    sleep(seconds);
+}
+
 void serve_call(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     r->rc = MPI_SUCCESS;
@@ -629,8 +650,12 @@ void serve_call(const struct mpcr_call *c, struct mpcr_reply *r)
     /* An unknown operation (garbage, or a library of another version that
      * the hello did not catch) is the caller's error, not the job's end. */
     int bad = c->op < MPCR_OP_COUNT ? check_call(c, ops[c->op].args) : MPI_ERR_OTHER;
-    if (bad)
+    if (bad) {
         r->rc = error_class(bad);
-    else
-        ops[c->op].serve(c, r);
+        return;
+    }
+    ckpt_doing("serving the program's call", mpcr_op_name(c->op));
+    test_stall();
+    ops[c->op].serve(c, r);
+    ckpt_doing("waiting for the program's next call", "");
 }

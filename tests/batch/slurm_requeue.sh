@@ -90,6 +90,7 @@ watcher=$!
 
 # completed_after_requeue: releases the hold; the job must end COMPLETED after one requeue
 completed_after_requeue() {
+    release_midway
     touch "$scratch/release" # hold_jobs
     wait "$watcher"
     watcher=

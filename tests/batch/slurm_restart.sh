@@ -59,6 +59,7 @@ if [ -n "${CONTINUE:-}" ]; then
     lines_done=$(wc -l <"$scratch/first.out")
     [ -f "$ck/gen-1/manifest" ] || fail "no complete gen-1 after mpcr checkpoint"
     not_at_hold "$ck" 1 "mpcr checkpoint"
+    release_midway
     for ((i = 0; i < 600; i++)); do # the job goes on, to its final hold
         [ -e "$scratch/release.reached" ] && break
         kill -0 "$first" 2>/dev/null || fail "the job ended after its checkpoint-and-continue"

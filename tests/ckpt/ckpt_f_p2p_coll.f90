@@ -24,7 +24,16 @@
 !    IT, MPI_SCATTERV on even; MPI_ALLREDUCE with MPI_IN_PLACE;
 !  - MPI_IALLREDUCE (DOUBLE PRECISION) on odd IT, MPI_IBCAST (INTEGER) on
 !    even, left outstanding while the rank computes UNITS * (rank + 1),
-!    then MPI_WAIT.
+!    then MPI_WAIT;
+!  - an INTEGER sent to the right (MPI_ISEND, tag 50) as the iteration
+!    begins and received (MPI_RECV) only as it ends: through nearly the
+!    whole iteration a message is in flight, unexpected at its receiver, so
+!    a cut almost anywhere has one to drain (with the token alone, 6 cuts of
+!    a CI run found none);
+!  - a generalized request (MPI_GREQUEST_START, callbacks in Fortran)
+!    outstanding through the whole iteration, completed at its end and
+!    waited for: its status comes from the query callback, which reads the
+!    extra state by reference, and the free callback counts into it.
 ! Everything a rank receives or reduces is folded into two integer hashes
 ! (point-to-point, collectives; doubles by their bits). The doubles hold
 ! integers, whose sums are exact in any order: the results are
@@ -77,6 +86,33 @@ contains
         end do
     end subroutine
 
+    ! The generalized request's callbacks: the query reports the extra state
+    ! (taken by reference) as the tag and half of it as the element count;
+    ! free adds 1000 to it, so the next query sees that it ran.
+    subroutine greq_query(extra_state, status, ierr)
+        integer(kind=MPI_ADDRESS_KIND) :: extra_state
+        integer :: status(MPI_STATUS_SIZE), ierr
+        call MPI_STATUS_SET_ELEMENTS(status, MPI_INTEGER, int(mod(extra_state, 1000_MPI_ADDRESS_KIND)) / 2, ierr)
+        call MPI_STATUS_SET_CANCELLED(status, .false., ierr)
+        status(MPI_SOURCE) = MPI_UNDEFINED
+        status(MPI_TAG) = int(extra_state)
+        ierr = MPI_SUCCESS
+    end subroutine
+
+    subroutine greq_free(extra_state, ierr)
+        integer(kind=MPI_ADDRESS_KIND) :: extra_state
+        integer :: ierr
+        extra_state = extra_state + 1000
+        ierr = MPI_SUCCESS
+    end subroutine
+
+    subroutine greq_cancel(extra_state, complete, ierr)
+        integer(kind=MPI_ADDRESS_KIND) :: extra_state
+        logical :: complete
+        integer :: ierr
+        ierr = MPI_SUCCESS
+    end subroutine
+
     ! A value of iteration it, rank r, element i: small integers.
     integer function val(it, r, i)
         integer :: it, r, i
@@ -92,7 +128,10 @@ program ckpt_f_p2p_coll
     implicit none
     integer, parameter :: W = MPI_COMM_WORLD
     integer :: iters, units, it, i, r, ierr, every, rank, nprocs, left, right, root, idx, cnt, total
-    integer :: status(MPI_STATUS_SIZE), statuses(MPI_STATUS_SIZE, 4), reqs(4), req
+    integer :: status(MPI_STATUS_SIZE), statuses(MPI_STATUS_SIZE, 4), reqs(4), req, greq, early_req
+    integer :: early_in(1)
+    integer, asynchronous :: early_out(1)
+    integer(kind=MPI_ADDRESS_KIND) :: greq_state
     integer :: token(4), srcs(2), tags(2), ivec2(8), scanv(2), scanr(2)
     integer, asynchronous :: ivec(8)
     integer, allocatable :: gath(:), a2as(:, :), a2ar(:, :), counts(:), displs(:), vsend(:), vrecv(:)
@@ -122,8 +161,13 @@ program ckpt_f_p2p_coll
     hp = 1
     hc = 1
     spin = 0
+    greq_state = 0
 
     do it = 1, iters
+        greq_state = greq_state + mod(val(it, rank, 1300), 500)
+        call MPI_GREQUEST_START(greq_query, greq_free, greq_cancel, greq_state, greq, ierr)
+        early_out(1) = val(it, rank, 1400)
+        call MPI_ISEND(early_out, 1, MPI_INTEGER, right, 50, W, early_req, ierr)
         spin = spin + work(dble(hp + it), units * (1 + 3 * mod(rank + it, nprocs)), 400000) ! ~0.5 ms a unit
 
         ! ---- point-to-point
@@ -329,6 +373,18 @@ program ckpt_f_p2p_coll
                 call mixi(hc, ivec(i))
             end if
         end do
+
+        call MPI_RECV(early_in, 1, MPI_INTEGER, left, 50, W, status, ierr)
+        call mixi(hp, early_in(1))
+        call mixi(hp, status(MPI_SOURCE))
+        call MPI_WAIT(early_req, MPI_STATUS_IGNORE, ierr)
+
+        call MPI_GREQUEST_COMPLETE(greq, ierr)
+        call MPI_WAIT(greq, status, ierr)
+        call MPI_GET_COUNT(status, MPI_INTEGER, cnt, ierr)
+        call mixi(hp, status(MPI_TAG))
+        call mixi(hp, cnt)
+        call mix8(hp, greq_state)
 
         if (rank == 0 .and. mod(it, every) == 0) then
             print '(A,I0,A,I0,A,I0)', 'iteration ', it, ': rank 0 p2p ', hp, ' coll ', hc

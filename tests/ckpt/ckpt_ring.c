@@ -4,7 +4,8 @@
  * they travel, and completes the oldest slot (MPI_Waitall) before reusing
  * it. Lengths vary: mostly small (eager), every 8th message 256 KiB or more
  * (rendezvous). Every word received is checked; each rank folds what it
- * received into a checksum, in order.
+ * received into a checksum, in order. Half-way, the harness may hold rank 0
+ * (ckpt.h, CKPT_MIDWAY).
  *   ckpt_ring [ITERATIONS [UNITS_PER_ITERATION]]   (default 2000 2) */
 #include "ckpt.h"
 
@@ -57,6 +58,7 @@ int main(int argc, char **argv)
             if (done % every == every - 1)
                 progress("ring: iteration %ld done, checksum %016" PRIx64 "\n", done + 1, sum);
         }
+        if (it == iters / 2) midway_for_harness(rank);
         if (it < iters) {
             int len = length(it, rank);
             for (int j = 0; j < len; j++)

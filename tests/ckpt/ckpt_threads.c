@@ -9,20 +9,26 @@
  *   - exchanges with both neighbours in one MPI_Sendrecv (tag t) and with
  *     MPI_Irecv/MPI_Isend/MPI_Waitall (tag 32 + t), and probes a message
  *     (MPI_Probe, then MPI_Recv of the size it gave, tag 48 + t);
- *   - every 4th iteration, MPI_Allreduce and MPI_Bcast on its communicator.
+ *   - every 4th iteration, MPI_Allreduce and MPI_Bcast on its communicator;
+ *   - every BIG_EVERY-th iteration (when given), a large message from each
+ *     even rank to the next (tag 64 + t), 4, 8 or 16 MiB in turn: the staging
+ *     area grows, and the channel moves, while the other threads pass the
+ *     library's lock round (that once faulted: src/lib/staging.c).
  * What a thread receives goes into its running hash; at the end rank 0
  * prints every thread of every rank's hash (report()). Thread 0 of rank 0
  * prints a progress line every 25 iterations.
- *   t_ckpt_threads ITERATIONS [THREADS]     (2 ranks or more, THREADS <= 8) */
+ *   t_ckpt_threads ITERATIONS [THREADS [BIG_EVERY]]
+ *                                (2 ranks or more, THREADS <= 8) */
 #include "ckpt.h"
 
 #include <pthread.h>
 
 #define MAX_THREADS 8
+#define BIG_MAX (16u << 20)
 
 struct worker {
     int t, rank, size;
-    long iters;
+    long iters, big_every;
     MPI_Comm comm;
     uint64_t hash;
 };
@@ -32,6 +38,7 @@ static void *work(void *arg)
     struct worker *w = arg;
     int t = w->t, right = (w->rank + 1) % w->size, left = (w->rank + w->size - 1) % w->size;
     uint64_t h = mix2((uint64_t)w->rank, (uint64_t)t);
+    uint64_t *big_out = NULL, *big_in = NULL; /* BIG_MAX each, at the first large exchange */
     for (long it = 1; it <= w->iters; it++) {
         uint64_t token = mix2(h, (uint64_t)it), got;
         if (w->rank == 0) {
@@ -69,6 +76,27 @@ static void *work(void *arg)
             h = mix2(h, back[i]);
         h = mix2(h, (uint64_t)count);
 
+        if (w->big_every && it % w->big_every == 0) {
+            if (!big_out) {
+                big_out = malloc(BIG_MAX);
+                big_in = malloc(BIG_MAX);
+                check(big_out && big_in, "out of memory");
+            }
+            size_t words = ((size_t)4 << 20 << (it / w->big_every % 3)) / sizeof *big_out;
+            for (size_t i = 0; i < words; i++)
+                big_out[i] = mix2(h, i);
+            /* one way, as in MPICH's threads/pt2pt/mt_sendrecv_huge: the threads of
+             * even ranks send, those of odd ranks receive (an odd last rank sits out) */
+            if (w->rank % 2 == 0 && w->rank + 1 < w->size)
+                MPI_Send(big_out, (int)words, MPI_UINT64_T, w->rank + 1, 64 + t, MPI_COMM_WORLD);
+            else if (w->rank % 2 == 1)
+                MPI_Recv(big_in, (int)words, MPI_UINT64_T, w->rank - 1, 64 + t, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            const uint64_t *held = w->rank % 2 ? big_in : big_out; /* what was received, or sent */
+            for (size_t i = 0; i < words; i += 509)
+                h = mix2(h, held[i]);
+            h = mix2(h, held[words - 1]);
+        }
+
         if (it % 4 == 0) {
             uint64_t sum, root = h;
             MPI_Allreduce(&h, &sum, 1, MPI_UINT64_T, MPI_BXOR, w->comm);
@@ -78,6 +106,8 @@ static void *work(void *arg)
         if (t == 0 && it % 25 == 0) progress("iteration %ld: thread 0 %016" PRIx64 "\n", it, h);
     }
     w->hash = h;
+    free(big_out);
+    free(big_in);
     return NULL;
 }
 
@@ -90,11 +120,12 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     long iters = arg_long(argc, argv, 1, 200);
     int threads = (int)arg_long(argc, argv, 2, 4);
+    long big_every = arg_long(argc, argv, 3, 0);
     check(threads <= MAX_THREADS, "at most %d threads", MAX_THREADS);
     struct worker w[MAX_THREADS];
     pthread_t id[MAX_THREADS];
     for (int t = 0; t < threads; t++) {
-        w[t] = (struct worker){.t = t, .rank = rank, .size = size, .iters = iters};
+        w[t] = (struct worker){.t = t, .rank = rank, .size = size, .iters = iters, .big_every = big_every};
         MPI_Comm_dup(MPI_COMM_WORLD, &w[t].comm);
     }
     for (int t = 0; t < threads; t++)

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# A rank whose proxy cannot reach a safe point (its MPI thread held, as
+# inside a real MPI call that does not return): `mpcr checkpoint` fails
+# after the coordinator's limit, and its message names the rank and says
+# what its proxy was doing, as the proxy's reader thread answered the
+# coordinator's "where K" (docs/mpi-checkpoint.md). The job goes on and
+# ends with the native run's output and status. Deterministic: rank 1's
+# proxy sleeps before serving the program's 2nd call
+# (MPCR_TEST_PROXY_STALL, src/proxy/serve.c), longer than the limit.
+#   late_rank.sh PROGRAM ARGS...   (MPCR names the mpcr binary)
+set -u
+name=late_rank
+. "$(dirname "$0")/coord_common.sh"
+prog=$1
+shift
+mpiexec.mpich -n 2 "$prog" "$@" >"$T/ref" 2>/dev/null
+ref_rc=$?
+MPCR_CKPT_TIMEOUT=3 MPCR_TEST_PROXY_STALL="2 10" "$MPCR" run -n 2 --ckpt-dir "$T/ck" "$prog" "$@" >"$T/out" 2>"$T/run.err" &
+run=$!
+pids=$run
+# Repeated while refused: the job may not serve yet, or not have reached MPI_Init.
+for _ in $(seq 40); do
+    "$MPCR" checkpoint "$T/ck" >/dev/null 2>"$T/ck.err" && fail "the checkpoint succeeded while rank 1's proxy was held"
+    grep -qE "try again|nothing is running" "$T/ck.err" || break
+    sleep 0.25
+done
+msg=$(cat "$T/ck.err")
+echo "$msg" | grep -q "timed out after 3 s in the quiesce stage; ranks not at a safe point: 1;" ||
+    fail "the failure does not name rank 1 as late: $msg"
+echo "$msg" | grep -q "rank 1's proxy: serving the program's call [A-Z_]* (stage running)" ||
+    fail "the failure does not say what rank 1's proxy was doing: $msg"
+wait "$run"
+rc=$?
+pids=
+[ "$rc" = "$ref_rc" ] || fail "the job ended with status $rc, the native run with $ref_rc"
+sort "$T/out" | cmp -s - <(sort "$T/ref") || fail "the job's output differs from the native run's"
+echo "late_rank: PASS ($msg)"
