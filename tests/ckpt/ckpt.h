@@ -85,6 +85,18 @@ static inline long arg_long(int argc, char **argv, int i, long dflt)
         }                                                                                          \
     } while (0)
 
+/* Creates PATH.reached, then waits until the file PATH (or, if not NULL,
+ * the file OR_PATH) exists. */
+static inline void wait_for_file(const char *path, const char *or_path)
+{
+    char reached[4096];
+    snprintf(reached, sizeof reached, "%s.reached", path);
+    int fd = open(reached, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) close(fd);
+    while (access(path, F_OK) != 0 && !(or_path && access(or_path, F_OK) == 0))
+        usleep(20000);
+}
+
 /* The test harness's hold (ckpt.sh, tests/batch): with CKPT_HOLD=PATH in
  * the environment, rank 0 waits before the results are gathered until the
  * file PATH exists, having created PATH.reached, and the other ranks wait
@@ -99,15 +111,24 @@ static inline void hold_for_harness(int rank)
 {
     const char *path = getenv("CKPT_HOLD");
     if (!path || !*path) return;
-    if (rank == 0) {
-        char reached[4096];
-        snprintf(reached, sizeof reached, "%s.reached", path);
-        int fd = open(reached, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-        if (fd >= 0) close(fd);
-        while (access(path, F_OK) != 0)
-            usleep(20000);
-    }
+    if (rank == 0) wait_for_file(path, NULL);
     MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* The harness's midway hold (tests/batch, every job started after
+ * hold_jobs): with CKPT_MIDWAY=PATH, rank 0 of a program that calls this
+ * half-way through its work waits there (computing, not in MPI) until PATH
+ * exists, having created PATH.reached; the others go on until they wait for
+ * its messages. A checkpoint whose request travels through a batch system's
+ * daemons (a signal sent by scancel, a requeue) or a launcher can take
+ * seconds on two busy cores; it then lands at the latest here, in the
+ * middle of the job with messages in flight, not at its end. The harness
+ * releases it once its checkpoint is complete; releasing the final hold
+ * (CKPT_HOLD's file) releases this one too, for runs that take none. */
+static inline void midway_for_harness(int rank)
+{
+    const char *path = getenv("CKPT_MIDWAY");
+    if (path && *path && rank == 0) wait_for_file(path, getenv("CKPT_HOLD"));
 }
 
 #define REPORT_MAX 8
