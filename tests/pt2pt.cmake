@@ -39,22 +39,15 @@ set_property(TEST mpi.isendrecv_send_error APPEND PROPERTY ENVIRONMENT "MPCR_FAU
 mpi_program(t_progress_computing mpi/progress_computing.c)
 # (_multiple: MPI_THREAD_MULTIPLE, and an MPI_Iallreduce with a user op, which the helper runs
 # only under MULTIPLE)
-foreach(variant 2 3 3_multiple)
-    string(REGEX MATCH "^[0-9]" n ${variant})
-    set(name mpi.progress_computing${variant})
-    if(variant STREQUAL "2")
-        set(name mpi.progress_computing)
-    endif()
-    string(FIND ${variant} multiple multiple)
-    set(extra)
-    if(multiple GREATER -1)
-        set(extra multiple)
-    endif()
+function(progress_test name n)
     add_test(NAME ${name} COMMAND ${MPCR_EXE} run -n ${n} $<TARGET_FILE:t_progress_computing>
-        ${CMAKE_CURRENT_BINARY_DIR}/${name}.flag ${extra})
+        ${CMAKE_CURRENT_BINARY_DIR}/${name}.flag ${ARGN})
     set_tests_properties(${name} PROPERTIES RUN_SERIAL TRUE TIMEOUT 180
         PASS_REGULAR_EXPRESSION "progress while computing: PASS")
-endforeach()
+endfunction()
+progress_test(mpi.progress_computing 2)
+progress_test(mpi.progress_computing3 3)
+progress_test(mpi.progress_computing3_multiple 3 multiple)
 
 # Checkpoints at random instants (tests/ckpt/ckpt.sh) with every kind of request pending at the
 # cut: Irecv/Isend, persistent active and inactive, a buffered send, a receive freed while active,
