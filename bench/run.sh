@@ -160,6 +160,8 @@ for ((try = 1; quiet < REPS && try <= 2 * REPS; try++)); do
         run "coll$n.native" mpiexec.mpich -n "$n" $BIN/collectives "$CC_SECONDS"
         run "coll$n.mpcr" "$MPCR" run -n "$n" $BIN/collectives "$CC_SECONDS"
     done
+    run kern.native mpiexec.mpich -n 2 $BIN/kernels "$CC_SECONDS"
+    run kern.mpcr "$MPCR" run -n 2 $BIN/kernels "$CC_SECONDS"
     run ov.native mpiexec.mpich -n 2 $BIN/overlap "$CC_SECONDS"
     run ov.mpcr "$MPCR" run -n 2 $BIN/overlap "$CC_SECONDS"
     run np.native bench/netpipe.sh mpiexec.mpich -n 2
@@ -254,6 +256,10 @@ for n in $COLL_RANKS; do
     row "Bcast 1 MiB, $n ranks (us)" bcast_1MiB_us "coll$n.native" "coll$n.mpcr"
     row "Alltoall 4 KiB, $n ranks (us)" alltoall_4KiB_us "coll$n.native" "coll$n.mpcr"
     row "Allgather 64 KiB, $n ranks (us)" allgather_64KiB_us "coll$n.native" "coll$n.mpcr"
+done
+for k in stencil3d cg particles fft2d; do
+    row "kernel $k, 2 ranks (us/iter)" "kernel_${k}_us" kern.native kern.mpcr
+    row "kernel $k: rank 0's time in MPI (%)" "kernel_${k}_us_comm_pct" kern.native kern.mpcr
 done
 row "wait after 10 ms computing: Isend+Irecv 4 MiB (us)" overlap_p2p_4MiB_wait_us ov.native ov.mpcr
 row "wait after 10 ms computing: Iallreduce 1 MiB (us)" overlap_iallreduce_1MiB_wait_us ov.native ov.mpcr
