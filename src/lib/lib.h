@@ -293,6 +293,11 @@ void mpcr_request_settle(struct mpcr_request *q, const struct mpcr_reply *r);
  * as with MPICH (a status array shared by sends and receives, MPI_Waitany's,
  * keeps a receive's values). */
 void mpcr_request_status_out(const struct mpcr_request *q, MPI_Status *status);
+/* The two halves of starting a send or receive at the proxy, for callers
+ * that start several in one call (MPI_Startall): request.c. */
+int mpcr_request_stage(struct mpcr_request *q, const void *buf, MPI_Count count,
+                       const struct mpcr_type *t, uint64_t *off, uint64_t *bytes);
+void mpcr_request_started(struct mpcr_request *q, uint32_t token, uint64_t off, uint64_t bytes);
 /* Starts a send (op ISEND or ISSEND) or a receive on q (fields set here). */
 int mpcr_request_start_send(struct mpcr_request *q, enum mpcr_op op, const void *buf,
                             MPI_Count count, const struct mpcr_type *t, int dest, int tag);
