@@ -5,6 +5,9 @@
  *   kernel_stencil3d_us  a 3-D 7-point Jacobi sweep over a 40^3 block a rank,
  *                        its 6 faces packed and exchanged with MPI_Isend and
  *                        MPI_Irecv on a periodic MPI_Cart_create grid
+ *   kernel_stencil3d_persistent_us  the same with persistent requests
+ *                        (MPI_Send_init, MPI_Recv_init once, MPI_Startall
+ *                        each iteration), as many stencil codes do
  *   kernel_cg_us         conjugate gradients on a 2-D Poisson problem (a
  *                        256-wide grid, 128 rows a rank): a halo row to and
  *                        from each neighbour (MPI_Sendrecv), a 5-point
@@ -30,9 +33,9 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { STENCIL, CG, PARTICLES, FFT, NKINDS };
-static const char *const names[NKINDS] = {"kernel_stencil3d_us", "kernel_cg_us", "kernel_particles_us",
-                                          "kernel_fft2d_us"};
+enum { STENCIL, STENCIL_PERSISTENT, CG, PARTICLES, FFT, NKINDS };
+static const char *const names[NKINDS] = {"kernel_stencil3d_us", "kernel_stencil3d_persistent_us", "kernel_cg_us",
+                                          "kernel_particles_us", "kernel_fft2d_us"};
 
 static int rank, nranks;
 static double comm_s, comm_t0; /* rank 0's time inside MPI, this kind's runs */
@@ -63,19 +66,34 @@ static void face_copy(double *g, int f, int layer, double *buf, int to_buf)
         }
 }
 
-static void stencil_step(void)
+static MPI_Request stencil_persistent[12];
+
+/* The 12 requests of an exchange: the face sent towards neighbour f
+ * arrives there as its halo f ^ 1. */
+static void stencil_requests(MPI_Request r[12], int persistent)
 {
-    MPI_Request r[12];
+    for (int f = 0; f < 6; f++)
+        if (persistent) {
+            MPI_Recv_init(face_in[f], S * S, MPI_DOUBLE, nbr3[f], f ^ 1, grid3, &r[f]);
+            MPI_Send_init(face_out[f], S * S, MPI_DOUBLE, nbr3[f], f, grid3, &r[6 + f]);
+        } else {
+            MPI_Irecv(face_in[f], S * S, MPI_DOUBLE, nbr3[f], f ^ 1, grid3, &r[f]);
+            MPI_Isend(face_out[f], S * S, MPI_DOUBLE, nbr3[f], f, grid3, &r[6 + f]);
+        }
+}
+
+static void stencil_exchange(int persistent)
+{
+    MPI_Request r[12], *use = persistent ? stencil_persistent : r;
     MPI_Status st[12]; /* not MPI_STATUSES_IGNORE: gcc 12 misreads its size */
     for (int f = 0; f < 6; f++)
         face_copy(u, f, f % 2 ? S : 1, face_out[f], 1);
     comm_begin();
-    /* the face sent towards neighbour f arrives there as its halo f ^ 1 */
-    for (int f = 0; f < 6; f++) {
-        MPI_Irecv(face_in[f], S * S, MPI_DOUBLE, nbr3[f], f ^ 1, grid3, &r[f]);
-        MPI_Isend(face_out[f], S * S, MPI_DOUBLE, nbr3[f], f, grid3, &r[6 + f]);
-    }
-    MPI_Waitall(12, r, st);
+    if (persistent)
+        MPI_Startall(12, use);
+    else
+        stencil_requests(use, 0);
+    MPI_Waitall(12, use, st);
     comm_end();
     for (int f = 0; f < 6; f++)
         face_copy(u, f, f % 2 ? S + 1 : 0, face_in[f], 0);
@@ -88,6 +106,9 @@ static void stencil_step(void)
     double *t = u;
     u = u_next, u_next = t;
 }
+
+static void stencil_step(void) { stencil_exchange(0); }
+static void stencil_persistent_step(void) { stencil_exchange(1); }
 
 static void stencil_setup(void)
 {
@@ -102,6 +123,7 @@ static void stencil_setup(void)
         u[c] = (double)((c * 7919 + (size_t)rank * 104729) % 1000);
     for (int f = 0; f < 6; f++)
         face_out[f] = malloc(S * S * sizeof(double)), face_in[f] = malloc(S * S * sizeof(double));
+    stencil_requests(stencil_persistent, 1);
 }
 
 /* ---- CG on the 5-point Laplacian of a W-wide grid, ROWS rows a rank ---- */
@@ -290,7 +312,8 @@ static void fft_setup(void)
         rows[i] = (double)((i + (size_t)rank * 17) % 13) - 6.0;
 }
 
-static void (*const step[NKINDS])(void) = {stencil_step, cg_step, particles_step, fft_step};
+static void (*const step[NKINDS])(void) = {stencil_step, stencil_persistent_step, cg_step, particles_step,
+                                           fft_step};
 
 static double run(int kind, long iterations)
 {
@@ -318,6 +341,8 @@ int main(int argc, char **argv)
             bench_result(metric, 100 * comm_s / all);
         }
     }
+    for (int k = 0; k < 12; k++)
+        MPI_Request_free(&stencil_persistent[k]);
     MPI_Comm_free(&grid3);
     MPI_Finalize();
     return 0;

@@ -257,7 +257,7 @@ for n in $COLL_RANKS; do
     row "Alltoall 4 KiB, $n ranks (us)" alltoall_4KiB_us "coll$n.native" "coll$n.mpcr"
     row "Allgather 64 KiB, $n ranks (us)" allgather_64KiB_us "coll$n.native" "coll$n.mpcr"
 done
-for k in stencil3d cg particles fft2d; do
+for k in stencil3d stencil3d_persistent cg particles fft2d; do
     row "kernel $k, 2 ranks (us/iter)" "kernel_${k}_us" kern.native kern.mpcr
     row "kernel $k: rank 0's time in MPI (%)" "kernel_${k}_us_comm_pct" kern.native kern.mpcr
 done
