@@ -62,6 +62,19 @@ release_midway() { touch "$scratch/midway"; }
 # eats nor alters the launcher's options. The proxies are found by the hold
 # in their environment (hold_jobs): under Slurm they are slurmstepd's.
 passed_through() {
+    local try
+    for ((try = 0; try < 20; try++)); do
+        passed_through_once "$1" && return 0
+        sleep 0.2
+    done
+    fail "$1: for 4 s, $unsettled"
+}
+
+# One look (passed_through): 1, with `unsettled` saying why, where a process
+# listed could not be read whole (twice in CI runs a proxy's binding read
+# as nothing, "its proxy's binding is ?", its program's being readable: a
+# process of the job before, ending, or one changing); a wrong value fails.
+passed_through_once() {
     local p t prog seen=" " cpus prog_cpus all_cpus
     # Builtins only, one pgrep: on two busy cores each fork of this shell
     # waited 0.1-0.2 s, and the checks outlasted the job they looked at.
@@ -72,16 +85,15 @@ passed_through() {
         for t in /proc/"$p"/task/*; do # the thread that forked it lists it
             [ -n "$prog" ] || read -r prog _ <"$t/children" 2>/dev/null
         done
-        [ -n "$prog" ] || { gone "$p" && continue; } || fail "$1: proxy $p has no program"
-        has_env "$p" "$PASSED" || fail "$1: proxy $p lacks $PASSED in its environment"
-        has_env "$prog" "$PASSED" || fail "$1: program $prog lacks $PASSED in its environment"
+        [ -n "$prog" ] || { unsettled="proxy $p has no program"; return 1; }
         allowed_cpus "$p" cpus
         allowed_cpus "$prog" prog_cpus
-        # A process that ended meanwhile was not one of this job's ranks, which
-        # wait at their hold (once in CI, a process listed here ended between
-        # two reads: "its proxy's binding is ?"); the count below still
-        # wants every rank's.
-        gone "$p" || gone "$prog" && continue
+        if [ "$cpus" = "?" ] || [ "$prog_cpus" = "?" ]; then
+            unsettled="the binding of proxy $p ($cpus) or of its program $prog ($prog_cpus) could not be read"
+            return 1
+        fi
+        has_env "$p" "$PASSED" || fail "$1: proxy $p lacks $PASSED in its environment"
+        has_env "$prog" "$PASSED" || fail "$1: program $prog lacks $PASSED in its environment"
         [ "$cpus" != "$all_cpus" ] || fail "$1: proxy $p may run on every CPU ($cpus): not bound"
         [ "$prog_cpus" = "$cpus" ] || fail "$1: program $prog runs on CPUs $prog_cpus, its proxy's binding is $cpus"
         [[ $seen == *" $cpus "* ]] && fail "$1: two ranks bound to CPU $cpus"
@@ -89,9 +101,6 @@ passed_through() {
     done
     [ "$(wc -w <<<"$seen")" = "$n" ] || fail "$1: found $(wc -w <<<"$seen") proxies, not $n"
 }
-
-# gone PID: PID has ended (builtins only).
-gone() { [ ! -e "/proc/$1/status" ]; }
 
 # has_env PID NAME=VALUE: PID's environment holds NAME=VALUE (builtins only).
 has_env() {
