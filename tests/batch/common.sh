@@ -89,7 +89,8 @@ passed_through_once() {
         allowed_cpus "$p" cpus
         allowed_cpus "$prog" prog_cpus
         if [ "$cpus" = "?" ] || [ "$prog_cpus" = "?" ]; then
-            unsettled="the binding of proxy $p ($cpus) or of its program $prog ($prog_cpus) could not be read"
+            unsettled="the binding of proxy $p ($cpus) or of its program $prog ($prog_cpus) could not be read:
+$(ps -o pid=,ppid=,stat=,args= -p "$p,$prog" 2>/dev/null | cut -c1-160)" # (a fork only here: rare)
             return 1
         fi
         has_env "$p" "$PASSED" || fail "$1: proxy $p lacks $PASSED in its environment"
