@@ -105,11 +105,11 @@ static int start_batch(MPI_Request handles[], unsigned n, struct mpcr_comm **com
     uint64_t data[MPCR_BATCH_MAX], bytes[MPCR_BATCH_MAX], ops_off;
     unsigned staged = 0;
     int err = MPI_SUCCESS;
-    for (; staged < n && !err; staged++) {
+    while (staged < n && !err) {
         struct mpcr_request *q = qs[staged] = mpcr_request_get(handles[staged]);
         *comm = q->comm;
         err = mpcr_request_stage(q, q->sbuf, q->count, q->type, &data[staged], &bytes[staged]);
-        if (err) staged--; /* nothing staged for this one */
+        if (!err) staged++;
     }
     if (!err) err = mpcr_staging_alloc(n * sizeof(struct mpcr_batch_op), &ops_off);
     if (err) {
