@@ -13,6 +13,12 @@ add_test(NAME mpi.startall_errors COMMAND ${MPCR_EXE} run -n 2 $<TARGET_FILE:t_s
 set_tests_properties(mpi.startall_errors PROPERTIES RUN_SERIAL TRUE
     PASS_REGULAR_EXPRESSION "rank 0: startall errors: PASS" FAIL_REGULAR_EXPRESSION "FAIL")
 
+# Posts queued by the library (src/lib/post_queue.c) meet every other kind of call: order with
+# blocking, buffered, synchronous and ready sends, more posts than one IBATCH, a queued send freed,
+# a queued receive cancelled, Isendrecv, Iprobe, MPI_Start, Test loops; compared with native MPICH.
+mpi_program(t_post_queue mpi/post_queue.c)
+mpi_test(mpi.post_queue 2 t_post_queue)
+
 # A send's status after completion: only the cancelled bit is set, the rest keeps what the program
 # had there, as with MPICH (its f77 irsendf completes a send into a receive's status).
 mpi_program(t_send_status mpi/send_status.c)

@@ -33,6 +33,7 @@ int mpcr_bsend(const void *buf, MPI_Count count, const struct mpcr_type *t, int 
     struct mpcr_request *q = mpcr_request_new(c, &handle);
     if (!q) return MPI_ERR_NO_MEM;
     err = mpcr_request_start_send(q, MPCR_OP_ISEND, buf, count, t, dest, tag);
+    mpcr_posts_flush(); /* its token, for the orphan list (its start may have been queued) */
     if (!err) {
         q->bsend_charge = charge;
         in_use += charge;

@@ -38,17 +38,63 @@ extern struct mpcr_lib mpcr;
 /* The proxy is our parent; the kernel sends this signal when it dies. */
 #define MPCR_PROXY_DEATH_SIGNAL (SIGRTMAX - 1)
 
+struct mpcr_request;
+
 /* Hooks the checkpoint engine into this library (restart.c). */
 void mpcr_checkpoint_setup(void);
 
 /* ---- calls to the proxy (call.c) ---- */
 
-/* Starts a call: returns the call line with op filled in, others stale. */
-static inline struct mpcr_call *mpcr_call_begin(enum mpcr_op op)
+/* ---- posting without waiting (post_queue.c) ---- */
+extern unsigned mpcr_posts_queued; /* posts in the queue */
+void mpcr_posts_flush_queued(void);
+/* Hands the queued posts to the proxy (one IBATCH call), if there are any.
+ * Never allocates staging: pointers into the area stay valid. */
+static inline void mpcr_posts_flush(void)
+{
+    if (__builtin_expect(mpcr_posts_queued != 0, 0)) mpcr_posts_flush_queued();
+}
+/* Whether a send or receive started now may be queued instead of posted:
+ * below MULTIPLE, in the program's outermost call, the progress helper
+ * running (started here if need be); or inside mpcr_posts_batch_begin/end. */
+int mpcr_posts_deferrable(void);
+/* Around starting several requests (MPI_Startall): they are queued, and the
+ * queue is handed over at the end unless it may wait. */
+void mpcr_posts_batch_begin(void);
+void mpcr_posts_batch_end(void);
+/* Queues the start of q (a send's or a receive's; op MPCR_OP_ISEND, ISSEND
+ * or IRECV) with its data staged at [data, data + bytes): q is active, its
+ * token 0 until the queue is handed over. */
+int mpcr_post_enqueue(struct mpcr_request *q, enum mpcr_op op, int peer, int tag, uint64_t data,
+                      uint64_t bytes);
+/* One IBATCH call: the n operations at staging offset off started as
+ * requests of the proxy (their tokens written back); the call's error class. */
+int mpcr_ibatch(uint64_t off, unsigned n);
+/* For the progress helper (progress.c): the queue's starts so far, and
+ * whether the queue there now was there at its last turn already. */
+uint32_t mpcr_posts_generation(void);
+int mpcr_posts_overdue(void);
+/* progress.c: whether the progress helper runs (started now if it may),
+ * and the queue's start from empty, which wakes a helper asleep for good. */
+int mpcr_progress_ready(void);
+void mpcr_progress_posts_started(void);
+
+/* Starts a call that has no place in the program's order of operations
+ * (GROW, made from inside the staging allocator, which a hand-over of the
+ * queue must not re-enter): returns the call line with op filled in,
+ * others stale. */
+static inline struct mpcr_call *mpcr_call_begin_aside(enum mpcr_op op)
 {
     struct mpcr_call *c = &mpcr.chan->call;
     c->op = op;
     return c;
+}
+/* Starts a call (as above) after the posts still queued, so that the proxy
+ * sees the program's order. */
+static inline struct mpcr_call *mpcr_call_begin(enum mpcr_op op)
+{
+    mpcr_posts_flush();
+    return mpcr_call_begin_aside(op);
 }
 /* Publishes the call begun with mpcr_call_begin and waits for the reply. */
 const struct mpcr_reply *mpcr_call_finish(void);
@@ -293,12 +339,9 @@ void mpcr_request_settle(struct mpcr_request *q, const struct mpcr_reply *r);
  * as with MPICH (a status array shared by sends and receives, MPI_Waitany's,
  * keeps a receive's values). */
 void mpcr_request_status_out(const struct mpcr_request *q, MPI_Status *status);
-/* The two halves of starting a send or receive at the proxy, for callers
- * that start several in one call (MPI_Startall): request.c. */
-int mpcr_request_stage(struct mpcr_request *q, const void *buf, MPI_Count count,
-                       const struct mpcr_type *t, uint64_t *off, uint64_t *bytes);
-void mpcr_request_started(struct mpcr_request *q, uint32_t token, uint64_t off, uint64_t bytes);
-/* Starts a send (op ISEND or ISSEND) or a receive on q (fields set here). */
+/* Starts a send (op ISEND or ISSEND) or a receive on q (fields set here).
+ * The start may be queued (mpcr_posts_deferrable): a caller that needs
+ * q's token at once (to make q an orphan) calls mpcr_posts_flush(). */
 int mpcr_request_start_send(struct mpcr_request *q, enum mpcr_op op, const void *buf,
                             MPI_Count count, const struct mpcr_type *t, int dest, int tag);
 int mpcr_request_start_recv(struct mpcr_request *q, void *buf, MPI_Count count,

@@ -331,6 +331,7 @@ static int isendrecv(const void *sendbuf, MPI_Count sendcount, const struct mpcr
     if (err) return err;
     struct mpcr_request *s = mpcr_request_get(send);
     err = mpcr_impl_Irecv(recvbuf, recvcount, rt, source, recvtag, c, request);
+    mpcr_posts_flush(); /* both started in one call (their starts may be queued): s's token */
     if (!err && s->token) { /* not a send to MPI_PROC_NULL */
         mpcr_request_get(*request)->send_half = s;
         mpcr_obj_ref(s);

@@ -87,70 +87,6 @@ int mpcr_impl_Start(MPI_Request *request)
     return mpcr_error(c, err, "MPI_Start");
 }
 
-/* Whether MPI_Startall may post q in its batch: a send (not buffered) or a
- * receive with a real peer, valid and inactive. */
-static int batchable(MPI_Request handle)
-{
-    struct mpcr_request *q = mpcr_request_get(handle);
-    return q && q->persistent && q->inactive && !q->task && !q->buffered && q->peer != MPI_PROC_NULL;
-}
-
-/* Posts the n requests (batchable) in one IBATCH call, one hand-off to the
- * proxy for all (issue 14, point 2): each staged as MPI_Start stages it,
- * each started at the proxy as MPI_Start's ISEND, ISSEND or IRECV would
- * start it (src/proxy/serve.c op_ibatch). *comm: as in start(). */
-static int start_batch(MPI_Request handles[], unsigned n, struct mpcr_comm **comm)
-{
-    struct mpcr_request *qs[MPCR_BATCH_MAX];
-    uint64_t data[MPCR_BATCH_MAX], bytes[MPCR_BATCH_MAX], ops_off;
-    unsigned staged = 0;
-    int err = MPI_SUCCESS;
-    while (staged < n && !err) {
-        struct mpcr_request *q = qs[staged] = mpcr_request_get(handles[staged]);
-        *comm = q->comm;
-        err = mpcr_request_stage(q, q->sbuf, q->count, q->type, &data[staged], &bytes[staged]);
-        if (!err) staged++;
-    }
-    if (!err) err = mpcr_staging_alloc(n * sizeof(struct mpcr_batch_op), &ops_off);
-    if (err) {
-        for (unsigned i = 0; i < staged; i++)
-            mpcr_staging_free(data[i]);
-        return err;
-    }
-    struct mpcr_batch_op *ops = mpcr_staging_ptr(ops_off);
-    for (unsigned i = 0; i < n; i++) {
-        struct mpcr_request *q = qs[i];
-        ops[i] = (struct mpcr_batch_op){
-            .op = q->start_op == MPCR_OP_IRECV    ? MPCR_OP_RECV
-                  : q->start_op == MPCR_OP_ISSEND ? MPCR_OP_SSEND
-                                                  : MPCR_OP_SEND,
-            .comm = q->comm->vid,
-            .peer = mpcr_comm_peer_out(q->comm, q->peer),
-            .tag = q->tag,
-            .offset = data[i],
-            .bytes = bytes[i]};
-    }
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_IBATCH);
-    call->offset = ops_off;
-    call->peer = (int32_t)n;
-    err = mpcr_call_finish()->rc; /* a bad operation: none was started */
-    ops = mpcr_staging_ptr(ops_off);
-    for (unsigned i = 0; i < n; i++) {
-        struct mpcr_request *q = qs[i];
-        int rc = err ? err : ops[i].rc ? ops[i].rc : !ops[i].token ? MPI_ERR_INTERN : MPI_SUCCESS;
-        if (rc) {
-            mpcr_staging_free(data[i]);
-            if (!err && rc) err = rc, *comm = q->comm;
-            continue;
-        }
-        q->inactive = 0, q->rc = MPI_SUCCESS;
-        if (q->kind == MPCR_REQ_RECV) q->buf = (void *)q->sbuf;
-        mpcr_request_started(q, ops[i].token, data[i], bytes[i]);
-    }
-    mpcr_staging_free(ops_off);
-    return err;
-}
-
 /* Whether every request is a persistent one not started, none named twice
  * (marked while looking: inactive 2); else *comm is the first bad one's. */
 static int all_startable(MPI_Count count, MPI_Request requests[], struct mpcr_comm **comm)
@@ -171,26 +107,22 @@ static int all_startable(MPI_Count count, MPI_Request requests[], struct mpcr_co
     return i == count;
 }
 
-/* The sends and receives among them in one call (start_batch), the rest
- * (buffered sends, MPI_PROC_NULL peers, persistent collectives) each in
- * turn: MPI 4.0 3.9 lets MPI_Startall start them in any order. The first
- * that cannot start ends the call with its error (those before it are
- * started); a bad handle is found before any starts. */
+/* Each started in turn, as MPI_Start starts it: the sends and receives
+ * among them queued (post_queue.c), so that they reach the proxy in one
+ * IBATCH call, one hand-off for all (issue 14, point 2), at the end of this
+ * call or later; buffered sends, MPI_PROC_NULL peers and persistent
+ * collectives are started at once (MPI 4.0 3.9 lets MPI_Startall start
+ * them in any order). The first that cannot start ends the call with its
+ * error (those before it are started); a bad handle is found before any
+ * starts. */
 int mpcr_impl_Startall(MPI_Count count, MPI_Request requests[])
 {
     struct mpcr_comm *c = NULL;
     int err = MPI_SUCCESS;
-    MPI_Request batch[MPCR_BATCH_MAX];
-    unsigned n = 0;
     if (count > 1 && !all_startable(count, requests, &c)) return mpcr_error(c, MPI_ERR_REQUEST, "MPI_Startall");
-    for (MPI_Count i = 0; i < count && !err; i++) {
-        if (count > 1 && batchable(requests[i])) {
-            batch[n++] = requests[i];
-            if (n == MPCR_BATCH_MAX) err = start_batch(batch, n, &c), n = 0;
-        } else {
-            err = start(requests[i], &c);
-        }
-    }
-    if (!err && n) err = start_batch(batch, n, &c);
+    mpcr_posts_batch_begin();
+    for (MPI_Count i = 0; i < count && !err; i++)
+        err = start(requests[i], &c);
+    mpcr_posts_batch_end();
     return mpcr_error(c, err, "MPI_Startall");
 }

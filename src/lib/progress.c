@@ -12,10 +12,19 @@
  * resumes those whose round completed; they post their next round or end.
  * With nothing in flight it sleeps until a task starts (mpcr_progress_arm).
  *
- * It starts with the first task that pauses, never for a program without
- * non-blocking collectives; MPCR_PROGRESS_THREAD=0 keeps it off (then only
- * MPI calls advance tasks, as before). Its state is program memory: a
- * checkpoint saves the thread with the others, wherever it stands. */
+ * It also hands over posts the program queued (post_queue.c) when the
+ * program has made no MPI call since: while posts come, it wakes every
+ * POSTS_TICK_US and hands over a queue that was there at its last turn
+ * already, taking the lock only if it is free (a program inside a call
+ * hands the queue over itself). After POSTS_QUIET_TICKS turns without a
+ * new queue it sleeps until the next queue starts (mpcr_progress_posts_started
+ * wakes it then), so a program that computes costs it nothing.
+ *
+ * It starts with the first task that pauses or the first post queued,
+ * never for a program without either; MPCR_PROGRESS_THREAD=0 keeps it off
+ * (then only MPI calls advance tasks, and nothing is queued). Its state is
+ * program memory: a checkpoint saves the thread with the others, wherever
+ * it stands. */
 #include "coll_task.h"
 
 #include <stdlib.h>
@@ -26,7 +35,13 @@
  * tests anyway this long after its last turn. */
 #define KICK_TIMEOUT_US 100000
 
+/* A queued post reaches the proxy at most two ticks after it was queued
+ * when the program makes no call; ticking stops after 100 ms without posts. */
+#define POSTS_TICK_US 2000
+#define POSTS_QUIET_TICKS 50
+
 static _Atomic int stopping;
+static _Atomic int sleeps_deep; /* the helper waits for a kick only, no tick */
 
 /* The kick count now, read before a turn: a completion after the read
  * wakes the wait that follows the turn. */
@@ -38,7 +53,7 @@ static uint32_t kick_now(void)
     return kick;
 }
 
-static void wait_kick(uint32_t kick, int in_flight)
+static void wait_kick(uint32_t kick, long timeout_us)
 {
     mpcr_chan_use_begin();
     _Atomic uint32_t *word = &mpcr.chan->progress_kick;
@@ -46,24 +61,54 @@ static void wait_kick(uint32_t kick, int in_flight)
     /* If the channel moves before the wait, the old address fails (EFAULT)
      * or holds another value: the loop comes back at once, or at the
      * timeout. */
-    mpcr_futex_wait_us(word, kick, in_flight ? KICK_TIMEOUT_US : -1);
+    mpcr_futex_wait_us(word, kick, timeout_us);
+}
+
+/* One turn, the library held: tasks advanced, overdue posts handed over.
+ * Returns 1 while tasks are in flight. */
+static int turn(void)
+{
+    if (atomic_load(&stopping)) return 0;
+    int in_flight = mpcr_coll_progress_background();
+    /* under the lock, as mpcr_progress_arm sets it */
+    if (!in_flight) atomic_store(&mpcr.chan->helper_waits, 0);
+    if (mpcr_posts_overdue()) mpcr_posts_flush();
+    return in_flight;
 }
 
 static void *helper_main(void *unused)
 {
     (void)unused;
+    uint32_t seen = kick_now() - 1; /* the first turn is owed */
+    unsigned quiet = 0, generation = 0;
+    int in_flight = 0;
     for (;;) {
         uint32_t kick = kick_now();
-        mpcr_lock_take();
-        int in_flight = 0;
-        if (!atomic_load(&stopping)) {
-            in_flight = mpcr_coll_progress_background();
-            /* under the lock, as mpcr_progress_arm sets it */
-            if (!in_flight) atomic_store(&mpcr.chan->helper_waits, 0);
+        /* a kick or tasks in flight: a turn is owed, the lock waited for;
+         * a tick only: a program inside a call holds the lock, and needs
+         * no help with its queue */
+        if (kick != seen || in_flight) {
+            mpcr_lock_take();
+            in_flight = turn();
+            mpcr_lock_drop();
+        } else if (mpcr_lock_try_take()) {
+            in_flight = turn();
+            mpcr_lock_drop();
         }
-        mpcr_lock_drop();
+        seen = kick;
         if (atomic_load(&stopping)) return NULL;
-        wait_kick(kick, in_flight);
+        uint32_t g = mpcr_posts_generation();
+        quiet = g != generation ? 0 : quiet + 1, generation = g;
+        int ticking = quiet < POSTS_QUIET_TICKS;
+        if (!ticking) {
+            /* seq_cst, as the queue's count: a queue started after this
+             * store wakes us (mpcr_progress_posts_started), one started
+             * before it is seen here */
+            atomic_store(&sleeps_deep, 1);
+            if (__atomic_load_n(&mpcr_posts_queued, __ATOMIC_SEQ_CST)) ticking = 1;
+        }
+        wait_kick(kick, in_flight ? KICK_TIMEOUT_US : ticking ? POSTS_TICK_US : -1);
+        atomic_store(&sleeps_deep, 0);
     }
 }
 
@@ -73,19 +118,14 @@ static int wanted(void)
     return !v || strcmp(v, "0") != 0;
 }
 
-/* Inside the program's call, the library held. */
-void mpcr_progress_arm(void)
+/* Starts the helper; inside the program's call, the library held. */
+static void start_helper(void)
 {
-    if (mpcr.progress_helper) {
-        atomic_store(&mpcr.chan->helper_waits, 1); /* the proxy's next completion kicks */
-        return;
-    }
-    if (!wanted()) return;
+    if (mpcr.progress_helper || !wanted()) return;
     /* Below MULTIPLE this call does not hold the lock yet; from now on the
      * outermost call does (threads.h), this one too. */
     if (!mpcr_threads_shared()) mpcr_lock_plain_take();
     mpcr.progress_helper = 1;
-    atomic_store(&mpcr.chan->helper_waits, 1);
     pthread_attr_t attr;
     pthread_t helper;
     pthread_attr_init(&attr);
@@ -93,8 +133,30 @@ void mpcr_progress_arm(void)
     pthread_attr_setstacksize(&attr, 256 * 1024); /* tasks run on stacks of their own */
     if (pthread_create(&helper, &attr, helper_main, NULL) == 0)
         pthread_setname_np(helper, "mpcr-progress");
-    /* else no helper: MPI calls advance the tasks, as without one */
+    else
+        mpcr.progress_helper = 2; /* no helper: MPI calls advance the tasks, nothing is queued */
     pthread_attr_destroy(&attr);
+}
+
+/* Inside the program's call, the library held. */
+void mpcr_progress_arm(void)
+{
+    start_helper();
+    if (mpcr.progress_helper == 1)
+        atomic_store(&mpcr.chan->helper_waits, 1); /* the proxy's next completion kicks */
+}
+
+int mpcr_progress_ready(void)
+{
+    start_helper();
+    return mpcr.progress_helper == 1;
+}
+
+void mpcr_progress_posts_started(void)
+{
+    if (!atomic_load(&sleeps_deep)) return; /* it ticks: it will see the queue */
+    atomic_fetch_add(&mpcr.chan->progress_kick, 1);
+    mpcr_futex_wake(&mpcr.chan->progress_kick);
 }
 
 /* MPI_Finalize, the library held. */

@@ -116,8 +116,8 @@ static void done_here(struct mpcr_request *q, int source, int tag)
 
 /* Stages q's data: count elements of t, a send's packed from buf (which
  * may be MPI_BOTTOM), a receive's room; q->kind says which. */
-int mpcr_request_stage(struct mpcr_request *q, const void *buf, MPI_Count count,
-                       const struct mpcr_type *t, uint64_t *off, uint64_t *bytes)
+static int stage(struct mpcr_request *q, const void *buf, MPI_Count count,
+                 const struct mpcr_type *t, uint64_t *off, uint64_t *bytes)
 {
     int err = mpcr_bytes_of(count, t, bytes);
     if (!err) err = mpcr_staging_alloc(*bytes, off);
@@ -125,14 +125,8 @@ int mpcr_request_stage(struct mpcr_request *q, const void *buf, MPI_Count count,
     return err;
 }
 
-/* q started at the proxy as `token`, its data staged at [off, off + bytes). */
-void mpcr_request_started(struct mpcr_request *q, uint32_t token, uint64_t off, uint64_t bytes)
-{
-    q->token = token, q->offset = off, q->has_staging = 1, q->capacity = bytes;
-}
-
-/* Starts op at the proxy on q (staged as above), a peer MPI_PROC_NULL
- * completing at once. */
+/* Starts op at the proxy on q (staged as above), or queues its start
+ * (post_queue.c); a peer MPI_PROC_NULL completes at once. */
 static int start(struct mpcr_request *q, enum mpcr_op op, const void *buf, MPI_Count count,
                  const struct mpcr_type *t, int peer, int tag)
 {
@@ -142,15 +136,21 @@ static int start(struct mpcr_request *q, enum mpcr_op op, const void *buf, MPI_C
         return MPI_SUCCESS;
     }
     uint64_t off, bytes;
-    int err = mpcr_request_stage(q, buf, count, t, &off, &bytes);
+    int err = stage(q, buf, count, t, &off, &bytes);
     if (err) return err;
+    q->rc = MPI_SUCCESS;
+    if (mpcr_posts_deferrable()) {
+        err = mpcr_post_enqueue(q, op, peer, tag, off, bytes);
+        if (err) mpcr_staging_free(off);
+        return err;
+    }
     const struct mpcr_reply *r =
         mpcr_p2p_call(op, q->comm->vid, mpcr_comm_peer_out(q->comm, peer), tag, off, bytes);
     if (r->rc) {
         mpcr_staging_free(off);
         return r->rc;
     }
-    mpcr_request_started(q, r->token, off, bytes);
+    q->token = r->token, q->offset = off, q->has_staging = 1, q->capacity = bytes;
     return MPI_SUCCESS;
 }
 

@@ -99,7 +99,7 @@ static int grow(uint64_t need)
         size *= 2;
     size_t old_total = MPCR_CHAN_CONTROL + mpcr.staging_size, total = MPCR_CHAN_CONTROL + size;
     __atomic_store_n(&mpcr.staging_growing, size, __ATOMIC_RELEASE);
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_GROW);
+    struct mpcr_call *call = mpcr_call_begin_aside(MPCR_OP_GROW); /* lib.h: not the queue's turn */
     call->bytes = size;
     int err = mpcr_call_finish()->rc;
     if (err) {

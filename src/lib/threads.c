@@ -59,6 +59,14 @@ void mpcr_lock_take(void)
     }
 }
 
+int mpcr_lock_try_take(void)
+{
+    if (mpcr_lock_depth == 0 && pthread_mutex_trylock(&mutex)) return 0;
+    mpcr_lock_depth++;
+    idle = 0;
+    return 1;
+}
+
 void mpcr_lock_plain_take(void)
 {
     lock();

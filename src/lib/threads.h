@@ -16,6 +16,7 @@ static inline int mpcr_threads_shared(void)
  * helper's own turns (progress.c). */
 void mpcr_lock_take(void);
 void mpcr_lock_drop(void);
+int mpcr_lock_try_take(void); /* 0: another thread holds it; else as mpcr_lock_take */
 
 /* How deep this thread is inside the library (calls nested in callbacks
  * count). Below MULTIPLE it is counted too, so that once the progress
@@ -47,7 +48,15 @@ static inline void mpcr_lock_leave(int *entered)
     if (--mpcr_lock_depth == 0 && __builtin_expect(mpcr.progress_helper, 0))
         mpcr_lock_plain_drop();
 }
+/* The prologue of every entry point: the library held for the length of
+ * the call, and posts the program queued handed to the proxy before the
+ * call reads any request (post_queue.c). */
 #define MPCR_SERIALIZED_CALL()                                                                    \
+    MPCR_SERIALIZED_POST();                                                                        \
+    mpcr_posts_flush()
+/* The prologue of a call that may queue a post itself (MPI_Isend, MPI_Irecv,
+ * MPI_Start...): the queue grows, and is handed over when it is full. */
+#define MPCR_SERIALIZED_POST()                                                                    \
     __attribute__((cleanup(mpcr_lock_leave), unused)) int mpcr_entered_ = mpcr_lock_enter()
 
 /* A waiting call's pause between two tests: the lock is let go (when this

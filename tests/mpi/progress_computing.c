@@ -19,7 +19,11 @@
  *      program's function: as case 2. Below MULTIPLE it leaves the task,
  *      its round complete, to the program's next call: rank 1 computes
  *      half a second, then every rank waits; a wait that never resumes the
- *      task hangs, and the test fails after LIMIT_S (SIGALRM).
+ *      task hangs, and the test fails after LIMIT_S (SIGALRM);
+ *   4: MPI_Irecv of 16 MiB at rank 1 (computing) from rank 0: the library
+ *      queues the receive's start (src/lib/post_queue.c) and the progress
+ *      helper must hand it to the proxy while rank 1 computes, or rank 0's
+ *      send never completes (case 0 is the same for a queued send).
  * Run with 2 or 3 ranks. */
 #include <mpi.h>
 #include <signal.h>
@@ -81,9 +85,9 @@ static int check(const unsigned char *buf, int salt)
     return 0;
 }
 
-#define CASES 4
+#define CASES 5
 static const char *const names[] = {"MPI_Isend/MPI_Irecv", "MPI_Ibcast", "MPI_Iallreduce",
-                                     "MPI_Iallreduce (user op)"};
+                                     "MPI_Iallreduce (user op)", "MPI_Irecv/MPI_Isend"};
 
 static void hung(int sig)
 {
@@ -125,7 +129,7 @@ int main(int argc, char **argv)
     int *sum = (int *)buf, ints = BYTES / (int)sizeof(int);
     MPI_Op op;
     MPI_Op_create(user_sum, 1, &op);
-    char prefix[4][4096];
+    char prefix[CASES][4096];
     for (int k = 0; k < CASES; k++) {
         snprintf(prefix[k], sizeof prefix[k], "%.4000s.%d", argv[1], k);
         char path[4200];
@@ -134,9 +138,10 @@ int main(int argc, char **argv)
     }
     int failed = 0;
     for (int k = 0; k < CASES; k++) {
-        int computing = k >= 2 ? 1 : 0, in = k != 0 || rank < 2, wrong = 0;
+        int pair = k == 0 || k == 4, reduce = k == 2 || k == 3;
+        int computing = k >= 2 ? 1 : 0, in = !pair || rank < 2, wrong = 0;
         MPI_Request r = MPI_REQUEST_NULL;
-        if (k >= 2)
+        if (reduce)
             for (int i = 0; i < ints; i++)
                 sum[i] = i % 1000 + rank;
         else if (rank == 0)
@@ -148,9 +153,11 @@ int main(int argc, char **argv)
         if (k == 0 && rank == 0) MPI_Isend(buf, BYTES, MPI_BYTE, 1, 5, MPI_COMM_WORLD, &r);
         if (k == 0 && rank == 1) MPI_Irecv(buf, BYTES, MPI_BYTE, 0, 5, MPI_COMM_WORLD, &r);
         if (k == 1) MPI_Ibcast(buf, BYTES, MPI_BYTE, 0, MPI_COMM_WORLD, &r);
-        if (k >= 2)
+        if (k == 4 && rank == 0) MPI_Isend(buf, BYTES, MPI_BYTE, 1, 6, MPI_COMM_WORLD, &r);
+        if (k == 4 && rank == 1) MPI_Irecv(buf, BYTES, MPI_BYTE, 0, 6, MPI_COMM_WORLD, &r);
+        if (reduce)
             MPI_Iallreduce(MPI_IN_PLACE, sum, ints, MPI_INT, k == 2 ? MPI_SUM : op, MPI_COMM_WORLD, &r);
-        int parties = k == 0 ? 2 : size, later = k == 3 && !multiple;
+        int parties = pair ? 2 : size, later = k == 3 && !multiple;
         if (later) {
             signal(SIGALRM, hung);
             alarm((unsigned)LIMIT_S);
@@ -171,8 +178,8 @@ int main(int argc, char **argv)
         }
         MPI_Wait(&r, MPI_STATUS_IGNORE);
         alarm(0);
-        if ((k == 0 && rank == 1) || (k == 1 && rank > 0)) wrong = check(buf, k);
-        for (int i = 0; k >= 2 && i < ints && !wrong; i++)
+        if ((pair && rank == 1) || (k == 1 && rank > 0)) wrong = check(buf, k);
+        for (int i = 0; reduce && i < ints && !wrong; i++)
             wrong = sum[i] != size * (i % 1000) + size * (size - 1) / 2;
         if (wrong) {
             printf("FAILED: %s: rank %d has wrong data\n", names[k], rank);
@@ -185,7 +192,8 @@ int main(int argc, char **argv)
     }
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (!rank && !failed)
-        printf("progress while computing: PASS at %d ranks (16 MiB message, broadcast, allreduce%s)\n",
+        printf("progress while computing: PASS at %d ranks (16 MiB message both ways, broadcast, "
+               "allreduce%s)\n",
                size, multiple ? ", with a user op under MPI_THREAD_MULTIPLE" : ", with a user op later");
     MPI_Op_free(&op);
     free(buf);

@@ -1,0 +1,152 @@
+/* Posting without waiting (issue 14, point 2; docs/pt2pt.md, "Posting
+ * without waiting").
+ *
+ * Where rank and proxy share a core, every call that waits for the proxy
+ * costs a hand-off between two processes (10-20 us on the machines we
+ * measured), whatever it does. A non-blocking send or receive need not
+ * wait: MPI_Isend, MPI_Irecv (and their kin) and the sends and receives of
+ * MPI_Start(all) stage their data as before, but their start at the proxy
+ * is written into a queue, an IBATCH call's operations in the staging
+ * area, and the call returns at once. The queue is handed over as one
+ * IBATCH (one hand-off for up to MPCR_BATCH_MAX posts):
+ *
+ * - at the entry of every other MPI call, before it reads any request
+ *   (threads.h, MPCR_SERIALIZED_CALL), and before any other call reaches
+ *   the proxy (lib.h, mpcr_call_begin): the proxy sees every operation in
+ *   the program's order, so MPI's matching order holds, and no code finds
+ *   a queued request without its token;
+ * - when the queue is full;
+ * - by the progress helper (progress.c) when the program has made no MPI
+ *   call for a tick or two (POSTS_TICK_US there): MPI's progress rule wants
+ *   a started send to reach a receiver that waits for it even if the
+ *   sender computes for an hour.
+ *
+ * A queued request is active with token 0 and listed here; no code outside
+ * this file meets it so. MPI_Startall queues its requests whatever the
+ * thread level (mpcr_posts_batch_begin/end) and hands them over at its
+ * end where the queue may not wait. Errors the proxy reports for a queued post (none of the
+ * arguments can be wrong: the entry points checked them) complete its
+ * request with that error, reported by the call that completes it, as MPI
+ * allows for non-blocking operations. The queue is program memory and the
+ * operations are in the staging area, both in the checkpoint image: a
+ * checkpoint that finds posts queued keeps them there (they are not sent,
+ * so the drain does not count them) and the restarted program hands them to
+ * its new proxy like any queue.
+ *
+ * Queuing is used below MPI_THREAD_MULTIPLE only, in the program's
+ * outermost call, and only where the progress helper runs; MPCR_POST_QUEUE=0
+ * turns it off (every post then waits for its token, as before). */
+#include "p2p.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+unsigned mpcr_posts_queued; /* lib.h */
+static struct mpcr_request *queued_requests[MPCR_BATCH_MAX];
+static uint64_t ops_offset; /* the IBATCH operations, in the staging area, while any is queued */
+static uint32_t generation; /* counts the queue's starts from empty (mpcr_posts_overdue) */
+static uint32_t generation_seen;
+static unsigned batching; /* inside mpcr_posts_batch_begin/end */
+
+static int wanted(void)
+{
+    static int w = -1;
+    if (w < 0) {
+        const char *v = getenv("MPCR_POST_QUEUE");
+        w = !v || strcmp(v, "0") != 0;
+    }
+    return w;
+}
+
+/* The queue may wait past this call: someone hands it over later. */
+static int may_wait(void)
+{
+    return wanted() && !mpcr_threads_shared() && mpcr_lock_depth == 1 && mpcr_progress_ready();
+}
+
+int mpcr_posts_deferrable(void)
+{
+    return batching || may_wait();
+}
+
+void mpcr_posts_batch_begin(void)
+{
+    batching++;
+}
+
+void mpcr_posts_batch_end(void)
+{
+    if (!--batching && !may_wait()) mpcr_posts_flush();
+}
+
+uint32_t mpcr_posts_generation(void)
+{
+    return __atomic_load_n(&generation, __ATOMIC_RELAXED);
+}
+
+int mpcr_ibatch(uint64_t off, unsigned n)
+{
+    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_IBATCH);
+    call->offset = off;
+    call->peer = (int32_t)n;
+    return mpcr_call_finish()->rc; /* a bad operation: none was started */
+}
+
+int mpcr_post_enqueue(struct mpcr_request *q, enum mpcr_op op, int peer, int tag, uint64_t data,
+                      uint64_t bytes)
+{
+    if (mpcr_posts_queued == MPCR_BATCH_MAX) mpcr_posts_flush();
+    if (!mpcr_posts_queued) {
+        /* the operations' room now, so that a flush never allocates (and
+         * never moves the staging area under a caller: lib.h) */
+        int err = mpcr_staging_alloc(MPCR_BATCH_MAX * sizeof(struct mpcr_batch_op), &ops_offset);
+        if (err) return err;
+        __atomic_store_n(&generation, generation + 1, __ATOMIC_RELAXED);
+    }
+    unsigned i = mpcr_posts_queued;
+    struct mpcr_batch_op *o = mpcr_staging_ptr(ops_offset + i * sizeof *o);
+    *o = (struct mpcr_batch_op){.op = op == MPCR_OP_IRECV    ? MPCR_OP_RECV
+                                      : op == MPCR_OP_ISSEND ? MPCR_OP_SSEND
+                                                             : MPCR_OP_SEND,
+                                .comm = q->comm->vid,
+                                .peer = mpcr_comm_peer_out(q->comm, peer),
+                                .tag = tag,
+                                .offset = data,
+                                .bytes = bytes};
+    q->token = 0, q->offset = data, q->capacity = bytes, q->has_staging = 1;
+    queued_requests[i] = q;
+    /* seq_cst: the progress helper reads it without the lock (progress.c) */
+    __atomic_store_n(&mpcr_posts_queued, i + 1, __ATOMIC_SEQ_CST);
+    if (!i) mpcr_progress_posts_started();
+    return MPI_SUCCESS;
+}
+
+void mpcr_posts_flush_queued(void)
+{
+    /* emptied first: the IBATCH call below must not flush again
+     * (mpcr_call_begin); nothing is queued meanwhile (the library is held) */
+    unsigned n = mpcr_posts_queued;
+    __atomic_store_n(&mpcr_posts_queued, 0, __ATOMIC_SEQ_CST);
+    int err = mpcr_ibatch(ops_offset, n);
+    const struct mpcr_batch_op *ops = mpcr_staging_ptr(ops_offset);
+    for (unsigned i = 0; i < n; i++) {
+        struct mpcr_request *q = queued_requests[i];
+        int rc = err ? err : ops[i].rc ? ops[i].rc : !ops[i].token ? MPI_ERR_INTERN : MPI_SUCCESS;
+        if (rc) { /* completed here, with the error */
+            mpcr_staging_free(q->offset);
+            q->has_staging = 0;
+            q->rc = rc;
+            mpcr_status_set(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
+        } else {
+            q->token = ops[i].token;
+        }
+    }
+    mpcr_staging_free(ops_offset);
+}
+
+int mpcr_posts_overdue(void)
+{
+    int overdue = mpcr_posts_queued && generation == generation_seen;
+    generation_seen = generation;
+    return overdue;
+}
