@@ -212,7 +212,20 @@ struct mpcr_call {
                       RECV: 1 = answer `pending` with a request's token then, PROBE:
                       `pending` (serve.c);
                       0 in images older than the field, which is how they were served */
+    /* Posts the program queued (src/lib/post_queue.c), carried by this call:
+     * pre_count operations (struct mpcr_batch_op) at pre_offset in the
+     * staging area, started as IBATCH starts them before the call is served
+     * (each marked `done` with its token, so a call served again after a
+     * checkpoint starts none twice); 0: none (and in older images). */
+    uint32_t pre_count;
+    uint64_t pre_offset;
 };
+/* A request among the posts a call carries, named before the proxy has
+ * given it a token (MPI_Wait, MPI_Waitall... of a request whose start is
+ * queued): this bit and the post's index among them, in the call line's
+ * token (WAIT, TEST) or in COMPLETE's tokens; the proxy puts the token in
+ * its place once the posts are started. Real tokens never have the bit. */
+#define MPCR_TOKEN_CARRIED 0x80000000u
 
 /* Written by the proxy, read by the library. */
 struct mpcr_reply {

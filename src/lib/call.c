@@ -39,5 +39,6 @@ const struct mpcr_reply *mpcr_call_finish(void)
         mpcr_futex_wake(&ch->doorbell);
     }
     wait_reply(ch, seq);
+    if (__builtin_expect(mpcr_posts_carried != 0, 0)) mpcr_posts_settle_carried();
     return &ch->reply;
 }

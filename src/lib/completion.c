@@ -43,7 +43,8 @@ static int inactive(MPI_Request h)
  * completed generalized request, a collective whose schedule ended. */
 static int completed_here(const struct mpcr_request *q)
 {
-    return !q->token && !q->inactive && (!q->greq || mpcr_grequest_done((struct mpcr_request *)q)) &&
+    return !q->token && !q->queued && !q->inactive &&
+           (!q->greq || mpcr_grequest_done((struct mpcr_request *)q)) &&
            (!q->task || mpcr_coll_task_done(q));
 }
 
@@ -125,11 +126,12 @@ static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_St
             return MPI_SUCCESS;
         }
     }
+    if (mpcr_coll_async()) mpcr_posts_flush(); /* its progress calls keep tokens across calls */
     if (q->task || (q->token && mpcr_coll_async()))
         return complete_progressing(op, request, q, flag, status, eh);
-    if (!q->token) return finish(request, q, NULL, status, eh, op == MPCR_OP_WAIT);
-    struct mpcr_call *call = mpcr_call_begin(op);
-    call->token = q->token;
+    if (!q->token && !q->queued) return finish(request, q, NULL, status, eh, op == MPCR_OP_WAIT);
+    struct mpcr_call *call = mpcr_call_begin(op); /* carries q's start if it is queued */
+    call->token = mpcr_request_token(q);
     const struct mpcr_reply *r = mpcr_call_finish();
     if (op == MPCR_OP_TEST && !r->flag) {
         *flag = 0;
@@ -226,9 +228,9 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
     int err = mpcr_staging_alloc(bytes, &off);
     if (err) return err;
     uint32_t *tokens = mpcr_staging_ptr(off);
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < count; i++) { /* the call carries the starts still queued */
         struct mpcr_request *q = inactive(reqs[i]) ? NULL : mpcr_request_get(reqs[i]);
-        tokens[i] = q ? q->token : 0;
+        tokens[i] = q ? mpcr_request_token(q) : 0;
     }
     const struct mpcr_reply *r = mpcr_complete_call(mode, (uint32_t)count, off, 0);
     err = r->rc;
@@ -324,6 +326,7 @@ static int several_waiting(enum mpcr_complete_mode mode, int count, MPI_Request 
     if (!async && !(waits && here)) {
         err = several(mode, count, reqs, result, flag, indices, statuses, c);
     } else {
+        mpcr_posts_flush(); /* the tests below keep tokens across calls */
         enum mpcr_complete_mode test = mode == MPCR_WAITANY || mode == MPCR_TESTANY     ? MPCR_TESTANY
                                        : mode == MPCR_WAITSOME || mode == MPCR_TESTSOME ? MPCR_TESTSOME
                                                                                         : MPCR_TESTALL;

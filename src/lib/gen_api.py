@@ -244,7 +244,7 @@ def error_object(f):
 def prologue(f, large):
     """Lines of C: look-ups and checks, in parameter order (error object first)."""
     fn = f'"{f.name}{"_c" if large else ""}"'
-    serialized = 'MPCR_SERIALIZED_POST();' if 'posts' in f.flags else 'MPCR_SERIALIZED_CALL();'
+    serialized = 'MPCR_SERIALIZED_CARRY();' if 'carries' in f.flags else 'MPCR_SERIALIZED_CALL();'
     lines = [f'static const char fn[] = {fn};', serialized]
     if 'noinit' not in f.flags:
         lines.append('MPCR_REQUIRE_INIT(fn);')

@@ -47,7 +47,11 @@ void mpcr_checkpoint_setup(void);
 
 /* ---- posting without waiting (post_queue.c) ---- */
 extern unsigned mpcr_posts_queued; /* posts in the queue */
+extern unsigned mpcr_posts_carried; /* posts the call being made carries */
 void mpcr_posts_flush_queued(void);
+struct mpcr_call;
+void mpcr_posts_attach(struct mpcr_call *c); /* the queue goes with call c */
+void mpcr_posts_settle_carried(void); /* c answered: the posts' tokens (mpcr_call_finish) */
 /* Hands the queued posts to the proxy (one IBATCH call), if there are any.
  * Never allocates staging: pointers into the area stay valid. */
 static inline void mpcr_posts_flush(void)
@@ -87,14 +91,17 @@ static inline struct mpcr_call *mpcr_call_begin_aside(enum mpcr_op op)
 {
     struct mpcr_call *c = &mpcr.chan->call;
     c->op = op;
+    c->pre_count = 0;
     return c;
 }
-/* Starts a call (as above) after the posts still queued, so that the proxy
- * sees the program's order. */
+/* Starts a call (as above) that carries the posts still queued: the proxy
+ * starts them before it serves the call, so that it sees the program's
+ * order, and the call's mpcr_call_finish gives them their tokens. */
 static inline struct mpcr_call *mpcr_call_begin(enum mpcr_op op)
 {
-    mpcr_posts_flush();
-    return mpcr_call_begin_aside(op);
+    struct mpcr_call *c = mpcr_call_begin_aside(op);
+    if (__builtin_expect(mpcr_posts_queued != 0, 0)) mpcr_posts_attach(c);
+    return c;
 }
 /* Publishes the call begun with mpcr_call_begin and waits for the reply. */
 const struct mpcr_reply *mpcr_call_finish(void);
@@ -296,6 +303,8 @@ struct mpcr_request {
     struct mpcr_object h;
     enum mpcr_req_kind kind;
     uint32_t token;  /* the proxy's slot; 0 when nothing is pending there */
+    int queued;      /* its start waits in the library's queue (post_queue.c): its place
+                        there + 1, token 0 meanwhile; else 0 */
     int inactive;    /* a persistent request not started, or completed since */
     int rc;          /* token 0 and active: it completed here, with this class and status */
     uint64_t offset; /* staging area used */
@@ -321,6 +330,13 @@ struct mpcr_request {
     struct mpcr_grequest *greq;
     struct coll_task *task;
 };
+/* The token that names q in a call about to be made: a queued request's
+ * place among the posts that call carries (channel.h: MPCR_TOKEN_CARRIED),
+ * valid in that call only; nothing else may reach the proxy in between. */
+static inline uint32_t mpcr_request_token(const struct mpcr_request *q)
+{
+    return q->queued ? MPCR_TOKEN_CARRIED | (uint32_t)(q->queued - 1) : q->token;
+}
 /* A new request on communicator c (referenced until the request is freed);
  * *handle is set. NULL when out of memory. */
 struct mpcr_request *mpcr_request_new(struct mpcr_comm *c, MPI_Request *handle);

@@ -21,8 +21,13 @@
  *   a started send to reach a receiver that waits for it even if the
  *   sender computes for an hour.
  *
- * A queued request is active with token 0 and listed here; no code outside
- * this file meets it so. MPI_Startall queues its requests whatever the
+ * A queued request is active with token 0, `queued` set (its place + 1),
+ * and listed here. Only the Wait and Test functions meet it so: they name
+ * it by its place (mpcr_request_token) in the call that carries the queue,
+ * and the proxy puts its token there (channel.h: MPCR_TOKEN_CARRIED); every
+ * other call that reads requests hands the queue over at its entry
+ * (MPI_Request_free would make it an orphan, whose test skips it until it
+ * has its token). MPI_Startall queues its requests whatever the
  * thread level (mpcr_posts_batch_begin/end) and hands them over at its
  * end where the queue may not wait. Errors the proxy reports for a queued post (none of the
  * arguments can be wrong: the entry points checked them) complete its
@@ -41,7 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-unsigned mpcr_posts_queued; /* lib.h */
+unsigned mpcr_posts_queued, mpcr_posts_carried; /* lib.h */
 static struct mpcr_request *queued_requests[MPCR_BATCH_MAX];
 static uint64_t ops_offset; /* the IBATCH operations, in the staging area, while any is queued */
 static uint32_t generation; /* counts the queue's starts from empty (mpcr_posts_overdue) */
@@ -113,7 +118,7 @@ int mpcr_post_enqueue(struct mpcr_request *q, enum mpcr_op op, int peer, int tag
                                 .tag = tag,
                                 .offset = data,
                                 .bytes = bytes};
-    q->token = 0, q->offset = data, q->capacity = bytes, q->has_staging = 1;
+    q->token = 0, q->offset = data, q->capacity = bytes, q->has_staging = 1, q->queued = (int)i + 1;
     queued_requests[i] = q;
     /* seq_cst: the progress helper reads it without the lock (progress.c) */
     __atomic_store_n(&mpcr_posts_queued, i + 1, __ATOMIC_SEQ_CST);
@@ -121,18 +126,17 @@ int mpcr_post_enqueue(struct mpcr_request *q, enum mpcr_op op, int peer, int tag
     return MPI_SUCCESS;
 }
 
-void mpcr_posts_flush_queued(void)
+/* The n posts handed over have been answered (err: the call's own error,
+ * none started): each request gets its token, or completes here with the
+ * error that kept it from starting. */
+static void settle(unsigned n, int err)
 {
-    /* emptied first: the IBATCH call below must not flush again
-     * (mpcr_call_begin); nothing is queued meanwhile (the library is held) */
-    unsigned n = mpcr_posts_queued;
-    __atomic_store_n(&mpcr_posts_queued, 0, __ATOMIC_SEQ_CST);
-    int err = mpcr_ibatch(ops_offset, n);
     const struct mpcr_batch_op *ops = mpcr_staging_ptr(ops_offset);
     for (unsigned i = 0; i < n; i++) {
         struct mpcr_request *q = queued_requests[i];
         int rc = err ? err : ops[i].rc ? ops[i].rc : !ops[i].token ? MPI_ERR_INTERN : MPI_SUCCESS;
-        if (rc) { /* completed here, with the error */
+        q->queued = 0;
+        if (rc) {
             mpcr_staging_free(q->offset);
             q->has_staging = 0;
             q->rc = rc;
@@ -142,6 +146,34 @@ void mpcr_posts_flush_queued(void)
         }
     }
     mpcr_staging_free(ops_offset);
+}
+
+void mpcr_posts_flush_queued(void)
+{
+    /* emptied first: the IBATCH call below must not carry them too
+     * (mpcr_call_begin); nothing is queued meanwhile (the library is held) */
+    unsigned n = mpcr_posts_queued;
+    __atomic_store_n(&mpcr_posts_queued, 0, __ATOMIC_SEQ_CST);
+    settle(n, mpcr_ibatch(ops_offset, n));
+}
+
+void mpcr_posts_attach(struct mpcr_call *c)
+{
+    c->pre_count = mpcr_posts_carried = mpcr_posts_queued;
+    c->pre_offset = ops_offset;
+    __atomic_store_n(&mpcr_posts_queued, 0, __ATOMIC_SEQ_CST);
+}
+
+void mpcr_posts_settle_carried(void)
+{
+    unsigned n = mpcr_posts_carried;
+    mpcr_posts_carried = 0;
+    /* a started post is marked done; the proxy refused them all when the
+     * first is not (an operation it found bad: the call's error says why) */
+    const struct mpcr_batch_op *ops = mpcr_staging_ptr(ops_offset);
+    int err = ops[0].done ? MPI_SUCCESS : mpcr.chan->reply.rc ? mpcr.chan->reply.rc : MPI_ERR_INTERN;
+    mpcr.chan->call.pre_count = 0; /* the line may be published again (a `pending` answer) */
+    settle(n, err);
 }
 
 int mpcr_posts_overdue(void)

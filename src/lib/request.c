@@ -47,7 +47,7 @@ struct mpcr_request *mpcr_request_get(MPI_Request handle)
 
 void mpcr_request_free(MPI_Request *handle, struct mpcr_request *q)
 {
-    if (q->token) { /* still pending at the proxy: completed later, by itself */
+    if (q->token || q->queued) { /* still pending (or queued) at the proxy: completed later, by itself */
         mpcr_obj_ref(q);
         q->next_orphan = orphans_list;
         orphans_list = q;
@@ -178,13 +178,21 @@ int mpcr_request_start_recv(struct mpcr_request *q, void *buf, MPI_Count count,
 /* Which orphans complete_orphans() waits for; the others it only tests. */
 enum orphans_wait { WAIT_NONE, WAIT_BUFFERED, WAIT_ALL };
 
+/* Orphan sends only hold staging room (their data is there), so a test
+ * that would find nothing else to do waits until this many have gathered:
+ * a program that frees each MPI_Isend's request at once would otherwise pay
+ * a second hand-off to the proxy in every later MPI_Recv or MPI_Wait.
+ * Orphan receives (their data must reach the buffer: docs/pt2pt.md) and
+ * buffered sends (their room in the attached buffer) are tested at once. */
+#define ORPHAN_SENDS_TESTED_AT 32
+
 static void complete_orphans_once(enum orphans_wait wait)
 {
     if (mpcr_coll_async()) mpcr_coll_progress(0, NULL, NULL, 0); /* every call lets them advance */
-    uint32_t n = 0, buffered = 0;
+    uint32_t n = 0, buffered = 0, receives = 0;
     for (struct mpcr_request *q = orphans_list; q; q = q->next_orphan)
-        n++, buffered += q->bsend_charge > 0;
-    if (!n) return;
+        n++, buffered += q->bsend_charge > 0, receives += q->kind == MPCR_REQ_RECV;
+    if (!n || (wait == WAIT_NONE && !buffered && !receives && n < ORPHAN_SENDS_TESTED_AT)) return;
     uint64_t off,
         bytes = mpcr_completion_offset(0, n) + (uint64_t)n * sizeof(struct mpcr_completion);
     if (mpcr_staging_alloc(bytes, &off)) return; /* tried again at the next call */

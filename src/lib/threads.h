@@ -52,11 +52,13 @@ static inline void mpcr_lock_leave(int *entered)
  * the call, and posts the program queued handed to the proxy before the
  * call reads any request (post_queue.c). */
 #define MPCR_SERIALIZED_CALL()                                                                    \
-    MPCR_SERIALIZED_POST();                                                                        \
+    MPCR_SERIALIZED_CARRY();                                                                       \
     mpcr_posts_flush()
-/* The prologue of a call that may queue a post itself (MPI_Isend, MPI_Irecv,
- * MPI_Start...): the queue grows, and is handed over when it is full. */
-#define MPCR_SERIALIZED_POST()                                                                    \
+/* The prologue of a call that reads no request's token (the `carries` flag
+ * of src/lib/api): the queue stays, to be carried by the call's first
+ * message to the proxy, if any (MPI_Isend and MPI_Irecv add to it; MPI_Recv,
+ * MPI_Send, the blocking collectives carry it; MPI_Comm_rank keeps it). */
+#define MPCR_SERIALIZED_CARRY()                                                                   \
     __attribute__((cleanup(mpcr_lock_leave), unused)) int mpcr_entered_ = mpcr_lock_enter()
 
 /* A waiting call's pause between two tests: the lock is let go (when this

@@ -426,6 +426,35 @@ static int batch_check(const struct mpcr_batch_op *ops, uint32_t n)
     return MPI_SUCCESS;
 }
 
+/* IBATCH's work, and that of the posts a call carries (pre_count): the n
+ * operations at offset checked, then each started as ISEND, ISSEND or
+ * IRECV starts one, its token (0: not started, rc says why) written to the
+ * program's copy. skip_done (the posts a call carries): operations marked
+ * `done` were started when the call was first served, before a checkpoint
+ * interrupted it; the others are marked when started. The first bad
+ * operation's error class, and none started; else 0. */
+static int start_batch(uint64_t offset, uint32_t n, int skip_done)
+{
+    struct mpcr_batch_op *shared = staging(offset), ops[MPCR_BATCH_MAX];
+    memcpy(ops, shared, n * sizeof *ops); /* what is checked is what is used */
+    int bad = batch_check(ops, n);
+    if (bad) return bad;
+    for (uint32_t i = 0; i < n; i++) {
+        if (skip_done && ops[i].done) continue;
+        struct mpcr_call sub = batch_call(&ops[i]);
+        struct mpcr_reply one = {0};
+        if (ops[i].op == MPCR_OP_RECV)
+            op_irecv(&sub, &one);
+        else if (ops[i].op == MPCR_OP_SSEND)
+            op_issend(&sub, &one);
+        else
+            op_isend(&sub, &one);
+        shared[i].token = one.rc ? 0 : one.token, shared[i].rc = one.rc;
+        if (skip_done) shared[i].done = 1;
+    }
+    return MPI_SUCCESS;
+}
+
 static void op_batch(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     uint32_t n = (uint32_t)c->peer;
@@ -504,21 +533,7 @@ static void op_batch(const struct mpcr_call *c, struct mpcr_reply *r)
  * IRECV start one; its token goes to the program's copy. */
 static void op_ibatch(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    uint32_t n = (uint32_t)c->peer;
-    struct mpcr_batch_op *shared = staging(c->offset), ops[MPCR_BATCH_MAX];
-    memcpy(ops, shared, n * sizeof *ops); /* what is checked is what is used */
-    if ((r->rc = batch_check(ops, n))) return;
-    for (uint32_t i = 0; i < n; i++) {
-        struct mpcr_call sub = batch_call(&ops[i]);
-        struct mpcr_reply one = {0};
-        if (ops[i].op == MPCR_OP_RECV)
-            op_irecv(&sub, &one);
-        else if (ops[i].op == MPCR_OP_SSEND)
-            op_issend(&sub, &one);
-        else
-            op_isend(&sub, &one);
-        shared[i].token = one.rc ? 0 : one.token, shared[i].rc = one.rc;
-    }
+    r->rc = start_batch(c->offset, (uint32_t)c->peer, 0);
 }
 
 static void op_grow(const struct mpcr_call *c, struct mpcr_reply *r)
@@ -640,16 +655,50 @@ static void test_stall(void)
     sleep(seconds);
 }
 
-void serve_call(const struct mpcr_call *c, struct mpcr_reply *r)
+/* The token a carried post got (channel.h: MPCR_TOKEN_CARRIED), or t
+ * itself; a carried post that does not exist, or did not start, names no
+ * request (the check then answers MPI_ERR_REQUEST, or COMPLETE skips it). */
+static uint32_t resolve_token(uint32_t t, const struct mpcr_call *c)
 {
+    if (!(t & MPCR_TOKEN_CARRIED)) return t;
+    uint32_t i = t & ~MPCR_TOKEN_CARRIED;
+    if (i >= c->pre_count) return UINT32_MAX;
+    const struct mpcr_batch_op *pre = staging(c->pre_offset);
+    return pre[i].token;
+}
+
+/* The call's tokens, with the carried posts' in their places: the call
+ * line's (a copy) and COMPLETE's array (the program's copy, in staging,
+ * which it does not read back). Before the call is checked. */
+static void resolve_carried(struct mpcr_call *c)
+{
+    c->token = resolve_token(c->token, c);
+    uint64_t n = (uint32_t)c->peer;
+    if (c->op != MPCR_OP_COMPLETE || !in_staging(c->offset, n * sizeof(uint32_t))) return;
+    uint32_t *tokens = staging(c->offset);
+    for (uint64_t i = 0; i < n; i++)
+        tokens[i] = resolve_token(tokens[i], c);
+}
+
+void serve_call(const struct mpcr_call *line, struct mpcr_reply *r)
+{
+    struct mpcr_call resolved = *line, *c = &resolved;
     r->rc = MPI_SUCCESS;
     r->flag = 0;
     r->token = 0;
     r->pending = 0;
     call_abandoned = 0;
-    /* An unknown operation (garbage, or a library of another version that
-     * the hello did not catch) is the caller's error, not the job's end. */
-    int bad = c->op < MPCR_OP_COUNT ? check_call(c, ops[c->op].args) : MPI_ERR_OTHER;
+    /* The posts it carries go first, whatever the call: the program made
+     * them first. An unknown operation (garbage, or a library of another
+     * version that the hello did not catch) is the caller's error, not the
+     * job's end. */
+    int bad = !c->pre_count ? MPI_SUCCESS
+              : c->pre_count > MPCR_BATCH_MAX ||
+                      !in_staging(c->pre_offset, (uint64_t)c->pre_count * sizeof(struct mpcr_batch_op))
+                  ? MPI_ERR_ARG
+                  : start_batch(c->pre_offset, c->pre_count, 1);
+    if (!bad && c->pre_count) resolve_carried(c);
+    if (!bad) bad = c->op < MPCR_OP_COUNT ? check_call(c, ops[c->op].args) : MPI_ERR_OTHER;
     if (bad) {
         r->rc = error_class(bad);
         return;

@@ -14,7 +14,11 @@
  *   5. MPI_Isendrecv and MPI_Isendrecv_replace;
  *   6. an Isend found by the receiver's MPI_Iprobe loop, then received;
  *   7. persistent requests started one at a time (MPI_Start), 5 rounds;
- *   8. an Irecv completed by an MPI_Test loop, and MPI_Request_get_status.
+ *   8. an Irecv completed by an MPI_Test loop, and MPI_Request_get_status;
+ *   9. Waitany, Testany, Waitsome, Testsome, Testall over receives whose
+ *      starts are queued (each carried by the call that names them).
+ * (Wait and Waitall name queued requests all through: MPI_Wait, MPI_Test
+ * and their kin carry the queue, the others hand it over at their entry.)
  * Each check prints a line; rank 1 prints the values it received. */
 #include <mpi.h>
 #include <stdint.h>
@@ -197,6 +201,52 @@ static void tested(void)
     expect("get_status: tag", st.MPI_TAG, 14);
 }
 
+static void any_some(void)
+{
+    int got[3] = {-1, -1, -1}, idx = -1, n = 0, flag = 0, go = 1, done = 0, dummy;
+    int idxs[3];
+    MPI_Request rq[3];
+    MPI_Status st[3];
+    if (rank == 0) {
+        int v[3] = {300, 310, 320};
+        MPI_Send(&v[1], 1, MPI_INT, 1, 31, MPI_COMM_WORLD);
+        MPI_Recv(&go, 1, MPI_INT, 1, 39, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&v[0], 1, MPI_INT, 1, 30, MPI_COMM_WORLD);
+        MPI_Recv(&go, 1, MPI_INT, 1, 39, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&v[2], 1, MPI_INT, 1, 32, MPI_COMM_WORLD);
+        MPI_Recv(&go, 1, MPI_INT, 1, 39, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&v[0], 1, MPI_INT, 1, 33, MPI_COMM_WORLD);
+        MPI_Send(&v[1], 1, MPI_INT, 1, 34, MPI_COMM_WORLD);
+        MPI_Send(&v[2], 1, MPI_INT, 1, 35, MPI_COMM_WORLD);
+        return;
+    }
+    for (int i = 0; i < 3; i++)
+        MPI_Irecv(&got[i], 1, MPI_INT, 0, 30 + i, MPI_COMM_WORLD, &rq[i]);
+    MPI_Waitany(3, rq, &idx, &st[0]); /* only tag 31 was sent */
+    expect("waitany: index", idx, 1);
+    MPI_Send(&go, 1, MPI_INT, 0, 39, MPI_COMM_WORLD);
+    for (flag = 0; !flag;)
+        MPI_Testany(3, rq, &idx, &flag, &st[0]);
+    expect("testany: index", idx, 0);
+    MPI_Send(&go, 1, MPI_INT, 0, 39, MPI_COMM_WORLD);
+    MPI_Waitsome(3, rq, &n, idxs, st);
+    expect("waitsome: count", n, 1);
+    expect("waitsome: index", idxs[0], 2);
+    expect("any/some: values", got[0] + got[1] + got[2], 930);
+    MPI_Send(&go, 1, MPI_INT, 0, 39, MPI_COMM_WORLD);
+    MPI_Irecv(&got[0], 1, MPI_INT, 0, 33, MPI_COMM_WORLD, &rq[0]);
+    MPI_Irecv(&got[1], 1, MPI_INT, 0, 34, MPI_COMM_WORLD, &rq[1]);
+    while (done < 2) {
+        MPI_Testsome(2, rq, &n, idxs, st);
+        done += n == MPI_UNDEFINED ? 0 : n;
+    }
+    expect("testsome: values", got[0] + got[1], 610);
+    MPI_Irecv(&dummy, 1, MPI_INT, 0, 35, MPI_COMM_WORLD, &rq[0]);
+    for (flag = 0; !flag;)
+        MPI_Testall(1, rq, &flag, st);
+    expect("testall: value", dummy, 320);
+}
+
 int main(int argc, char **argv)
 {
     int size;
@@ -216,6 +266,7 @@ int main(int argc, char **argv)
     probed();
     persistent();
     tested();
+    any_some();
     MPI_Finalize();
     return 0;
 }
