@@ -197,10 +197,7 @@ static int batch_async(uint64_t off, unsigned n)
 {
     uint32_t tokens[MPCR_BATCH_MAX];
     struct mpcr_completion res[MPCR_BATCH_MAX];
-    struct mpcr_call *call = mpcr_call_begin(MPCR_OP_IBATCH); /* all posted in one round trip */
-    call->offset = off;
-    call->peer = (int32_t)n;
-    int err = mpcr_call_finish()->rc;
+    int err = mpcr_ibatch(off, n); /* all posted in one round trip */
     if (err) return err; /* a bad operation: none was started */
     const struct mpcr_batch_op *posted = mpcr_staging_ptr(off);
     for (unsigned i = 0; i < n; i++) {
