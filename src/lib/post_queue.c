@@ -7,36 +7,37 @@
  * wait: MPI_Isend, MPI_Irecv (and their kin) and the sends and receives of
  * MPI_Start(all) stage their data as before, but their start at the proxy
  * is written into a queue, an IBATCH call's operations in the staging
- * area, and the call returns at once. The queue is handed over as one
- * IBATCH (one hand-off for up to MPCR_BATCH_MAX posts):
+ * area, and the call returns at once. The queue reaches the proxy:
  *
- * - at the entry of every other MPI call, before it reads any request
- *   (threads.h, MPCR_SERIALIZED_CALL), and before any other call reaches
- *   the proxy (lib.h, mpcr_call_begin): the proxy sees every operation in
- *   the program's order, so MPI's matching order holds, and no code finds
- *   a queued request without its token;
- * - when the queue is full;
- * - by the progress helper (progress.c) when the program has made no MPI
- *   call for a tick or two (POSTS_TICK_US there): MPI's progress rule wants
- *   a started send to reach a receiver that waits for it even if the
+ * - carried by the next call to the proxy, whatever it is (lib.h,
+ *   mpcr_call_begin: the call line's pre_count and pre_offset; the proxy
+ *   starts the posts before it serves the call, and mpcr_call_finish gives
+ *   them their tokens: mpcr_posts_settle_carried), so the proxy sees every
+ *   operation in the program's order and MPI's matching order holds;
+ * - as one IBATCH at the entry of a call that reads requests without
+ *   naming them to the proxy at once (threads.h, MPCR_SERIALIZED_CALL: the
+ *   functions without the `carries` flag of src/lib/api), when the queue is
+ *   full, and by the progress helper (progress.c) when the program has made
+ *   no MPI call for a tick or two (POSTS_TICK_US there): MPI's progress rule
+ *   wants a started send to reach a receiver that waits for it even if the
  *   sender computes for an hour.
  *
  * A queued request is active with token 0, `queued` set (its place + 1),
  * and listed here. Only the Wait and Test functions meet it so: they name
  * it by its place (mpcr_request_token) in the call that carries the queue,
- * and the proxy puts its token there (channel.h: MPCR_TOKEN_CARRIED); every
- * other call that reads requests hands the queue over at its entry
- * (MPI_Request_free would make it an orphan, whose test skips it until it
- * has its token). MPI_Startall queues its requests whatever the
- * thread level (mpcr_posts_batch_begin/end) and hands them over at its
- * end where the queue may not wait. Errors the proxy reports for a queued post (none of the
- * arguments can be wrong: the entry points checked them) complete its
+ * and the proxy puts its token there (channel.h: MPCR_TOKEN_CARRIED).
+ * MPI_Request_free would make it an orphan, whose test skips it until it
+ * has its token. MPI_Startall queues its requests whatever the thread level
+ * (mpcr_posts_batch_begin/end) and hands them over at its end where the
+ * queue may not wait. Errors the proxy reports for a queued post (none of
+ * the arguments can be wrong: the entry points checked them) complete its
  * request with that error, reported by the call that completes it, as MPI
  * allows for non-blocking operations. The queue is program memory and the
  * operations are in the staging area, both in the checkpoint image: a
  * checkpoint that finds posts queued keeps them there (they are not sent,
  * so the drain does not count them) and the restarted program hands them to
- * its new proxy like any queue.
+ * its new proxy like any queue; a call that carried posts and is served
+ * again after a checkpoint starts none twice (each is marked `done`).
  *
  * Queuing is used below MPI_THREAD_MULTIPLE only, in the program's
  * outermost call, and only where the progress helper runs; MPCR_POST_QUEUE=0
