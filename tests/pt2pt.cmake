@@ -19,6 +19,15 @@ set_tests_properties(mpi.startall_errors PROPERTIES RUN_SERIAL TRUE
 mpi_program(t_post_queue mpi/post_queue.c)
 mpi_test(mpi.post_queue 2 t_post_queue)
 
+# Polling loops that mix questions which never match with the one that will (MPI_Iprobe and
+# MPI_Improbe; mpcr answers a repeated negative poll without its proxy for a while:
+# src/lib/poll_pace.c), and a message to itself polled for right after a negative answer; with
+# the pace at its longest (50 us) too. Compared with native MPICH.
+mpi_program(t_poll_pace mpi/poll_pace.c)
+mpi_test(mpi.poll_pace 2 t_poll_pace)
+mpi_test(mpi.poll_pace_longest 2 t_poll_pace)
+set_property(TEST mpi.poll_pace_longest APPEND PROPERTY ENVIRONMENT "MPCR_POLL_PACE_NS=50000")
+
 # A send's status after completion: only the cancelled bit is set, the rest keeps what the program
 # had there, as with MPICH (its f77 irsendf completes a send into a receive's status).
 mpi_program(t_send_status mpi/send_status.c)

@@ -130,9 +130,18 @@ static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_St
     if (q->task || (q->token && mpcr_coll_async()))
         return complete_progressing(op, request, q, flag, status, eh);
     if (!q->token && !q->queued) return finish(request, q, NULL, status, eh, op == MPCR_OP_WAIT);
+    /* a Test loop asks the proxy at a pace (poll_pace.c) */
+    struct mpcr_poll_question question = {MPCR_OP_TEST, q->token, (int32_t)*request, 0};
+    int paced = op == MPCR_OP_TEST && q->token && !mpcr_posts_queued;
+    if (paced && mpcr_poll_paced(&question)) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    uint64_t asked_ns = paced ? mpcr_now_ns() : 0;
     struct mpcr_call *call = mpcr_call_begin(op); /* carries q's start if it is queued */
     call->token = mpcr_request_token(q);
     const struct mpcr_reply *r = mpcr_call_finish();
+    if (paced && !r->rc) mpcr_poll_answered(&question, r->flag, asked_ns);
     if (op == MPCR_OP_TEST && !r->flag) {
         *flag = 0;
         return MPI_SUCCESS;
@@ -185,6 +194,19 @@ static MPI_Status *status_at(MPI_Status statuses[], int i, MPI_Status *ignored)
     return statuses == MPI_STATUSES_IGNORE ? ignored : &statuses[i];
 }
 
+/* The question a Testany/Testsome/Testall loop asks (poll_pace.c): its
+ * mode, its count and, folded into one word, the requests' tokens. */
+static struct mpcr_poll_question tests_question(enum mpcr_complete_mode mode, int count,
+                                                MPI_Request reqs[])
+{
+    uint32_t h = 2166136261u;
+    for (int i = 0; i < count; i++) {
+        struct mpcr_request *q = inactive(reqs[i]) ? NULL : mpcr_request_get(reqs[i]);
+        h = (h ^ (q ? q->token : 0)) * 16777619u;
+    }
+    return (struct mpcr_poll_question){MPCR_OP_COMPLETE, mode, count, (int32_t)h};
+}
+
 /* Waitany/Testany/Waitsome/Testsome/Testall/Waitall, each one round trip
  * to the proxy. Out: *result (the index for ANY, the count for SOME;
  * MPI_UNDEFINED when no request is active), *flag (TEST modes), indices[]
@@ -223,6 +245,15 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
         if (!any) indices[0] = local;
         return err;
     }
+    int tests = mode == MPCR_TESTANY || mode == MPCR_TESTSOME || mode == MPCR_TESTALL;
+    int paced = tests && !waiting_here && !mpcr_coll_async() && !mpcr_posts_queued;
+    struct mpcr_poll_question question = {0};
+    if (paced && (question = tests_question(mode, count, reqs), mpcr_poll_paced(&question))) {
+        *result = any ? MPI_UNDEFINED : 0;
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    uint64_t asked_ns = paced ? mpcr_now_ns() : 0;
     uint64_t off, bytes = mpcr_completion_offset(0, (uint32_t)count) +
                           (uint64_t)count * sizeof(struct mpcr_completion);
     int err = mpcr_staging_alloc(bytes, &off);
@@ -271,6 +302,7 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
         *result = n;
         if (flag) *flag = n > 0;
     }
+    if (paced && !err) mpcr_poll_answered(&question, *flag, asked_ns);
     mpcr_staging_free(off);
     return err;
 }

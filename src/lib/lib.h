@@ -113,6 +113,16 @@ static inline const struct mpcr_reply *mpcr_call_finish_op(enum mpcr_op op)
 /* Ends the program when the proxy is gone (called from waits). */
 _Noreturn void mpcr_proxy_lost(void);
 
+/* ---- polls that keep finding nothing (poll_pace.c) ---- */
+struct mpcr_poll_question {
+    uint32_t op, comm; /* the call (MPCR_OP_IPROBE...), the communicator's vid */
+    int32_t peer, tag;
+};
+/* Whether poll q may answer "nothing yet" without asking the proxy. */
+int mpcr_poll_paced(const struct mpcr_poll_question *q);
+/* The proxy answered poll q, asked at asked_ns (mpcr_now_ns): found or not. */
+void mpcr_poll_answered(const struct mpcr_poll_question *q, int found, uint64_t asked_ns);
+
 /* ---- staging area (staging.c) ---- */
 int mpcr_staging_alloc(uint64_t bytes, uint64_t *offset); /* 0 or MPI error class */
 void mpcr_staging_free(uint64_t offset);

@@ -38,6 +38,14 @@ static int mprobe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int
         mpcr_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
     }
+    /* An Improbe loop asks the proxy at a pace, as an Iprobe loop (p2p.c) */
+    struct mpcr_poll_question question = {op, c->vid, source, tag};
+    int paced = op == MPCR_OP_IMPROBE && !mpcr_coll_async() && !mpcr_posts_queued;
+    if (paced && mpcr_poll_paced(&question)) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    uint64_t asked_ns = paced ? mpcr_now_ns() : 0;
     struct mpcr_message *m = mpcr_obj_new(MPCR_KIND_MESSAGE, sizeof *m, destroy);
     if (!m) return MPI_ERR_NO_MEM;
     m->comm = c;
@@ -47,6 +55,7 @@ static int mprobe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int
     call->token = id_of(m);
     const struct mpcr_reply *r = mpcr_call_finish();
     *flag = r->flag;
+    if (paced && !r->rc) mpcr_poll_answered(&question, r->flag, asked_ns);
     if (!r->flag) {
         int err = r->rc;
         mpcr_obj_drop_handle(m);

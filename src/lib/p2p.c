@@ -116,6 +116,16 @@ static int probe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int 
      * polls, so that they advance meanwhile (each MPI_Iprobe does). Under
      * MULTIPLE a thread waiting alone probes at the proxy instead, which
      * answers `pending` when another thread wants the lock. */
+    /* An Iprobe loop asks the proxy at a pace (poll_pace.c), unless a
+     * collective in the library advances with each call or posts wait in
+     * the queue for a call to carry them. */
+    struct mpcr_poll_question question = {op, c->vid, source, tag};
+    int paced = op == MPCR_OP_IPROBE && !mpcr_coll_async() && !mpcr_posts_queued;
+    if (paced && mpcr_poll_paced(&question)) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    uint64_t asked_ns = paced ? mpcr_now_ns() : 0;
     const struct mpcr_reply *r;
     for (;;) {
         int polled = 0;
@@ -133,6 +143,7 @@ static int probe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int 
     *flag = op == MPCR_OP_PROBE || r->flag;
     if (*flag) mpcr_status_set(status, mpcr_comm_peer_in(c, r->source), r->tag, r->bytes);
     int err = r->rc;
+    if (paced && !err) mpcr_poll_answered(&question, *flag, asked_ns);
     mpcr_orphans_poll(0);
     return err;
 }
