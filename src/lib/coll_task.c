@@ -47,6 +47,11 @@ static int background; /* the progress helper's turn: user ops wait, but under M
 static struct coll_task *current; /* the task executing now; NULL: the program's stack */
 static void *program_sp;          /* where the program's stack stands while a task runs */
 
+int mpcr_coll_in_flight(void)
+{
+    return current || running;
+}
+
 int mpcr_coll_async(void)
 {
     /* Under MPI_THREAD_MULTIPLE every wait takes this path too: it tests

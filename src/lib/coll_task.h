@@ -47,6 +47,9 @@ void mpcr_coll_task_destroy(struct mpcr_request *q);
  * them advance, or a program waiting in one for a peer that waits for
  * this rank's task would never end). */
 int mpcr_coll_async(void);
+/* Whether tasks are in flight or one executes (mpcr_coll_async but for
+ * the thread level): every call must then let them advance. */
+int mpcr_coll_in_flight(void);
 /* Under MPI_THREAD_MULTIPLE, whether this thread's wait may be made at the
  * proxy with `poll` set (no task in flight, no other thread waiting:
  * threads.h); notes that this thread's call waits. */

@@ -40,7 +40,7 @@ static int mprobe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int
     }
     /* An Improbe loop asks the proxy at a pace, as an Iprobe loop (p2p.c) */
     struct mpcr_poll_question question = {op, c->vid, source, tag};
-    int paced = op == MPCR_OP_IMPROBE && !mpcr_coll_async() && !mpcr_posts_queued;
+    int paced = op == MPCR_OP_IMPROBE && !mpcr_coll_in_flight() && !mpcr_posts_queued;
     if (paced && mpcr_poll_paced(&question)) {
         *flag = 0;
         return MPI_SUCCESS;

@@ -120,7 +120,7 @@ static int probe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int 
      * collective in the library advances with each call or posts wait in
      * the queue for a call to carry them. */
     struct mpcr_poll_question question = {op, c->vid, source, tag};
-    int paced = op == MPCR_OP_IPROBE && !mpcr_coll_async() && !mpcr_posts_queued;
+    int paced = op == MPCR_OP_IPROBE && !mpcr_coll_in_flight() && !mpcr_posts_queued;
     if (paced && mpcr_poll_paced(&question)) {
         *flag = 0;
         return MPI_SUCCESS;

@@ -316,7 +316,7 @@ int mpcr_impl_Request_get_status(MPI_Request request, int *flag, MPI_Status *sta
         *flag = mpcr_coll_task_done(q);
     } else if (q->token) { /* a polling loop asks at a pace, as MPI_Test's (poll_pace.c) */
         struct mpcr_poll_question question = {MPCR_OP_TEST, q->token, (int32_t)request, 0};
-        int paced = !mpcr_coll_async(); /* else each call advances the collectives */
+        int paced = !mpcr_coll_in_flight(); /* else each call advances the collectives */
         if (paced && mpcr_poll_paced(&question)) return *flag = 0, MPI_SUCCESS;
         uint64_t asked_ns = paced ? mpcr_now_ns() : 0;
         struct mpcr_call *call = mpcr_call_begin(MPCR_OP_TEST);
