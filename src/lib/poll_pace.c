@@ -14,6 +14,11 @@
  * delay before it sees a message grows by at most one round trip, and with
  * a core each (a round trip well under a microsecond) nothing changes.
  *
+ * The answer holds only while the program makes no other call to the
+ * proxy: a program that polls, synchronises with the sender (a barrier, a
+ * message) and polls again is asked afresh, as a program that relies on
+ * the message having arrived by then expects.
+ *
  * Each question has its own deadline, so a program alternating polls of
  * two sources still asks about both. A question whose slot another one
  * took is simply asked again. The deadline is a CLOCK_MONOTONIC time: one
@@ -32,9 +37,19 @@
 
 struct paced {
     struct mpcr_poll_question q;
-    uint64_t until; /* a poll before this time answers "nothing yet" */
+    uint64_t until;  /* a poll before this time answers "nothing yet" */
+    uint32_t others; /* other_calls() at the answer */
 };
 static struct paced slots[PACE_SLOTS];
+static uint32_t polls_asked; /* calls to the proxy made by paced polls */
+
+/* How many calls to the proxy other than paced polls' the program has made
+ * (mpcr.seq counts every call; a restart's new channel starts it again,
+ * which counts as a change too). */
+static uint32_t other_calls(void)
+{
+    return mpcr.seq - polls_asked;
+}
 
 /* The pace set by MPCR_POLL_PACE_NS, or -1: the round trip's own length. */
 static int64_t pace_setting(void)
@@ -64,6 +79,7 @@ int mpcr_poll_paced(const struct mpcr_poll_question *q)
 {
     struct paced *s = slot_of(q);
     if (!s->until || !same(&s->q, q)) return 0;
+    if (s->others != other_calls()) return s->until = 0;
     uint64_t now = mpcr_now_ns();
     if (now < s->until && s->until - now <= LONGEST_PACE_NS) return 1;
     s->until = 0;
@@ -74,6 +90,7 @@ void mpcr_poll_answered(const struct mpcr_poll_question *q, int found, uint64_t 
 {
     struct paced *s = slot_of(q);
     int64_t setting = pace_setting();
+    polls_asked++; /* the poll's own call */
     if (found || setting == 0) {
         if (same(&s->q, q)) s->until = 0;
         return;
@@ -83,4 +100,5 @@ void mpcr_poll_answered(const struct mpcr_poll_question *q, int found, uint64_t 
     if (pace > LONGEST_PACE_NS) pace = LONGEST_PACE_NS;
     s->q = *q;
     s->until = now + pace;
+    s->others = other_calls();
 }

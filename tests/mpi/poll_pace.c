@@ -3,10 +3,12 @@
  * while, then sends one message; rank 0 polls for it among other
  * questions that never match (another tag, another source, another
  * communicator, MPI_Improbe beside MPI_Iprobe), so a pace that starved one
- * question of a loop would hang the round. Then MPI_Test, Testany, Testsome,
- * Testall and Request_get_status loops beside a receive that never matches. Then messages to
- * itself: a question answered "nothing" just before the send must still see it. Prints what each
- * round found; compared with native MPICH. */
+ * question of a loop would hang the round. Then MPI_Test, Testany,
+ * Testsome, Testall and Request_get_status loops beside a receive that
+ * never matches; a poll, a barrier and the same poll again (the message
+ * sent before the barrier must be seen); messages to itself (a question
+ * answered "nothing" just before the send must still see it). Prints what
+ * each part found; compared with native MPICH. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +114,26 @@ static void test_loops(int rank)
     }
 }
 
+/* A poll, a barrier, the same poll again: the message rank 1 sent before
+ * the barrier is found by the second poll (a negative answer is not kept
+ * across other calls). Prints how often it was not. */
+static void after_barrier(int rank)
+{
+    int misses = 0;
+    for (int i = 0; i < 200; i++) {
+        int v = i, flag = 0;
+        if (rank == 1) MPI_Send(&v, 1, MPI_INT, 0, 3, MPI_COMM_WORLD);
+        if (rank == 0) MPI_Iprobe(1, 3, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0) {
+            MPI_Iprobe(1, 3, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+            misses += !flag;
+            MPI_Recv(&v, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    }
+    if (rank == 0) printf("after a barrier: %d of 200 sent messages not seen\n", misses);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -147,6 +169,7 @@ int main(int argc, char **argv)
         }
     }
     test_loops(rank);
+    after_barrier(rank);
     /* To itself: the same question asked (answered "nothing") right before
      * the send, then polled until the message shows. */
     for (int i = 0; i < 4; i++) {
