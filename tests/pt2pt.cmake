@@ -22,11 +22,14 @@ mpi_test(mpi.post_queue 2 t_post_queue)
 # Polling loops that mix questions which never match with the one that will (MPI_Iprobe and
 # MPI_Improbe; mpcr answers a repeated negative poll without its proxy for a while:
 # src/lib/poll_pace.c), and a message to itself polled for right after a negative answer; with
-# the pace at its longest (50 us) too. Compared with native MPICH.
+# the pace at its longest (50 us) too; under MPI_THREAD_MULTIPLE, a thread polling while another of
+# its rank makes calls. Compared with native MPICH.
 mpi_program(t_poll_pace mpi/poll_pace.c)
+target_link_libraries(t_poll_pace PRIVATE pthread)
 mpi_test(mpi.poll_pace 2 t_poll_pace)
 mpi_test(mpi.poll_pace_longest 2 t_poll_pace)
 set_property(TEST mpi.poll_pace_longest APPEND PROPERTY ENVIRONMENT "MPCR_POLL_PACE_NS=50000")
+mpi_test(mpi.poll_pace_threads 2 t_poll_pace threads)
 
 # A send's status after completion: only the cancelled bit is set, the rest keeps what the program
 # had there, as with MPICH (its f77 irsendf completes a send into a receive's status).
