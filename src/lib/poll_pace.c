@@ -15,9 +15,10 @@
  * a core each (a round trip well under a microsecond) nothing changes.
  *
  * The answer holds only while the program makes no other call to the
- * proxy: a program that polls, synchronises with the sender (a barrier, a
- * message) and polls again is asked afresh, as a program that relies on
- * the message having arrived by then expects.
+ * proxy, and no poll finds something: a program that polls, synchronises
+ * with the sender (a barrier, a message it receives or a poll sees) and
+ * polls again is asked afresh, as a program that relies on the message
+ * having arrived by then expects.
  *
  * Each question has its own deadline, so a program alternating polls of
  * two sources still asks about both. A question whose slot another one
@@ -90,7 +91,7 @@ void mpcr_poll_answered(const struct mpcr_poll_question *q, int found, uint64_t 
 {
     struct paced *s = slot_of(q);
     int64_t setting = pace_setting();
-    polls_asked++; /* the poll's own call */
+    if (!found) polls_asked++; /* a call that found something counts as another call */
     if (found || setting == 0) {
         if (same(&s->q, q)) s->until = 0;
         return;

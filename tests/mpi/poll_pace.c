@@ -5,8 +5,8 @@
  * communicator, MPI_Improbe beside MPI_Iprobe), so a pace that starved one
  * question of a loop would hang the round. Then MPI_Test, Testany,
  * Testsome, Testall and Request_get_status loops beside a receive that
- * never matches; a poll, a barrier and the same poll again (the message
- * sent before the barrier must be seen); messages to itself (a question
+ * never matches; a poll, a barrier (or a message received) and the same
+ * poll again (the message sent before must be seen); messages to itself (a question
  * answered "nothing" just before the send must still see it). Prints what
  * each part found; compared with native MPICH. With "threads": a thread
  * polling while another of the same rank makes calls (below). */
@@ -137,6 +137,34 @@ static void after_barrier(int rank)
     if (rank == 0) printf("after a barrier: %d of 200 sent messages not seen\n", misses);
 }
 
+/* As after_barrier, the synchronisation a message rank 0 sends after the
+ * one polled for, which rank 1 sees by an MPI_Test loop: rank 1 asks for
+ * both (a "go" message), polls once (nothing yet, as a rule), tests until
+ * the second has come, and polls again. */
+static void after_message(int rank)
+{
+    int misses = 0;
+    for (int i = 0; i < 200; i++) {
+        int v = i, sync = 0, flag = 0;
+        if (rank == 0) {
+            MPI_Recv(&v, 1, MPI_INT, 1, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(&v, 1, MPI_INT, 1, 4, MPI_COMM_WORLD);
+            MPI_Send(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
+            continue;
+        }
+        MPI_Request r;
+        MPI_Irecv(&sync, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, &r);
+        MPI_Send(&v, 1, MPI_INT, 0, 6, MPI_COMM_WORLD);
+        MPI_Iprobe(0, 4, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        while (MPI_Test(&r, &flag, MPI_STATUS_IGNORE), !flag)
+            ;
+        MPI_Iprobe(0, 4, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        misses += !flag;
+        MPI_Recv(&v, 1, MPI_INT, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    if (rank == 1) printf("after a message: %d of 200 sent messages not seen\n", misses);
+}
+
 /* Under MPI_THREAD_MULTIPLE ("threads"): rank 0's main thread polls for a
  * message its second thread sends itself after 200 sends to rank 1; the
  * polls, mostly answered in the library, must not keep the other thread
@@ -214,6 +242,7 @@ int main(int argc, char **argv)
     }
     test_loops(rank);
     after_barrier(rank);
+    after_message(rank);
     /* To itself: the same question asked (answered "nothing") right before
      * the send, then polled until the message shows. */
     for (int i = 0; i < 4; i++) {
