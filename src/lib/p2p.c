@@ -112,10 +112,6 @@ static int probe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int 
         mpcr_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
     }
-    /* While collectives run in the library (coll_task.h), a blocking probe
-     * polls, so that they advance meanwhile (each MPI_Iprobe does). Under
-     * MULTIPLE a thread waiting alone probes at the proxy instead, which
-     * answers `pending` when another thread wants the lock. */
     /* An Iprobe loop asks the proxy at a pace (poll_pace.c), unless a
      * collective in the library advances with each call or posts wait in
      * the queue for a call to carry them. */
@@ -126,6 +122,10 @@ static int probe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int 
         return MPI_SUCCESS;
     }
     uint64_t asked_ns = paced ? mpcr_now_ns() : 0;
+    /* While collectives run in the library (coll_task.h), a blocking probe
+     * polls, so that they advance meanwhile (each MPI_Iprobe does). Under
+     * MULTIPLE a thread waiting alone probes at the proxy instead, which
+     * answers `pending` when another thread wants the lock. */
     const struct mpcr_reply *r;
     for (;;) {
         int polled = 0;

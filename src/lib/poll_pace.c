@@ -1,4 +1,5 @@
-/* Pacing of polls that keep finding nothing (MPI_Iprobe, MPI_Improbe).
+/* Pacing of polls that keep finding nothing (MPI_Iprobe, MPI_Improbe,
+ * MPI_Test, Testany/Testsome/Testall, MPI_Request_get_status).
  *
  * A program that spins on MPI_Iprobe until a message comes would, under
  * mpcr, hand its core to its proxy and back at every call: on a shared
@@ -7,7 +8,8 @@
  * yet" whenever it likes, provided a poll repeated often enough sees a
  * message once it has been sent (MPI 4.0 section 3.8.1, and the progress
  * rule of 2.9). So after the proxy has answered a question negatively, the
- * same question (same call, communicator, source, tag) is answered "nothing
+ * same question (same call and arguments: struct mpcr_poll_question, filled
+ * by each caller) is answered "nothing
  * yet" here, without the proxy, for as long as that answer took to come
  * back, at most LONGEST_PACE_NS; the next poll after that asks the proxy
  * again. A spinning program then spends about half its time asking, the
