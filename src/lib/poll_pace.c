@@ -8,11 +8,10 @@
  * yet" whenever it likes, provided a poll repeated often enough sees a
  * message once it has been sent (MPI 4.0 section 3.8.1, and the progress
  * rule of 2.9). So after the proxy has answered a question negatively, the
- * same question (same call and arguments: struct mpcr_poll_question, filled
- * by each caller) is answered "nothing
- * yet" here, without the proxy, for as long as that answer took to come
- * back, at most LONGEST_PACE_NS; the next poll after that asks the proxy
- * again. A spinning program then spends about half its time asking, the
+ * same question (same call and arguments: struct mpcr_poll_question,
+ * filled by each caller) is answered "nothing yet" here, without the
+ * proxy, for as long as that answer took to come back, at most
+ * LONGEST_PACE_NS; the next poll after that asks the proxy again. A spinning program then spends about half its time asking, the
  * delay before it sees a message grows by at most one round trip, and with
  * a core each (a round trip well under a microsecond) nothing changes.
  *
