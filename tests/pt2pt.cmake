@@ -31,6 +31,14 @@ mpi_test(mpi.poll_pace_longest 2 t_poll_pace)
 set_property(TEST mpi.poll_pace_longest APPEND PROPERTY ENVIRONMENT "MPCR_POLL_PACE_NS=50000")
 mpi_test(mpi.poll_pace_threads 2 t_poll_pace threads)
 
+# Large messages through shared buffers (src/lib/shared_buffers.c): offsets and lengths inside one
+# buffer, short receives, memory freed, unmapped and replaced behind MPI's back, fork, synchronous
+# and strided sends; against native. The same with the threshold lowered to three pages.
+mpi_program(t_shared_buffers mpi/shared_buffers.c)
+mpi_test(mpi.shared_buffers 2 t_shared_buffers)
+mpi_test(mpi.shared_buffers_small 2 t_shared_buffers)
+set_property(TEST mpi.shared_buffers_small APPEND PROPERTY ENVIRONMENT "MPCR_SHARE_MIN=12288")
+
 # A send's status after completion: only the cancelled bit is set, the rest keeps what the program
 # had there, as with MPICH (its f77 irsendf completes a send into a receive's status).
 mpi_program(t_send_status mpi/send_status.c)

@@ -36,6 +36,21 @@
 #define MPCR_CHAN_VERSION 2
 #define MPCR_CHAN_CONTROL 4096u
 #define MPCR_CACHE_LINE   64
+#define MPCR_PAGE_SIZE    4096u
+
+/* Offsets from MPCR_SHARED_BASE to MPCR_SHARED_END name shared buffers:
+ * memfds mapped both over a buffer of the program and by the proxy, one
+ * range each, so that large messages move without a copy (SHARE; docs/
+ * pt2pt.md, "Large messages without copies"). The staging area stays
+ * below MPCR_SHARED_BASE. */
+#define MPCR_SHARED_BASE (128ull << 30)
+#define MPCR_SHARED_END  (255ull << 30)
+#define MPCR_SHARED_MAX  64u /* ranges alive at once */
+/* After a restart the library hands each shared range's new memfd to the
+ * new proxy over the set-up socket, with this message, then closes it. */
+struct mpcr_shared_handover {
+    uint64_t offset, length;
+};
 
 /* A communicator id with this bit set names the communicator's collective
  * context: the same group, but messages that never match the program's own
@@ -137,7 +152,11 @@ enum mpcr_arg {
     X(IBATCH, ibatch, MPCR_ARG_BATCH)                                                             \
     /* as COMM_DUP, answered at once -> token: the request, completed once the communicator is   \
        made (src/proxy/idup.h) */                                                                \
-    X(COMM_IDUP, comm_idup, MPCR_ARG_PROGRAM_COMM | MPCR_ARG_NEW_COMM)
+    X(COMM_IDUP, comm_idup, MPCR_ARG_PROGRAM_COMM | MPCR_ARG_NEW_COMM)                            \
+    /* bytes: a length in whole pages -> value: the proxy's descriptor of a new memfd that long  \
+       (the library opens it as /proc/<proxy>/fd/<value>), bytes: its offset (src/proxy/shared.c) */ \
+    X(SHARE, share, 0)                                                                            \
+    X(UNSHARE, unshare, 0) /* offset: a range SHARE made; the proxy forgets it */
 /* COMPLETE: several requests at once, as MPI_Waitany/Testany/Waitsome/
  * Testsome/Testall do. The staging area holds `peer` tokens (0: no request),
  * then, 8-byte aligned, one result per token, written by the proxy. The

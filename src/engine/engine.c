@@ -440,8 +440,12 @@ static int checkpoint(int type, uint64_t gen, int fork_how)
     else mpcr_fmt(path, sizeof path, "%s", api_path);
     int rc = 0;
     if (type == REQ_COORD && !ckpt_dir[0]) rc = mpcr_fail(-EINVAL, "MPCR_CKPT_DIR is not set");
-    if (!rc && hooks.before && hooks.before(hooks.arg)) rc = mpcr_fail(-ECANCELED, "cancelled by the before-checkpoint hook");
     if (!rc) rc = stop_threads();
+    /* With every other thread stopped, as the hook's contract says: what it
+     * records is the state the image holds (the MPI library notes which of
+     * its shared buffers are intact: a thread still running could replace
+     * one after the note). */
+    if (!rc && hooks.before && hooks.before(hooks.arg)) rc = mpcr_fail(-ECANCELED, "cancelled by the before-checkpoint hook");
     if (!rc) rc = take_image(path, gen, fork_how);
     if (rc == 2) { /* a forked writer has the image in hand; it reports */
         end_stop();

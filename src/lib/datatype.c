@@ -220,6 +220,12 @@ void mpcr_unpack(void *dst, const void *src, uint64_t bytes, const struct mpcr_t
     mpcr_type_unpack(dst, src, (int64_t)count, t, 0, (int64_t)bytes);
 }
 
+const void *mpcr_type_flat_data(const void *buf, MPI_Count count, const struct mpcr_type *t)
+{
+    if (t->blocks != 1 || (count > 1 && t->size != t->extent)) return NULL;
+    return (const char *)buf + t->true_lb;
+}
+
 int mpcr_impl_Type_size(const struct mpcr_type *t, MPI_Count *size)
 {
     *size = (MPI_Count)t->size;

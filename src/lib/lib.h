@@ -123,9 +123,29 @@ int mpcr_poll_paced(const struct mpcr_poll_question *q);
 /* The proxy answered poll q, asked at asked_ns (mpcr_now_ns): found or not. */
 void mpcr_poll_answered(const struct mpcr_poll_question *q, int found, uint64_t asked_ns);
 
+/* ---- shared buffers (shared_buffers.c): large messages without copies ---- */
+/* Whether the contiguous message [data, data + bytes) moves through a
+ * shared buffer; then *offset names it for the proxy (>= MPCR_SHARED_BASE),
+ * and mpcr_staging_free(*offset) ends the use. A send's data is ready. */
+int mpcr_share_send(const void *data, uint64_t bytes, uint64_t *offset);
+int mpcr_share_recv(void *data, uint64_t bytes, uint64_t *offset);
+/* A receive at offset completed with `got` bytes: its ends come out of the slots. */
+void mpcr_share_received(uint64_t offset, uint64_t got);
+void mpcr_share_release(uint64_t offset);
+void mpcr_shares_before_checkpoint(void); /* checkpoint hooks (restart.c) */
+void mpcr_shares_restarted(int sock);
+
 /* ---- staging area (staging.c) ---- */
 int mpcr_staging_alloc(uint64_t bytes, uint64_t *offset); /* 0 or MPI error class */
-void mpcr_staging_free(uint64_t offset);
+void mpcr_staging_free_area(uint64_t offset);
+/* Ends a message's use of offset: of the staging area or of a shared buffer. */
+static inline void mpcr_staging_free(uint64_t offset)
+{
+    if (__builtin_expect(offset >= MPCR_SHARED_BASE, 0))
+        mpcr_share_release(offset);
+    else
+        mpcr_staging_free_area(offset);
+}
 /* Around an access to the channel by a thread that has not the library's
  * lock (MULTIPLE): the channel does not move meanwhile (staging.c). */
 void mpcr_chan_use_begin(void);
@@ -142,6 +162,9 @@ const struct mpcr_type *mpcr_type_get(MPI_Datatype type);
 int64_t mpcr_type_pair_first(const struct mpcr_type *t); /* datatype.c */
 void mpcr_pack(void *dst, const void *src, MPI_Count count, const struct mpcr_type *t);
 void mpcr_unpack(void *dst, const void *src, uint64_t bytes, const struct mpcr_type *t);
+/* Where count elements of t at buf lie when they are one range of bytes
+ * (packing them is one memcpy), or NULL. */
+const void *mpcr_type_flat_data(const void *buf, MPI_Count count, const struct mpcr_type *t);
 
 /* Whether a datatype handle is one of MPI's predefined types (a NULL buffer
  * with one of them is an error; with a derived type it is MPI_BOTTOM). */

@@ -29,26 +29,35 @@ const struct mpcr_reply *mpcr_p2p_call(enum mpcr_op op, uint32_t vid, int peer, 
     return mpcr_call_finish();
 }
 
-/* Copies the message into the staging area and begins a send call. */
+/* Copies the message into the staging area, or finds it in a shared
+ * buffer (a large contiguous one: shared_buffers.c), and begins a send call. */
 static int stage_send(enum mpcr_op op, const void *buf, MPI_Count count, const struct mpcr_type *t,
                       int dest, int tag, struct mpcr_comm *c, uint64_t *offset)
 {
     uint64_t bytes;
     int err = mpcr_bytes_of(count, t, &bytes);
-    if (!err) err = mpcr_staging_alloc(bytes, offset);
     if (err) return err;
-    mpcr_pack(mpcr_staging_ptr(*offset), buf, count, t);
+    const void *flat = mpcr_type_flat_data(buf, count, t);
+    if (!flat || !mpcr_share_send(flat, bytes, offset)) {
+        if ((err = mpcr_staging_alloc(bytes, offset))) return err;
+        mpcr_pack(mpcr_staging_ptr(*offset), buf, count, t);
+    }
     begin_p2p_vid(op, c->vid, mpcr_comm_peer_out(c, dest), tag, *offset, bytes);
     return MPI_SUCCESS;
 }
 
-/* Makes room for the message in the staging area and begins a receive call. */
-static int stage_recv(enum mpcr_op op, MPI_Count count, const struct mpcr_type *t, int source,
-                      int tag, struct mpcr_comm *c, uint64_t *offset, uint64_t *capacity)
+/* Makes room for the message in the staging area, or in the receive buffer
+ * itself when it is shared, and begins a receive call. */
+static int stage_recv(enum mpcr_op op, void *buf, MPI_Count count, const struct mpcr_type *t,
+                      int source, int tag, struct mpcr_comm *c, uint64_t *offset,
+                      uint64_t *capacity)
 {
     int err = mpcr_bytes_of(count, t, capacity);
-    if (!err) err = mpcr_staging_alloc(*capacity, offset);
     if (err) return err;
+    const void *flat = mpcr_type_flat_data(buf, count, t);
+    if ((!flat || !mpcr_share_recv((void *)flat, *capacity, offset)) &&
+        (err = mpcr_staging_alloc(*capacity, offset)))
+        return err;
     begin_p2p_vid(op, c->vid, mpcr_comm_peer_out(c, source), tag, *offset, *capacity);
     return MPI_SUCCESS;
 }
@@ -83,7 +92,10 @@ int mpcr_finish_recv(const struct mpcr_comm *c, const struct mpcr_reply *r, void
                      MPI_Status *status)
 {
     uint64_t got = r->bytes < capacity ? r->bytes : capacity;
-    mpcr_unpack(buf, mpcr_staging_ptr(offset), got, t);
+    if (offset >= MPCR_SHARED_BASE)
+        mpcr_share_received(offset, got);
+    else
+        mpcr_unpack(buf, mpcr_staging_ptr(offset), got, t);
     mpcr_status_set(status, mpcr_comm_peer_in(c, r->source), r->tag, got);
     return r->rc;
 }
@@ -96,7 +108,7 @@ int mpcr_impl_Recv(void *buf, MPI_Count count, const struct mpcr_type *t, int so
         return MPI_SUCCESS;
     }
     uint64_t capacity, off;
-    int err = stage_recv(MPCR_OP_RECV, count, t, source, tag, c, &off, &capacity);
+    int err = stage_recv(MPCR_OP_RECV, buf, count, t, source, tag, c, &off, &capacity);
     if (err) return err;
     err = mpcr_finish_recv(c, mpcr_coll_finish_blocking(), buf, capacity, off, t, status);
     mpcr_staging_free(off);

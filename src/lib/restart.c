@@ -59,6 +59,7 @@ static void on_restarted(void *arg)
      * images go now: "REPORTS\0COORDINATOR\0SECRET\0DIRECTORY\0". */
     char where[4 * 1000 + 1] = {0};
     ssize_t n = recv(MPCR_RESTART_FD, where, sizeof where - 1, 0);
+    mpcr_shares_restarted(MPCR_RESTART_FD); /* before the new proxy serves a call that names them */
     close(fd);
     close(MPCR_RESTART_FD);
     const char *reports = where, *coord = reports + __builtin_strlen(reports) + 1;
@@ -75,9 +76,16 @@ static void on_restarted(void *arg)
     prctl(PR_SET_PDEATHSIG, MPCR_PROXY_DEATH_SIGNAL);
 }
 
+static int before_checkpoint(void *arg)
+{
+    (void)arg;
+    mpcr_shares_before_checkpoint();
+    return 0;
+}
+
 void mpcr_checkpoint_setup(void)
 {
     mpcr_engine_init();
     mpcr_engine_exclude_fd(mpcr_report_fd()); /* re-created after a restart */
-    mpcr_engine_set_hooks(&(struct mpcr_engine_hooks){NULL, NULL, on_restarted, NULL});
+    mpcr_engine_set_hooks(&(struct mpcr_engine_hooks){before_checkpoint, NULL, on_restarted, NULL});
 }

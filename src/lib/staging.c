@@ -155,7 +155,7 @@ int mpcr_staging_alloc(uint64_t bytes, uint64_t *offset)
  * not leave 1 GiB behind for the rest of the job. */
 #define RELEASE_ABOVE (32u << 20)
 
-void mpcr_staging_free(uint64_t offset)
+void mpcr_staging_free_area(uint64_t offset)
 {
     for (size_t i = 0; i < nlive; i++)
         if (live[i].offset == offset) {

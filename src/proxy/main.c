@@ -6,6 +6,7 @@
  *   mpcr-proxy-mpich --lib-dir DIR [--] PROGRAM ARGS...  */
 #include "creation.h"
 #include "proxy.h"
+#include "shared.h"
 #include "report.h"
 #include "requests.h"
 #include "state.h"
@@ -30,8 +31,9 @@ volatile sig_atomic_t child_exited;
 
 /* The staging area may grow while the real MPI still holds pointers into it
  * (pending non-blocking calls), so it must never move: it is mapped at the
- * start of a large reservation, and grown in place. */
-#define STAGING_RESERVE (256ull << 30)
+ * start of a large reservation, and grown in place. Shared buffers are
+ * mapped in the reservation's upper part (channel.h: MPCR_SHARED_BASE). */
+#define STAGING_RESERVE (MPCR_CHAN_CONTROL + MPCR_SHARED_END)
 static void *reserve;
 
 static void on_sigchld(int sig)
@@ -139,7 +141,7 @@ static int accept_channel(int sock)
         reserve = mmap(NULL, STAGING_RESERVE, PROT_NONE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         proxy.staging_size = hello.staging_size; /* 0, except after a restart */
-        proxy.chan = hello.staging_size + MPCR_CHAN_CONTROL > STAGING_RESERVE
+        proxy.chan = hello.staging_size > MPCR_SHARED_BASE
                          ? MAP_FAILED
                          : mmap(reserve, MPCR_CHAN_CONTROL + hello.staging_size,
                                 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, proxy.memfd, 0);
@@ -156,7 +158,7 @@ static int accept_channel(int sock)
  * size comes from the program: compared so that no sum wraps around. */
 int grow_staging(uint64_t size)
 {
-    if (size > STAGING_RESERVE - MPCR_CHAN_CONTROL ||
+    if (size > MPCR_SHARED_BASE ||
         ftruncate(proxy.memfd, (off_t)(MPCR_CHAN_CONTROL + size)) < 0 ||
         mmap(reserve, MPCR_CHAN_CONTROL + size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
              proxy.memfd, 0) == MAP_FAILED)
@@ -399,6 +401,7 @@ int main(int argc, char **argv)
         }
         if (send(sv[0], where, n, MSG_NOSIGNAL) < 0) {
         }
+        shared_accept(sv[0]);
     }
     close(sv[0]);
     if (restore) {

@@ -10,6 +10,7 @@
 #include "record.h"
 #include "requests.h"
 #include "serve_p2p.h"
+#include "shared.h"
 #include "stats.h"
 
 #include <stdio.h>
@@ -597,7 +598,8 @@ static int check_call(const struct mpcr_call *c, unsigned args)
     if ((args & MPCR_ARG_TOKEN) && !req_get(c->token)) return MPI_ERR_REQUEST;
     if ((args & MPCR_ARG_NEW_MESSAGE) && !message_id_free(c->token)) return MPI_ERR_REQUEST;
     if ((args & MPCR_ARG_MESSAGE) && message_find(c->token) < 0) return MPI_ERR_REQUEST;
-    if ((args & MPCR_ARG_DATA) && !in_staging(c->offset, c->bytes)) return MPI_ERR_BUFFER;
+    if ((args & MPCR_ARG_DATA) && !in_staging(c->offset, c->bytes) && !in_shared(c->offset, c->bytes))
+        return MPI_ERR_BUFFER;
     if ((args & MPCR_ARG_INIT_OUT) &&
         !in_staging(c->offset, MPCR_INIT_NAME_MAX + MPCR_INIT_VERSION_MAX))
         return MPI_ERR_BUFFER;

@@ -1,0 +1,476 @@
+/* Large messages without copies (docs/pt2pt.md): a buffer the program sends
+ * from or receives into, large and contiguous, becomes shared memory. At its
+ * first such message the library asks the proxy for a memfd (SHARE), copies
+ * the buffer's whole pages into it once and maps it over them; the proxy has
+ * it mapped at an offset of its own, so this message and every later one of
+ * the same buffer move between the buffer and the real MPI with no copy.
+ *
+ * A share's memfd holds one page more at each end, the head and tail slots:
+ * the message's bytes before the buffer's first whole page and after its
+ * last are copied there (less than a page each), so that the proxy sees the
+ * message as one contiguous range:
+ *
+ *   memfd:    [head slot][the program's pages lo .. hi][tail slot]
+ *   program:              mapped over [lo, hi)
+ *   proxy:    at offset .. offset + PAGE + (hi - lo) + PAGE
+ *
+ * The program may unmap or replace the memory (free, munmap) without telling
+ * MPI, so every use checks first that [lo, hi) is still this memfd's
+ * mapping: /proc/self/maps answers that for one address per ioctl
+ * (PROCMAP_QUERY, Linux 6.11). Without it nothing is shared. A share found
+ * replaced is dropped; the program's pages are never touched again.
+ *
+ * Checkpoints: the image holds the buffers and the mirrors (shared memory is
+ * saved as memory); the `before` hook notes which shares are still the
+ * program's, and after a restart each is made again from a new memfd with
+ * the same contents at the same offset, handed to the new proxy before it
+ * serves the call in progress. A fork child gets private copies. */
+#include "lib.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "mpcr/engine.h"
+
+#define PAGE ((uintptr_t)MPCR_PAGE_SIZE)
+
+/* The kernel's struct procmap_query (linux/fs.h, 6.11), which Debian 12's
+ * headers do not have yet. */
+struct maps_query {
+    uint64_t size, query_flags, query_addr;
+    uint64_t vma_start, vma_end, vma_flags, vma_page_size, vma_offset, inode;
+    uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+    uint64_t vma_name_addr, build_id_addr;
+};
+#define MAPS_QUERY     _IOWR('f', 17, struct maps_query)
+#define VMA_WRITABLE   0x02u
+#define VMA_SHARED     0x08u
+
+struct share {
+    uintptr_t lo, hi; /* the program's pages that are the memfd's */
+    uint64_t offset;  /* the proxy's offset of the memfd's start (the head slot) */
+    char *mirror;     /* this side's mapping of the whole memfd */
+    uint64_t inode;
+    uint32_t dev_major, dev_minor;
+    unsigned users;  /* calls in progress that name it */
+    int dead;        /* found replaced while in use: dropped once unused */
+    int kept;        /* the `before` hook found it intact */
+    int gone;        /* no longer a share: no mirror (the entry waits to be removed) */
+    int stale_proxy; /* gone, and made before a restart: the proxy never had it */
+};
+static struct share shares[MPCR_SHARED_MAX];
+static unsigned nshares;
+static int maps_fd = -1;
+static long min_bytes = -1;      /* MPCR_SHARE_MIN; 0: off */
+static unsigned restarts;        /* bumped by each restart: a SHARE answered before it is void */
+
+static uint64_t length_of(const struct share *s)
+{
+    return (uint64_t)(s->hi - s->lo) + 2 * PAGE;
+}
+
+static int enabled(void)
+{
+    if (__builtin_expect(min_bytes < 0, 0)) {
+        const char *v = getenv("MPCR_SHARE_MIN");
+        min_bytes = v && *v ? atol(v) : 256 << 10;
+        if (min_bytes < 0) min_bytes = 0;
+        if (min_bytes && (int)(3 * PAGE) > min_bytes) min_bytes = 3 * PAGE;
+    }
+    return min_bytes > 0;
+}
+
+/* The descriptor PROCMAP_QUERY asks, opened at first need and left out of
+ * images (a restart closes it: mpcr_shares_restarted); -1 when the kernel
+ * cannot answer, which turns sharing off. */
+static int maps(void)
+{
+    if (maps_fd >= 0) return maps_fd;
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    struct maps_query q = {.size = sizeof q, .query_addr = (uintptr_t)&shares};
+    if (fd < 0 || ioctl(fd, MAPS_QUERY, &q)) {
+        if (fd >= 0) close(fd);
+        min_bytes = 0;
+        return -1;
+    }
+    mpcr_engine_exclude_fd(fd);
+    return maps_fd = fd;
+}
+
+enum standing { REPLACED = -1, PARTLY = 0, INTACT = 1 };
+
+/* Whether the pages [a, b) of share s are still its memfd's mapping. */
+static enum standing standing_of(const struct share *s, uintptr_t a, uintptr_t b)
+{
+    struct maps_query q = {.size = sizeof q, .query_addr = a};
+    if (maps() < 0 || ioctl(maps_fd, MAPS_QUERY, &q)) return REPLACED;
+    if (q.inode != s->inode || q.dev_major != s->dev_major || q.dev_minor != s->dev_minor ||
+        q.vma_offset + (a - q.vma_start) != PAGE + (a - s->lo) ||
+        (q.vma_flags & (VMA_SHARED | VMA_WRITABLE)) != (VMA_SHARED | VMA_WRITABLE))
+        return REPLACED;
+    return q.vma_end >= b ? INTACT : PARTLY;
+}
+
+/* Whether the program's mapping named `name` is one of a share's memfd
+ * (the pages of a share since dropped or replaced, which hold the
+ * program's bytes). */
+static int share_mapping(const char *name, uint32_t name_size)
+{
+    return name_size && !strncmp(name, "/memfd:mpcr-shared", 18);
+}
+
+/* Whether [lo, hi) is the program's private anonymous memory, writable and
+ * not its stack, or left over from earlier shares: what a share may
+ * replace with the same bytes unnoticed (a file's pages, read-only or
+ * executable ones stay as they are). */
+static int plain_memory(uintptr_t lo, uintptr_t hi)
+{
+    for (uintptr_t a = lo; a < hi;) {
+        char name[32];
+        struct maps_query q = {.size = sizeof q, .query_addr = a, .vma_name_size = sizeof name,
+                               .vma_name_addr = (uintptr_t)name};
+        if (ioctl(maps_fd, MAPS_QUERY, &q) || !(q.vma_flags & VMA_WRITABLE)) return 0;
+        int plain = !q.inode && !(q.vma_flags & VMA_SHARED) && !(q.vma_name_size && !strcmp(name, "[stack]"));
+        if (!plain && !share_mapping(name, q.vma_name_size)) return 0;
+        a = q.vma_end;
+    }
+    return 1;
+}
+
+/* Every change of the table, and every use of an entry from its check to
+ * its `users` count, happens with checkpoints held off (SIGRTMAX blocked):
+ * the checkpoint's hook turns unused shares back into private memory, and
+ * must see none half made or about to be used. Calls to the proxy are made
+ * with checkpoints let in again (`mask`: the one the program had), since
+ * a checkpoint waits for them. */
+static void hold_checkpoints(sigset_t *mask)
+{
+    sigset_t ckpt;
+    sigemptyset(&ckpt);
+    sigaddset(&ckpt, SIGRTMAX);
+    pthread_sigmask(SIG_BLOCK, &ckpt, mask);
+}
+
+static void let_checkpoints_in(const sigset_t *mask)
+{
+    pthread_sigmask(SIG_SETMASK, mask, NULL);
+}
+
+static void unshare_at_proxy(uint64_t offset, const sigset_t *mask)
+{
+    sigset_t held;
+    let_checkpoints_in(mask);
+    struct mpcr_call *call = mpcr_call_begin_aside(MPCR_OP_UNSHARE);
+    call->offset = offset;
+    mpcr_call_finish(); /* a restart in between: the new proxy never had it, MPI_ERR_ARG */
+    hold_checkpoints(&held);
+}
+
+/* Forgets share i: this side's mirror goes, the proxy's mapping too. The
+ * program's pages stay as they are (shared memory nobody else maps). */
+static void drop(unsigned i, const sigset_t *mask)
+{
+    uint64_t offset = shares[i].offset;
+    int at_proxy = !shares[i].stale_proxy; /* (else its offset may name a newer range there) */
+    if (!shares[i].gone) munmap(shares[i].mirror, length_of(&shares[i]));
+    memmove(&shares[i], &shares[i + 1], (nshares - i - 1) * sizeof *shares);
+    nshares--;
+    if (at_proxy) unshare_at_proxy(offset, mask);
+}
+
+static void forget_all_in_child(void);
+
+/* Makes [lo, hi) a share; its index, or -1 (the message is then copied). */
+static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
+{
+    static int atfork;
+    if (!atfork) atfork = !pthread_atfork(NULL, NULL, forget_all_in_child);
+    uint64_t length = (uint64_t)(hi - lo) + 2 * PAGE;
+    unsigned generation = restarts;
+    sigset_t held;
+    let_checkpoints_in(mask);
+    struct mpcr_call *call = mpcr_call_begin_aside(MPCR_OP_SHARE);
+    call->bytes = length;
+    const struct mpcr_reply *r = mpcr_call_finish();
+    hold_checkpoints(&held);
+    if (r->rc) return -1;
+    int proxy_fd = r->value;
+    uint64_t offset = r->bytes;
+    /* A restart in between: the descriptor is not this proxy's (the range,
+     * if this proxy served the SHARE again, goes below). */
+    int restarted = generation != restarts;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)mpcr.proxy_pid, proxy_fd);
+    int fd = restarted ? -1 : open(path, O_RDWR | O_CLOEXEC);
+    struct stat st;
+    char *mirror = MAP_FAILED;
+    if (fd >= 0 && !fstat(fd, &st) && (uint64_t)st.st_size == length)
+        mirror = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    int made = mirror != MAP_FAILED;
+    if (made) {
+        memcpy(mirror + PAGE, (void *)lo, hi - lo);
+        made = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, PAGE) !=
+               MAP_FAILED;
+        if (!made) munmap(mirror, length);
+    }
+    if (fd >= 0) close(fd);
+    if (!made) {
+        if (!restarted) min_bytes = 0; /* the proxy's memfd cannot be opened here: never again */
+        unshare_at_proxy(offset, mask);
+        return -1;
+    }
+    shares[nshares] = (struct share){.lo = lo, .hi = hi, .offset = offset, .mirror = mirror, .inode = st.st_ino,
+                                     .dev_major = major(st.st_dev), .dev_minor = minor(st.st_dev)};
+    return (int)nshares++;
+}
+
+/* The share that may carry [d, d + n), made if need be; -1: none. */
+static int share_for(uintptr_t d, uint64_t n, const sigset_t *mask)
+{
+    if (!enabled() || n < (uint64_t)min_bytes || maps() < 0) return -1;
+    uintptr_t end = d + n, lo = (d + PAGE - 1) & ~(PAGE - 1), hi = end & ~(PAGE - 1);
+    for (unsigned i = 0; i < nshares; i++) {
+        struct share *s = &shares[i];
+        if (s->dead || s->gone || d < s->lo - PAGE || end > s->hi + PAGE) continue;
+        uintptr_t a = d > s->lo ? d & ~(PAGE - 1) : s->lo;
+        uintptr_t b = end < s->hi ? (end + PAGE - 1) & ~(PAGE - 1) : s->hi;
+        enum standing st = standing_of(s, a, b);
+        if (st == INTACT) return (int)i;
+        if (st == PARTLY) return -1;
+        if (s->users) {
+            s->dead = 1;
+            return -1;
+        }
+        drop(i, mask);
+        break;
+    }
+    /* A new share of the message's whole pages. Shares in its way that the
+     * program has replaced are dropped; those inside it are replaced by it
+     * (their pages are the message's, which nobody writes meanwhile); any
+     * other overlap, or a full table, leaves the message to be copied.
+     * Entries of shares that are gone are removed here. */
+    if (hi <= lo) return -1;
+    for (unsigned i = 0; i < nshares;) {
+        struct share *s = &shares[i];
+        if (s->gone && !s->users) {
+            drop(i, mask);
+            continue;
+        }
+        if (s->hi <= lo || s->lo >= hi) {
+            i++;
+            continue;
+        }
+        if (s->users) return -1;
+        if (standing_of(s, s->lo, s->hi) == REPLACED || (s->lo >= lo && s->hi <= hi)) {
+            drop(i, mask); /* the pages of one inside are copied from the program's view, then mapped over */
+            continue;
+        }
+        return -1;
+    }
+    if (nshares == MPCR_SHARED_MAX || !plain_memory(lo, hi)) return -1;
+    return create(lo, hi, mask);
+}
+
+/* Where byte x of share s is, as the proxy names it. */
+static uint64_t offset_of(const struct share *s, uintptr_t x)
+{
+    return s->offset + PAGE + (x - s->lo); /* wraps below lo: the head slot */
+}
+
+static char *slot_of(const struct share *s, uintptr_t x)
+{
+    return s->mirror + PAGE + (x - s->lo);
+}
+
+/* Copies the bytes of [d, end) that lie outside [lo, hi), into the slots
+ * (to_slots) or out of them. */
+static void copy_ends(const struct share *s, uintptr_t d, uintptr_t end, int to_slots)
+{
+    uintptr_t head_end = end < s->lo ? end : s->lo, tail = d > s->hi ? d : s->hi;
+    if (d < head_end) {
+        if (to_slots)
+            memcpy(slot_of(s, d), (void *)d, head_end - d);
+        else
+            memcpy((void *)d, slot_of(s, d), head_end - d);
+    }
+    if (tail < end) {
+        if (to_slots)
+            memcpy(slot_of(s, tail), (void *)tail, end - tail);
+        else
+            memcpy((void *)tail, slot_of(s, tail), end - tail);
+    }
+}
+
+/* A send's or a receive's share, counted as used; its data's offset. */
+static int use(const void *data, uint64_t bytes, int sending, uint64_t *offset)
+{
+    if (!enabled() || bytes < (uint64_t)min_bytes) return 0;
+    sigset_t mask;
+    hold_checkpoints(&mask);
+    int i = share_for((uintptr_t)data, bytes, &mask);
+    if (i >= 0) {
+        shares[i].users++;
+        if (sending) copy_ends(&shares[i], (uintptr_t)data, (uintptr_t)data + bytes, 1);
+        *offset = offset_of(&shares[i], (uintptr_t)data);
+    }
+    let_checkpoints_in(&mask);
+    return i >= 0;
+}
+
+int mpcr_share_send(const void *data, uint64_t bytes, uint64_t *offset)
+{
+    return use(data, bytes, 1, offset);
+}
+
+int mpcr_share_recv(void *data, uint64_t bytes, uint64_t *offset)
+{
+    return use(data, bytes, 0, offset);
+}
+
+static int share_at(uint64_t offset)
+{
+    for (unsigned i = 0; i < nshares; i++)
+        if (!shares[i].gone && offset - shares[i].offset < length_of(&shares[i])) return (int)i;
+    mpcr_fatal("internal error: offset %llu names no shared buffer", (unsigned long long)offset);
+}
+
+void mpcr_share_received(uint64_t offset, uint64_t got)
+{
+    const struct share *s = &shares[share_at(offset)];
+    uintptr_t d = s->lo + (offset - s->offset) - PAGE;
+    copy_ends(s, d, d + got, 0);
+}
+
+void mpcr_share_release(uint64_t offset)
+{
+    sigset_t mask;
+    hold_checkpoints(&mask);
+    unsigned i = (unsigned)share_at(offset);
+    if (!--shares[i].users && shares[i].dead) drop(i, &mask);
+    let_checkpoints_in(&mask);
+}
+
+/* ---- checkpoints and fork ---- */
+
+/* Makes [lo, lo + n) private memory again with the same bytes, moved over
+ * it in one mremap. Only while no other thread of the program runs (a
+ * checkpoint's hook, a fork child): a write between the copy and the
+ * mremap would be lost. */
+static int private_again(uintptr_t lo, size_t n)
+{
+    void *copy = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (copy == MAP_FAILED) return 0;
+    memcpy(copy, (void *)lo, n);
+    if (mremap(copy, n, n, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)lo) != MAP_FAILED) return 1;
+    munmap(copy, n);
+    return 0;
+}
+
+static int in_use_at(uintptr_t start, uintptr_t end)
+{
+    for (unsigned i = 0; i < nshares; i++) {
+        const struct share *s = &shares[i];
+        uintptr_t m = (uintptr_t)s->mirror;
+        if (s->users && !s->gone &&
+            ((start < s->hi && end > s->lo) || (start < m + length_of(s) && end > m)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Every mapping of a share's memfd that is left in the program (pages of a
+ * share dropped while the program kept them, pieces of a share it partly
+ * replaced) becomes private memory, except those of shares in use: such
+ * pages would otherwise stay shared with a fork child, and be saved as
+ * shared memory. Found by name, mapping by mapping. */
+static void sweep_leftovers(void)
+{
+    static char name[4096];
+    for (uintptr_t a = 0;;) {
+        struct maps_query q = {.size = sizeof q, .query_flags = 0x10 /* covering or next */,
+                               .query_addr = a, .vma_name_size = sizeof name,
+                               .vma_name_addr = (uintptr_t)name};
+        if (maps() < 0 || ioctl(maps_fd, MAPS_QUERY, &q)) return; /* ENOENT: no more */
+        a = q.vma_end;
+        if (share_mapping(name, q.vma_name_size) && !in_use_at(q.vma_start, q.vma_end))
+            private_again(q.vma_start, q.vma_end - q.vma_start);
+    }
+}
+
+/* The checkpoint's `before` hook, every other thread stopped. Shares no
+ * call uses go back to private memory, so that the image holds plain
+ * memory and a forked writer can copy it on write (shared memory would
+ * have to be copied while the program waits: src/engine/memory.c); they
+ * are made again at their next message. Those a call in progress uses
+ * stay, and are noted if intact: a restart makes them again. */
+void mpcr_shares_before_checkpoint(void)
+{
+    for (unsigned i = 0; i < nshares; i++) {
+        struct share *s = &shares[i];
+        if (s->gone) continue;
+        s->kept = !s->dead && standing_of(s, s->lo, s->hi) == INTACT;
+        if (s->users) continue;
+        munmap(s->mirror, length_of(s));
+        s->gone = 1;
+    }
+    if (nshares) sweep_leftovers();
+}
+
+/* In the restarted process (engine's signal handler, system calls only):
+ * the image restored mirrors and buffers as memory of their own; each kept
+ * share is made again from a new memfd with the mirror's contents (the
+ * buffer's, since they were one memory) and handed to the new proxy over
+ * sock. */
+void mpcr_shares_restarted(int sock)
+{
+    restarts++;
+    maps_fd = -1; /* the engine closed it */
+    for (unsigned i = 0; i < nshares; i++) {
+        struct share *s = &shares[i];
+        uint64_t length = length_of(s);
+        int fd = s->kept && !s->gone ? memfd_create("mpcr-shared", MFD_CLOEXEC) : -1;
+        struct stat st;
+        int made = fd >= 0 && !ftruncate(fd, (off_t)length) &&
+                   pwrite(fd, s->mirror, length, 0) == (ssize_t)length && !fstat(fd, &st) &&
+                   mmap(s->mirror, length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) != MAP_FAILED &&
+                   mmap((void *)s->lo, s->hi - s->lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+                        PAGE) != MAP_FAILED;
+        struct mpcr_shared_handover h = {s->offset, length};
+        if (made) made = !mpcr_send_fd(sock, fd, &h, sizeof h);
+        if (fd >= 0) close(fd);
+        if (made) {
+            s->inode = st.st_ino, s->dev_major = major(st.st_dev), s->dev_minor = minor(st.st_dev);
+            continue;
+        }
+        /* Replaced before the checkpoint (or no memory now): the buffer, if
+         * still the program's, keeps its restored contents as plain memory.
+         * The entry stays where it is (a thread stopped in the middle of a
+         * call may hold its index) and is removed later (share_for). */
+        if (!s->gone) munmap(s->mirror, length);
+        s->gone = s->stale_proxy = 1;
+    }
+}
+
+/* A fork child has no proxy of its own: every share's pages become its
+ * private memory, and the table is emptied. Only the forking thread runs
+ * in the child. */
+static void forget_all_in_child(void)
+{
+    if (maps_fd >= 0) close(maps_fd); /* it reads the parent's maps */
+    maps_fd = -1;
+    for (unsigned i = 0; i < nshares; i++)
+        if (!shares[i].gone) munmap(shares[i].mirror, length_of(&shares[i]));
+    nshares = 0;
+    sweep_leftovers();
+    if (maps_fd >= 0) close(maps_fd);
+    maps_fd = -1;
+}

@@ -1,0 +1,108 @@
+/* The proxy's side of shared buffers (shared.h). A range is created at the
+ * program's request (SHARE): a memfd of the asked length, mapped at a free
+ * offset of the shared part of the staging reservation; the program opens
+ * the memfd through /proc/<proxy>/fd and maps it over its buffer. The
+ * proxy keeps the descriptor until UNSHARE (or its end). */
+#include "proxy.h"
+#include "report.h"
+#include "shared.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+struct range {
+    uint64_t offset, length;
+    int fd;
+};
+static struct range ranges[MPCR_SHARED_MAX]; /* sorted by offset */
+static unsigned nranges;
+
+/* Maps fd over [offset, offset + length) of the reservation and records it. */
+static int add_range(int fd, uint64_t offset, uint64_t length)
+{
+    if (nranges == MPCR_SHARED_MAX) return MPI_ERR_NO_MEM;
+    if (mmap(staging(offset), length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+        return MPI_ERR_NO_MEM;
+    unsigned i = 0;
+    while (i < nranges && ranges[i].offset < offset)
+        i++;
+    memmove(&ranges[i + 1], &ranges[i], (nranges - i) * sizeof *ranges);
+    ranges[i] = (struct range){offset, length, fd};
+    nranges++;
+    return MPI_SUCCESS;
+}
+
+/* A free offset for `length` bytes: the first gap that fits. */
+static int free_offset(uint64_t length, uint64_t *offset)
+{
+    uint64_t at = MPCR_SHARED_BASE;
+    for (unsigned i = 0; i < nranges; i++) {
+        if (ranges[i].offset - at >= length) break;
+        at = ranges[i].offset + ranges[i].length;
+    }
+    if (at > MPCR_SHARED_END || length > MPCR_SHARED_END - at) return MPI_ERR_NO_MEM;
+    *offset = at;
+    return MPI_SUCCESS;
+}
+
+/* bytes: the length (whole pages) -> value: the memfd's descriptor here,
+ * bytes: the range's offset. */
+void op_share(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    uint64_t length = c->bytes, offset;
+    r->rc = MPI_ERR_ARG;
+    if (!length || length % MPCR_PAGE_SIZE || length > MPCR_SHARED_END - MPCR_SHARED_BASE) return;
+    if ((r->rc = free_offset(length, &offset))) return;
+    int fd = memfd_create("mpcr-shared", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, (off_t)length) < 0 || (r->rc = add_range(fd, offset, length))) {
+        if (fd >= 0) close(fd);
+        r->rc = MPI_ERR_NO_MEM;
+        return;
+    }
+    r->value = fd;
+    r->bytes = offset;
+}
+
+/* offset: a range made by SHARE (or handed over at a restart). */
+void op_unshare(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    for (unsigned i = 0; i < nranges; i++)
+        if (ranges[i].offset == c->offset) {
+            /* back to the reservation's inaccessible pages */
+            mmap(staging(ranges[i].offset), ranges[i].length, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+            close(ranges[i].fd);
+            memmove(&ranges[i], &ranges[i + 1], (nranges - i - 1) * sizeof *ranges);
+            nranges--;
+            r->rc = MPI_SUCCESS;
+            return;
+        }
+    r->rc = MPI_ERR_ARG;
+}
+
+int in_shared(uint64_t offset, uint64_t bytes)
+{
+    for (unsigned i = 0; i < nranges && ranges[i].offset <= offset; i++)
+        if (offset - ranges[i].offset <= ranges[i].length &&
+            bytes <= ranges[i].length - (offset - ranges[i].offset))
+            return 1;
+    return 0;
+}
+
+void shared_accept(int sock)
+{
+    for (;;) {
+        struct mpcr_shared_handover h;
+        int fd = -1;
+        if (mpcr_recv_fd(sock, &fd, &h, sizeof h)) return; /* closed: all handed over */
+        int ok = h.offset >= MPCR_SHARED_BASE && h.offset <= MPCR_SHARED_END && h.length &&
+                 h.length <= MPCR_SHARED_END - h.offset && !in_shared(h.offset, 1) &&
+                 !add_range(fd, h.offset, h.length);
+        if (!ok) {
+            mpcr_report("rank %d: cannot map a shared buffer handed over at the restart", proxy.rank);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+/* Checkpoint scenario: large messages through shared buffers (src/lib/
+ * shared_buffers.c) at any cut. Ranks pair up (0-1, 2-3, ...) and exchange
+ * messages of 300 KiB to 2 MiB with blocking MPI_Send/MPI_Recv, at offsets
+ * that vary inside a few buffers (so shares are made, used, grown and
+ * replaced all the time), rewriting the buffers each time; every
+ * ITERATIONS/10 iterations a buffer is freed and allocated again, and one
+ * is unmapped and mapped again at its address (shares the program replaced
+ * behind MPI's back). Checkpoints land while shares are made, while a
+ * message is in a shared buffer at either end, between the proxy's answer
+ * and the copy of a receive's ends. Every byte received is checked and
+ * folded into a checksum.
+ *   ckpt_shared [ITERATIONS [UNITS]]   (default 400 1; UNITS ms of computing
+ *                                       between exchanges) */
+#include "ckpt.h"
+
+#include <sys/mman.h>
+
+#define NBUF  3
+#define SPACE (3 << 20) /* bytes in each buffer */
+#define MAPPED_BYTES (4 << 20)
+
+/* The message of iteration it from rank: n bytes, 8 at a time from a hash. */
+static void fill(unsigned char *p, size_t n, long it, int rank)
+{
+    uint64_t seed = mix64((uint64_t)it << 8 | (uint64_t)rank);
+    for (size_t j = 0; j < n; j += 8) {
+        uint64_t w = seed ^ (j * 0x9e3779b97f4a7c15ULL);
+        memcpy(p + j, &w, n - j < 8 ? n - j : 8);
+    }
+}
+
+/* How many of the n bytes at p differ from fill's; their hash in *x. */
+static long differing(const unsigned char *p, size_t n, long it, int rank, uint64_t *x)
+{
+    uint64_t seed = mix64((uint64_t)it << 8 | (uint64_t)rank);
+    long bad = 0;
+    for (size_t j = 0; j < n; j += 8) {
+        uint64_t w = seed ^ (j * 0x9e3779b97f4a7c15ULL), got = 0;
+        size_t k = n - j < 8 ? n - j : 8;
+        memcpy(&got, p + j, k);
+        if (k < 8) w &= (1ULL << (k * 8)) - 1;
+        bad += got != w;
+        *x = *x * 31 + got;
+    }
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    long iters = arg_long(argc, argv, 1, 400), units = arg_long(argc, argv, 2, 1);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int peer = rank ^ 1;
+    check(peer < size, "an even number of ranks is needed");
+    unsigned char *buf[NBUF + 1];
+    for (int b = 0; b < NBUF; b++)
+        check((buf[b] = malloc(SPACE)) != NULL, "out of memory");
+    buf[NBUF] = mmap(NULL, MAPPED_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    check(buf[NBUF] != MAP_FAILED, "mmap failed");
+    uint64_t sum = 0, work = 0;
+    long every = iters / 10 > 0 ? iters / 10 : 1;
+    for (long it = 0; it < iters; it++) {
+        uint64_t h = mix2((uint64_t)it, 77);
+        int b = (int)(h % (NBUF + 1));
+        size_t n = 300 * 1024 + (size_t)(h >> 8) % (1700 * 1024);
+        size_t room = b == NBUF ? MAPPED_BYTES : SPACE;
+        size_t off = (size_t)(h >> 32) % (room - n);
+        if (it % 4 == 3) off = (size_t)(h >> 40) % 3 * 4096; /* now and then page-aligned */
+        int sends_first = (rank & 1) == (int)(it & 1);
+        for (int turn = 0; turn < 2; turn++) {
+            if ((turn == 0) == sends_first) {
+                fill(buf[b] + off, n, it, rank);
+                MPI_Send(buf[b] + off, (int)n, MPI_BYTE, peer, (int)(it % 1000), MPI_COMM_WORLD);
+            } else {
+                MPI_Status st;
+                int count;
+                MPI_Recv(buf[b] + off, (int)n, MPI_BYTE, peer, (int)(it % 1000), MPI_COMM_WORLD, &st);
+                MPI_Get_count(&st, MPI_BYTE, &count);
+                check(count == (int)n, "iteration %ld: %d bytes, expected %zu", it, count, n);
+                uint64_t x = 0;
+                long bad = differing(buf[b] + off, n, it, peer, &x);
+                check(bad == 0, "iteration %ld: %ld of %zu words received are wrong", it, bad, n / 8);
+                sum = mix2(sum, x);
+            }
+        }
+        work = mix2(work, compute((uint64_t)it, units));
+        if (it % every == every / 2) { /* memory replaced behind MPI's back */
+            free(buf[it % NBUF]);
+            check((buf[it % NBUF] = malloc(SPACE)) != NULL, "out of memory");
+            munmap(buf[NBUF], MAPPED_BYTES);
+            check(mmap(buf[NBUF], MAPPED_BYTES, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == buf[NBUF],
+                  "mmap failed");
+        }
+        if (it % every == every - 1)
+            progress("shared: iteration %ld done, checksum %016" PRIx64 "\n", it + 1, sum);
+    }
+    const char *names[] = {"messages", "checksum", "work"};
+    uint64_t v[] = {(uint64_t)iters, sum, work};
+    report("shared", names, v, 3);
+    for (int b = 0; b < NBUF; b++)
+        free(buf[b]);
+    munmap(buf[NBUF], MAPPED_BYTES);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,305 @@
+/* Large messages through shared buffers (src/lib/shared_buffers.c): the
+ * buffers' pages become memory the proxy maps too, so every way a program
+ * may treat its memory must still give MPI's answers. Rank 0 and rank 1:
+ *   - ping-pong of large messages at many offsets and lengths inside one
+ *     buffer (unaligned ends, messages inside, across and beyond an earlier
+ *     message's pages), the buffer rewritten between messages;
+ *   - a receive shorter than its buffer: the bytes after the message keep
+ *     their values; a received buffer sent on as it is;
+ *   - memory given back and replaced behind MPI's back: malloc/free cycles,
+ *     munmap and a new mapping at the same address (anonymous, then a
+ *     file's), a buffer's pages replaced with MAP_FIXED while shared;
+ *   - fork: a child writing into a shared buffer changes nothing for its
+ *     parent;
+ *   - synchronous sends, and a strided type (copied, as before).
+ * Each rank prints checksums of what it received; compare.sh compares them
+ * with native MPICH's. Under mpcr on a kernel that can tell (PROCMAP_QUERY),
+ * it also checks that a ping-pong buffer did become shared (else it says
+ * so, and the outputs differ). */
+#include <mpi.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MIB (1 << 20)
+static int rank;
+
+/* Rank 1's lines are kept and printed by rank 0 at the end: two ranks
+ * printing at once may interleave inside a line. */
+static char said[1 << 16];
+static size_t nsaid;
+#define say(...)                                                                              \
+    do {                                                                                      \
+        if (rank == 0)                                                                        \
+            printf(__VA_ARGS__);                                                              \
+        else                                                                                  \
+            nsaid += (size_t)snprintf(said + nsaid, sizeof said - nsaid, __VA_ARGS__);        \
+    } while (0)
+static void print_rank1(void)
+{
+    if (rank == 1) {
+        MPI_Send(said, (int)nsaid, MPI_CHAR, 0, 99, MPI_COMM_WORLD);
+    } else {
+        MPI_Status st;
+        int n;
+        MPI_Recv(said, sizeof said, MPI_CHAR, 1, 99, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_CHAR, &n);
+        fwrite(said, 1, (size_t)n, stdout);
+    }
+}
+
+static uint64_t sum(const unsigned char *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+static void fill(unsigned char *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (unsigned char)(i * 31u + seed * 7u + (i >> 12));
+}
+
+/* Rank 0 sends [buf + off, + n) of a buffer it rewrites with `seed`; rank 1
+ * receives it into [rbuf + roff, + n) and sends it back; rank 0 receives it
+ * back into the same place and both print what they got. */
+static void pingpong(unsigned char *buf, unsigned char *rbuf, size_t off, size_t roff, size_t n,
+                     unsigned seed, const char *what)
+{
+    MPI_Status st;
+    int count;
+    if (rank == 0) {
+        fill(buf + off, n, seed);
+        uint64_t sent = sum(buf + off, n);
+        MPI_Send(buf + off, (int)n, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+        memset(buf + off, 0, n);
+        MPI_Recv(buf + off, (int)n, MPI_BYTE, 1, 2, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_BYTE, &count);
+        say("%s: back %d bytes, %s\n", what, count, sum(buf + off, n) == sent ? "same" : "DIFFERENT");
+    } else {
+        MPI_Recv(rbuf + roff, (int)n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_BYTE, &count);
+        say("%s: got %d bytes, sum %016llx\n", what, count, (unsigned long long)sum(rbuf + roff, n));
+        MPI_Send(rbuf + roff, (int)n, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+    }
+}
+
+/* Under mpcr, where the kernel can tell: whether p lies in a shared buffer. */
+static int under_mpcr(void)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len;
+    MPI_Get_library_version(v, &len);
+    return !strncmp(v, "mpcr ", 5);
+}
+struct maps_query {
+    uint64_t size, query_flags, query_addr;
+    uint64_t vma_start, vma_end, vma_flags, vma_page_size, vma_offset, inode;
+    uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+    uint64_t vma_name_addr, build_id_addr;
+};
+static void expect_shared(const void *p, const char *what)
+{
+    int fd = open("/proc/self/maps", O_RDONLY);
+    char name[256] = "";
+    struct maps_query q = {.size = sizeof q, .query_addr = (uintptr_t)p, .vma_name_size = sizeof name,
+                           .vma_name_addr = (uintptr_t)name};
+    int can_tell = fd >= 0 && !ioctl(fd, _IOWR('f', 17, struct maps_query), &q);
+    if (fd >= 0) close(fd);
+    if (can_tell && under_mpcr() && !strstr(name, "mpcr-shared"))
+        say("%s: NOT SHARED (%s)\n", what, name);
+}
+
+static void pingpongs(void)
+{
+    size_t size = 3 * MIB;
+    unsigned char *buf = malloc(size), *rbuf = malloc(size);
+    memset(buf, 1, size);
+    memset(rbuf, 2, size);
+    static const struct {
+        size_t off, n;
+    } cases[] = {
+        {0, MIB},           {0, MIB},         {123, MIB + 4567}, {4096, MIB - 8192}, {77, 300000},
+        {MIB / 2, MIB},     {5000, 2 * MIB},  {1, 3 * MIB - 2},   {0, 3 * MIB},       {0, 300 * 1024},
+        {2 * MIB, MIB - 1}, {4095, 700001},
+    };
+    char what[64];
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(what, sizeof what, "pingpong %u (+%zu, %zu)", i, cases[i].off, cases[i].n);
+        pingpong(buf, rbuf, cases[i].off, cases[i].off / 2, cases[i].n, i, what);
+        if (i == 1) expect_shared(rank ? rbuf + MIB / 2 : buf + MIB / 2, what);
+    }
+    /* the program writes into its buffer between messages */
+    for (unsigned i = 0; i < 4; i++) {
+        snprintf(what, sizeof what, "rewritten %u", i);
+        pingpong(buf, rbuf, 64, 64, MIB, 100 + i, what);
+    }
+    free(buf);
+    free(rbuf);
+}
+
+/* A receive whose message is shorter than its buffer; the buffer sent on. */
+static void short_receive(void)
+{
+    size_t cap = 2 * MIB, n = 700000;
+    unsigned char *buf = malloc(cap);
+    if (rank == 0) {
+        fill(buf, n, 9);
+        MPI_Send(buf, (int)n, MPI_BYTE, 1, 3, MPI_COMM_WORLD);
+        memset(buf, 0, cap);
+        MPI_Recv(buf, (int)cap, MPI_BYTE, 1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        say("forwarded: sum %016llx\n", (unsigned long long)sum(buf, cap));
+    } else {
+        memset(buf, 0xee, cap);
+        MPI_Status st;
+        int count;
+        MPI_Recv(buf, (int)cap, MPI_BYTE, 0, 3, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_BYTE, &count);
+        size_t kept = 0;
+        for (size_t i = n; i < cap; i++)
+            kept += buf[i] == 0xee;
+        say("short: %d bytes, sum %016llx, %zu of %zu after it kept\n", count,
+               (unsigned long long)sum(buf, n), kept, cap - n);
+        MPI_Send(buf, (int)cap, MPI_BYTE, 0, 4, MPI_COMM_WORLD);
+    }
+    free(buf);
+}
+
+/* One large message from [p, p + n) to rank 1, which prints its sum. */
+static void one_message(const unsigned char *p, size_t n, const char *what)
+{
+    if (rank == 0) {
+        MPI_Send(p, (int)n, MPI_BYTE, 1, 5, MPI_COMM_WORLD);
+    } else {
+        unsigned char *r = malloc(n);
+        MPI_Recv(r, (int)n, MPI_BYTE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        say("%s: sum %016llx\n", what, (unsigned long long)sum(r, n));
+        free(r);
+    }
+}
+
+/* Memory the program gives back and replaces without telling MPI. */
+static void replaced_memory(void)
+{
+    size_t n = 2 * MIB;
+    /* Pages of a reservation of their own, so that no earlier share lies in
+     * the way: each message below finds the share the one before made over
+     * the same pages, and must notice that the program replaced them. */
+    unsigned char *reserved = mmap(NULL, 4 * n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned char *m = mmap(reserved + n, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (reserved == MAP_FAILED || m != reserved + n) abort();
+    if (rank == 0) fill(m, n, 30);
+    one_message(m + 100, n - 200, "mapping");
+    /* new anonymous pages at the same address: zeros, then written */
+    munmap(m, n);
+    if (mmap(m, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != m) abort();
+    one_message(m + 100, n - 200, "mapped again, zeros");
+    if (rank == 0) fill(m + 4096, n - 8192, 31);
+    one_message(m + 100, n - 200, "mapped again, written");
+    /* part of it replaced with MAP_FIXED while the rest stays */
+    if (mmap(m + MIB, MIB / 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
+        m + MIB)
+        abort();
+    if (rank == 0) memset(m + MIB, 0x5a, MIB / 4);
+    one_message(m + 100, n - 200, "half replaced");
+    /* a file's pages at the same address */
+    char path[] = "/tmp/mpcr-shared-test-XXXXXX";
+    int fd = mkstemp(path);
+    unlink(path);
+    unsigned char *content = malloc(n);
+    fill(content, n, 40 + rank);
+    if (write(fd, content, n) != (ssize_t)n) abort();
+    free(content);
+    if (mmap(m, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0) != m) abort();
+    close(fd);
+    one_message(m + 100, n - 200, "a file mapped there");
+    munmap(reserved, 4 * n);
+    for (unsigned i = 0; i < 4; i++) { /* malloc/free: glibc unmaps or reuses the pages */
+        unsigned char *p = malloc(n);
+        if (rank == 0) fill(p, n, 20 + i);
+        char what[32];
+        snprintf(what, sizeof what, "malloc cycle %u", i);
+        one_message(p + 16, n - 32, what);
+        free(p);
+    }
+}
+
+/* A fork child writes into a shared buffer: its parent's stays as it was.
+ * Earlier buffers were unmapped by the program: the child must not touch
+ * them. */
+static void forked(void)
+{
+    size_t n = MIB;
+    unsigned char *p = malloc(n);
+    fill(p, n, 50);
+    one_message(p, n, "before fork"); /* p is shared on rank 0 now */
+    if (rank == 0) {
+        fflush(stdout);
+        pid_t child = fork();
+        if (child == 0) {
+            memset(p, 0x77, n);
+            _exit(0);
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        say("fork child: %s\n", WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "exited" : "CRASHED");
+    }
+    one_message(p, n, "after the child wrote");
+    free(p);
+}
+
+static void other_sends(void)
+{
+    size_t n = MIB + 3;
+    unsigned char *p = malloc(2 * n);
+    if (rank == 0) {
+        fill(p, 2 * n, 60);
+        MPI_Ssend(p, (int)n, MPI_BYTE, 1, 6, MPI_COMM_WORLD);
+        MPI_Datatype every_other;
+        MPI_Type_vector((int)n, 1, 2, MPI_BYTE, &every_other);
+        MPI_Type_commit(&every_other);
+        MPI_Send(p, 1, every_other, 1, 7, MPI_COMM_WORLD);
+        MPI_Type_free(&every_other);
+        double *d = malloc(MIB);
+        for (int i = 0; i < MIB / 8; i++)
+            d[i] = i * 0.5;
+        MPI_Send(d + 1, MIB / 8 - 2, MPI_DOUBLE, 1, 8, MPI_COMM_WORLD);
+        free(d);
+    } else {
+        MPI_Recv(p, (int)n, MPI_BYTE, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        say("ssend: sum %016llx\n", (unsigned long long)sum(p, n));
+        MPI_Recv(p, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        say("strided: sum %016llx\n", (unsigned long long)sum(p, n));
+        double *d = malloc(MIB);
+        MPI_Status st;
+        int count;
+        MPI_Recv(d, MIB / 8, MPI_DOUBLE, 0, 8, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_DOUBLE, &count);
+        say("doubles: %d, sum %016llx\n", count, (unsigned long long)sum((unsigned char *)d, (size_t)count * 8));
+        free(d);
+    }
+    free(p);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    pingpongs();
+    short_receive();
+    replaced_memory();
+    forked();
+    other_sends();
+    print_rank1();
+    MPI_Finalize();
+    return 0;
+}
