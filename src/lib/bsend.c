@@ -32,6 +32,7 @@ int mpcr_bsend(const void *buf, MPI_Count count, const struct mpcr_type *t, int 
     MPI_Request handle;
     struct mpcr_request *q = mpcr_request_new(c, &handle);
     if (!q) return MPI_ERR_NO_MEM;
+    q->copies_data = 1;
     err = mpcr_request_start_send(q, MPCR_OP_ISEND, buf, count, t, dest, tag);
     mpcr_posts_flush(); /* its token, for the orphan list (its start may have been queued) */
     if (!err) {

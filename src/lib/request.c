@@ -116,12 +116,13 @@ static void done_here(struct mpcr_request *q, int source, int tag)
 
 /* Stages q's data: count elements of t, a send's packed from buf (which
  * may be MPI_BOTTOM), a receive's room; q->kind says which. A large
- * contiguous buffer may be a shared one instead (shared_buffers.c). */
+ * contiguous buffer may be a shared one instead (shared_buffers.c), except
+ * a buffered send's, which the program may reuse as soon as it returns. */
 static int stage(struct mpcr_request *q, const void *buf, MPI_Count count,
                  const struct mpcr_type *t, uint64_t *off, uint64_t *bytes)
 {
     int err = mpcr_bytes_of(count, t, bytes);
-    const void *flat = err ? NULL : mpcr_type_flat_data(q->kind == MPCR_REQ_SEND ? buf : q->buf, count, t);
+    const void *flat = err || q->copies_data ? NULL : mpcr_type_flat_data(q->kind == MPCR_REQ_SEND ? buf : q->buf, count, t);
     if (flat && (q->kind == MPCR_REQ_SEND ? mpcr_share_send(flat, *bytes, off)
                                           : mpcr_share_recv((void *)flat, *bytes, off)))
         return MPI_SUCCESS;

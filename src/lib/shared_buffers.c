@@ -20,11 +20,13 @@
  * (PROCMAP_QUERY, Linux 6.11). Without it nothing is shared. A share found
  * replaced is dropped; the program's pages are never touched again.
  *
- * Checkpoints: the image holds the buffers and the mirrors (shared memory is
- * saved as memory); the `before` hook notes which shares are still the
- * program's, and after a restart each is made again from a new memfd with
- * the same contents at the same offset, handed to the new proxy before it
- * serves the call in progress. A fork child gets private copies. */
+ * Checkpoints: the `before` hook (every other thread stopped) turns shares
+ * no call uses back into private memory, so that the image holds plain
+ * memory; they are made again at their next message. A share a call in
+ * progress uses stays, and after a restart is made again from a new memfd
+ * with the same contents at the same offset, handed to the new proxy before
+ * it serves that call. A fork child gets private copies. The design, and
+ * what it costs: docs/pt2pt.md, "Large messages without copies". */
 #include "lib.h"
 
 #include <errno.h>
@@ -51,9 +53,9 @@ struct maps_query {
     uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
     uint64_t vma_name_addr, build_id_addr;
 };
-#define MAPS_QUERY     _IOWR('f', 17, struct maps_query)
-#define VMA_WRITABLE   0x02u
-#define VMA_SHARED     0x08u
+#define MAPS_QUERY   _IOWR('f', 17, struct maps_query)
+#define VMA_WRITABLE 0x02u
+#define VMA_SHARED   0x08u
 
 struct share {
     uintptr_t lo, hi; /* the program's pages that are the memfd's */
@@ -63,15 +65,16 @@ struct share {
     uint32_t dev_major, dev_minor;
     unsigned users;  /* calls in progress that name it */
     int dead;        /* found replaced while in use: dropped once unused */
-    int kept;        /* the `before` hook found it intact */
+    int detached;    /* in use at a checkpoint: the program's pages are private again, the
+                        call in progress goes on in the memfd (the mirror); dropped once unused */
     int gone;        /* no longer a share: no mirror (the entry waits to be removed) */
     int stale_proxy; /* gone, and made before a restart: the proxy never had it */
 };
 static struct share shares[MPCR_SHARED_MAX];
 static unsigned nshares;
 static int maps_fd = -1;
-static long min_bytes = -1;      /* MPCR_SHARE_MIN; 0: off */
-static unsigned restarts;        /* bumped by each restart: a SHARE answered before it is void */
+static long min_bytes = -1; /* MPCR_SHARE_MIN; 0: off */
+static unsigned restarts;   /* bumped by each restart: a SHARE answered before it is void */
 
 static uint64_t length_of(const struct share *s)
 {
@@ -136,10 +139,13 @@ static int plain_memory(uintptr_t lo, uintptr_t hi)
 {
     for (uintptr_t a = lo; a < hi;) {
         char name[32];
-        struct maps_query q = {.size = sizeof q, .query_addr = a, .vma_name_size = sizeof name,
+        struct maps_query q = {.size = sizeof q,
+                               .query_addr = a,
+                               .vma_name_size = sizeof name,
                                .vma_name_addr = (uintptr_t)name};
         if (ioctl(maps_fd, MAPS_QUERY, &q) || !(q.vma_flags & VMA_WRITABLE)) return 0;
-        int plain = !q.inode && !(q.vma_flags & VMA_SHARED) && !(q.vma_name_size && !strcmp(name, "[stack]"));
+        int plain = !q.inode && !(q.vma_flags & VMA_SHARED) &&
+                    !(q.vma_name_size && !strcmp(name, "[stack]"));
         if (!plain && !share_mapping(name, q.vma_name_size)) return 0;
         a = q.vma_end;
     }
@@ -218,8 +224,8 @@ static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
     int made = mirror != MAP_FAILED;
     if (made) {
         memcpy(mirror + PAGE, (void *)lo, hi - lo);
-        made = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, PAGE) !=
-               MAP_FAILED;
+        made = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+                    PAGE) != MAP_FAILED;
         if (!made) munmap(mirror, length);
     }
     if (fd >= 0) close(fd);
@@ -228,8 +234,13 @@ static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
         unshare_at_proxy(offset, mask);
         return -1;
     }
-    shares[nshares] = (struct share){.lo = lo, .hi = hi, .offset = offset, .mirror = mirror, .inode = st.st_ino,
-                                     .dev_major = major(st.st_dev), .dev_minor = minor(st.st_dev)};
+    shares[nshares] = (struct share){.lo = lo,
+                                     .hi = hi,
+                                     .offset = offset,
+                                     .mirror = mirror,
+                                     .inode = st.st_ino,
+                                     .dev_major = major(st.st_dev),
+                                     .dev_minor = minor(st.st_dev)};
     return (int)nshares++;
 }
 
@@ -240,7 +251,7 @@ static int share_for(uintptr_t d, uint64_t n, const sigset_t *mask)
     uintptr_t end = d + n, lo = (d + PAGE - 1) & ~(PAGE - 1), hi = end & ~(PAGE - 1);
     for (unsigned i = 0; i < nshares; i++) {
         struct share *s = &shares[i];
-        if (s->dead || s->gone || d < s->lo - PAGE || end > s->hi + PAGE) continue;
+        if (s->dead || s->detached || s->gone || d < s->lo - PAGE || end > s->hi + PAGE) continue;
         uintptr_t a = d > s->lo ? d & ~(PAGE - 1) : s->lo;
         uintptr_t b = end < s->hi ? (end + PAGE - 1) & ~(PAGE - 1) : s->hi;
         enum standing st = standing_of(s, a, b);
@@ -271,7 +282,8 @@ static int share_for(uintptr_t d, uint64_t n, const sigset_t *mask)
         }
         if (s->users) return -1;
         if (standing_of(s, s->lo, s->hi) == REPLACED || (s->lo >= lo && s->hi <= hi)) {
-            drop(i, mask); /* the pages of one inside are copied from the program's view, then mapped over */
+            drop(i, mask); /* the pages of one inside are copied from the program's view, then
+                              mapped over */
             continue;
         }
         return -1;
@@ -347,7 +359,10 @@ void mpcr_share_received(uint64_t offset, uint64_t got)
 {
     const struct share *s = &shares[share_at(offset)];
     uintptr_t d = s->lo + (offset - s->offset) - PAGE;
-    copy_ends(s, d, d + got, 0);
+    if (s->detached) /* the message is in the memfd only */
+        memcpy((void *)d, slot_of(s, d), got);
+    else
+        copy_ends(s, d, d + got, 0);
 }
 
 void mpcr_share_release(uint64_t offset)
@@ -355,7 +370,7 @@ void mpcr_share_release(uint64_t offset)
     sigset_t mask;
     hold_checkpoints(&mask);
     unsigned i = (unsigned)share_at(offset);
-    if (!--shares[i].users && shares[i].dead) drop(i, &mask);
+    if (!--shares[i].users && (shares[i].dead || shares[i].detached)) drop(i, &mask);
     let_checkpoints_in(&mask);
 }
 
@@ -375,61 +390,66 @@ static int private_again(uintptr_t lo, size_t n)
     return 0;
 }
 
-static int in_use_at(uintptr_t start, uintptr_t end)
+/* Whether [start, end) overlaps the mirror of a share still in the table. */
+static int mirror_at(uintptr_t start, uintptr_t end)
 {
     for (unsigned i = 0; i < nshares; i++) {
         const struct share *s = &shares[i];
         uintptr_t m = (uintptr_t)s->mirror;
-        if (s->users && !s->gone &&
-            ((start < s->hi && end > s->lo) || (start < m + length_of(s) && end > m)))
-            return 1;
+        if (!s->gone && start < m + length_of(s) && end > m) return 1;
     }
     return 0;
 }
 
-/* Every mapping of a share's memfd that is left in the program (pages of a
- * share dropped while the program kept them, pieces of a share it partly
- * replaced) becomes private memory, except those of shares in use: such
- * pages would otherwise stay shared with a fork child, and be saved as
- * shared memory. Found by name, mapping by mapping. */
+/* Every mapping of a share's memfd in the program's memory, except the
+ * mirrors still in the table, becomes private memory with the same bytes:
+ * the pages of shares, of shares dropped while the program kept their
+ * pages, pieces of a share it partly replaced (what it replaced is not a
+ * share's, and stays as it is). Found by name, mapping by mapping. */
 static void sweep_leftovers(void)
 {
     static char name[4096];
     for (uintptr_t a = 0;;) {
-        struct maps_query q = {.size = sizeof q, .query_flags = 0x10 /* covering or next */,
-                               .query_addr = a, .vma_name_size = sizeof name,
+        struct maps_query q = {.size = sizeof q,
+                               .query_flags = 0x10 /* covering or next */,
+                               .query_addr = a,
+                               .vma_name_size = sizeof name,
                                .vma_name_addr = (uintptr_t)name};
         if (maps() < 0 || ioctl(maps_fd, MAPS_QUERY, &q)) return; /* ENOENT: no more */
         a = q.vma_end;
-        if (share_mapping(name, q.vma_name_size) && !in_use_at(q.vma_start, q.vma_end))
+        if (share_mapping(name, q.vma_name_size) && !mirror_at(q.vma_start, q.vma_end))
             private_again(q.vma_start, q.vma_end - q.vma_start);
     }
 }
 
-/* The checkpoint's `before` hook, every other thread stopped. Shares no
- * call uses go back to private memory, so that the image holds plain
- * memory and a forked writer can copy it on write (shared memory would
- * have to be copied while the program waits: src/engine/memory.c); they
- * are made again at their next message. Those a call in progress uses
- * stay, and are noted if intact: a restart makes them again. */
+/* The checkpoint's `before` hook, every other thread stopped. The program's
+ * pages of every share become private memory again, so that the image
+ * holds plain memory and a forked writer can copy it on write (shared
+ * memory would be copied while the program waits: src/engine/memory.c).
+ * Shares no call uses are forgotten (made again at their next message);
+ * one a call in progress uses is detached: the call goes on in its memfd,
+ * which then holds the message as the staging area would (a receive's is
+ * copied out whole when it completes), and after a restart the new proxy
+ * gets a new memfd with the same bytes (mpcr_shares_restarted). */
 void mpcr_shares_before_checkpoint(void)
 {
     for (unsigned i = 0; i < nshares; i++) {
         struct share *s = &shares[i];
         if (s->gone) continue;
-        s->kept = !s->dead && standing_of(s, s->lo, s->hi) == INTACT;
-        if (s->users) continue;
-        munmap(s->mirror, length_of(s));
-        s->gone = 1;
+        if (s->users) {
+            s->detached = 1;
+        } else {
+            munmap(s->mirror, length_of(s));
+            s->gone = 1;
+        }
     }
     if (nshares) sweep_leftovers();
 }
 
 /* In the restarted process (engine's signal handler, system calls only):
- * the image restored mirrors and buffers as memory of their own; each kept
- * share is made again from a new memfd with the mirror's contents (the
- * buffer's, since they were one memory) and handed to the new proxy over
- * sock. */
+ * the image restored each detached share's mirror as memory of its own; it
+ * becomes a new memfd with the same bytes, mapped at the same place and
+ * handed to the new proxy over sock (the call in progress names it). */
 void mpcr_shares_restarted(int sock)
 {
     restarts++;
@@ -437,24 +457,19 @@ void mpcr_shares_restarted(int sock)
     for (unsigned i = 0; i < nshares; i++) {
         struct share *s = &shares[i];
         uint64_t length = length_of(s);
-        int fd = s->kept && !s->gone ? memfd_create("mpcr-shared", MFD_CLOEXEC) : -1;
-        struct stat st;
+        int fd = s->detached && !s->gone ? memfd_create("mpcr-shared", MFD_CLOEXEC) : -1;
         int made = fd >= 0 && !ftruncate(fd, (off_t)length) &&
-                   pwrite(fd, s->mirror, length, 0) == (ssize_t)length && !fstat(fd, &st) &&
-                   mmap(s->mirror, length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) != MAP_FAILED &&
-                   mmap((void *)s->lo, s->hi - s->lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
-                        PAGE) != MAP_FAILED;
+                   pwrite(fd, s->mirror, length, 0) == (ssize_t)length &&
+                   mmap(s->mirror, length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) !=
+                       MAP_FAILED;
         struct mpcr_shared_handover h = {s->offset, length};
         if (made) made = !mpcr_send_fd(sock, fd, &h, sizeof h);
         if (fd >= 0) close(fd);
-        if (made) {
-            s->inode = st.st_ino, s->dev_major = major(st.st_dev), s->dev_minor = minor(st.st_dev);
-            continue;
-        }
-        /* Replaced before the checkpoint (or no memory now): the buffer, if
-         * still the program's, keeps its restored contents as plain memory.
-         * The entry stays where it is (a thread stopped in the middle of a
-         * call may hold its index) and is removed later (share_for). */
+        if (made) continue;
+        /* Forgotten at the checkpoint (or no memory now: the call in
+         * progress then fails, its offset unknown to the new proxy). The
+         * entry stays where it is (a thread stopped in the middle of a call
+         * may hold its index) and is removed later (share_for). */
         if (!s->gone) munmap(s->mirror, length);
         s->gone = s->stale_proxy = 1;
     }

@@ -23,7 +23,8 @@ static unsigned nranges;
 static int add_range(int fd, uint64_t offset, uint64_t length)
 {
     if (nranges == MPCR_SHARED_MAX) return MPI_ERR_NO_MEM;
-    if (mmap(staging(offset), length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+    if (mmap(staging(offset), length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) ==
+        MAP_FAILED)
         return MPI_ERR_NO_MEM;
     unsigned i = 0;
     while (i < nranges && ranges[i].offset < offset)
@@ -101,7 +102,8 @@ void shared_accept(int sock)
                  h.length <= MPCR_SHARED_END - h.offset && !in_shared(h.offset, 1) &&
                  !add_range(fd, h.offset, h.length);
         if (!ok) {
-            mpcr_report("rank %d: cannot map a shared buffer handed over at the restart", proxy.rank);
+            mpcr_report("rank %d: cannot map a shared buffer handed over at the restart",
+                        proxy.rank);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }

@@ -15,8 +15,8 @@
 
 #include <sys/mman.h>
 
-#define NBUF  3
-#define SPACE (3 << 20) /* bytes in each buffer */
+#define NBUF         3
+#define SPACE        (3 << 20) /* bytes in each buffer */
 #define MAPPED_BYTES (4 << 20)
 
 /* The message of iteration it from rank: n bytes, 8 at a time from a hash. */
@@ -57,7 +57,8 @@ int main(int argc, char **argv)
     unsigned char *buf[NBUF + 1];
     for (int b = 0; b < NBUF; b++)
         check((buf[b] = malloc(SPACE)) != NULL, "out of memory");
-    buf[NBUF] = mmap(NULL, MAPPED_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    buf[NBUF] =
+        mmap(NULL, MAPPED_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     check(buf[NBUF] != MAP_FAILED, "mmap failed");
     uint64_t sum = 0, work = 0;
     long every = iters / 10 > 0 ? iters / 10 : 1;
@@ -76,12 +77,14 @@ int main(int argc, char **argv)
             } else {
                 MPI_Status st;
                 int count;
-                MPI_Recv(buf[b] + off, (int)n, MPI_BYTE, peer, (int)(it % 1000), MPI_COMM_WORLD, &st);
+                MPI_Recv(buf[b] + off, (int)n, MPI_BYTE, peer, (int)(it % 1000), MPI_COMM_WORLD,
+                         &st);
                 MPI_Get_count(&st, MPI_BYTE, &count);
                 check(count == (int)n, "iteration %ld: %d bytes, expected %zu", it, count, n);
                 uint64_t x = 0;
                 long bad = differing(buf[b] + off, n, it, peer, &x);
-                check(bad == 0, "iteration %ld: %ld of %zu words received are wrong", it, bad, n / 8);
+                check(bad == 0, "iteration %ld: %ld of %zu words received are wrong", it, bad,
+                      n / 8);
                 sum = mix2(sum, x);
             }
         }

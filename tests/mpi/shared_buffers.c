@@ -11,7 +11,8 @@
  *     file's), a buffer's pages replaced with MAP_FIXED while shared;
  *   - fork: a child writing into a shared buffer changes nothing for its
  *     parent;
- *   - synchronous sends, and a strided type (copied, as before).
+ *   - synchronous sends, a strided type (copied, as before), a buffered
+ *     send from a shared buffer rewritten as soon as it returns.
  * Each rank prints checksums of what it received; compare.sh compares them
  * with native MPICH's. Under mpcr on a kernel that can tell (PROCMAP_QUERY),
  * it also checks that a ping-pong buffer did become shared (else it says
@@ -34,12 +35,12 @@ static int rank;
  * printing at once may interleave inside a line. */
 static char said[1 << 16];
 static size_t nsaid;
-#define say(...)                                                                              \
-    do {                                                                                      \
-        if (rank == 0)                                                                        \
-            printf(__VA_ARGS__);                                                              \
-        else                                                                                  \
-            nsaid += (size_t)snprintf(said + nsaid, sizeof said - nsaid, __VA_ARGS__);        \
+#define say(...)                                                                                   \
+    do {                                                                                           \
+        if (rank == 0)                                                                             \
+            printf(__VA_ARGS__);                                                                   \
+        else                                                                                       \
+            nsaid += (size_t)snprintf(said + nsaid, sizeof said - nsaid, __VA_ARGS__);             \
     } while (0)
 static void print_rank1(void)
 {
@@ -83,11 +84,13 @@ static void pingpong(unsigned char *buf, unsigned char *rbuf, size_t off, size_t
         memset(buf + off, 0, n);
         MPI_Recv(buf + off, (int)n, MPI_BYTE, 1, 2, MPI_COMM_WORLD, &st);
         MPI_Get_count(&st, MPI_BYTE, &count);
-        say("%s: back %d bytes, %s\n", what, count, sum(buf + off, n) == sent ? "same" : "DIFFERENT");
+        say("%s: back %d bytes, %s\n", what, count,
+            sum(buf + off, n) == sent ? "same" : "DIFFERENT");
     } else {
         MPI_Recv(rbuf + roff, (int)n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &st);
         MPI_Get_count(&st, MPI_BYTE, &count);
-        say("%s: got %d bytes, sum %016llx\n", what, count, (unsigned long long)sum(rbuf + roff, n));
+        say("%s: got %d bytes, sum %016llx\n", what, count,
+            (unsigned long long)sum(rbuf + roff, n));
         MPI_Send(rbuf + roff, (int)n, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
     }
 }
@@ -110,7 +113,9 @@ static void expect_shared(const void *p, const char *what)
 {
     int fd = open("/proc/self/maps", O_RDONLY);
     char name[256] = "";
-    struct maps_query q = {.size = sizeof q, .query_addr = (uintptr_t)p, .vma_name_size = sizeof name,
+    struct maps_query q = {.size = sizeof q,
+                           .query_addr = (uintptr_t)p,
+                           .vma_name_size = sizeof name,
                            .vma_name_addr = (uintptr_t)name};
     int can_tell = fd >= 0 && !ioctl(fd, _IOWR('f', 17, struct maps_query), &q);
     if (fd >= 0) close(fd);
@@ -127,9 +132,9 @@ static void pingpongs(void)
     static const struct {
         size_t off, n;
     } cases[] = {
-        {0, MIB},           {0, MIB},         {123, MIB + 4567}, {4096, MIB - 8192}, {77, 300000},
-        {MIB / 2, MIB},     {5000, 2 * MIB},  {1, 3 * MIB - 2},   {0, 3 * MIB},       {0, 300 * 1024},
-        {2 * MIB, MIB - 1}, {4095, 700001},
+        {0, MIB},     {0, MIB},        {123, MIB + 4567},  {4096, MIB - 8192},
+        {77, 300000}, {MIB / 2, MIB},  {5000, 2 * MIB},    {1, 3 * MIB - 2},
+        {0, 3 * MIB}, {0, 300 * 1024}, {2 * MIB, MIB - 1}, {4095, 700001},
     };
     char what[64];
     for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -167,7 +172,7 @@ static void short_receive(void)
         for (size_t i = n; i < cap; i++)
             kept += buf[i] == 0xee;
         say("short: %d bytes, sum %016llx, %zu of %zu after it kept\n", count,
-               (unsigned long long)sum(buf, n), kept, cap - n);
+            (unsigned long long)sum(buf, n), kept, cap - n);
         MPI_Send(buf, (int)cap, MPI_BYTE, 0, 4, MPI_COMM_WORLD);
     }
     free(buf);
@@ -194,19 +199,21 @@ static void replaced_memory(void)
      * the way: each message below finds the share the one before made over
      * the same pages, and must notice that the program replaced them. */
     unsigned char *reserved = mmap(NULL, 4 * n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    unsigned char *m = mmap(reserved + n, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    unsigned char *m = mmap(reserved + n, n, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     if (reserved == MAP_FAILED || m != reserved + n) abort();
     if (rank == 0) fill(m, n, 30);
     one_message(m + 100, n - 200, "mapping");
     /* new anonymous pages at the same address: zeros, then written */
     munmap(m, n);
-    if (mmap(m, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != m) abort();
+    if (mmap(m, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != m)
+        abort();
     one_message(m + 100, n - 200, "mapped again, zeros");
     if (rank == 0) fill(m + 4096, n - 8192, 31);
     one_message(m + 100, n - 200, "mapped again, written");
     /* part of it replaced with MAP_FIXED while the rest stays */
-    if (mmap(m + MIB, MIB / 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
-        m + MIB)
+    if (mmap(m + MIB, MIB / 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+             0) != m + MIB)
         abort();
     if (rank == 0) memset(m + MIB, 0x5a, MIB / 4);
     one_message(m + 100, n - 200, "half replaced");
@@ -250,7 +257,8 @@ static void forked(void)
         }
         int status = 0;
         waitpid(child, &status, 0);
-        say("fork child: %s\n", WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "exited" : "CRASHED");
+        say("fork child: %s\n",
+            WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "exited" : "CRASHED");
     }
     one_message(p, n, "after the child wrote");
     free(p);
@@ -283,8 +291,33 @@ static void other_sends(void)
         int count;
         MPI_Recv(d, MIB / 8, MPI_DOUBLE, 0, 8, MPI_COMM_WORLD, &st);
         MPI_Get_count(&st, MPI_DOUBLE, &count);
-        say("doubles: %d, sum %016llx\n", count, (unsigned long long)sum((unsigned char *)d, (size_t)count * 8));
+        say("doubles: %d, sum %016llx\n", count,
+            (unsigned long long)sum((unsigned char *)d, (size_t)count * 8));
         free(d);
+    }
+    free(p);
+}
+
+/* A buffered send's data is the program's again as soon as MPI_Bsend
+ * returns, shared buffer or not. */
+static void buffered(void)
+{
+    size_t n = MIB;
+    unsigned char *p = malloc(n);
+    fill(p, n, 70);
+    one_message(p, n, "before the buffered send"); /* p is shared on rank 0 now */
+    if (rank == 0) {
+        int size = 2 * MIB;
+        void *attached = malloc((size_t)size);
+        MPI_Buffer_attach(attached, size);
+        fill(p, n, 71);
+        MPI_Bsend(p, (int)n, MPI_BYTE, 1, 9, MPI_COMM_WORLD);
+        memset(p, 0, n);
+        MPI_Buffer_detach(&attached, &size);
+        free(attached);
+    } else {
+        MPI_Recv(p, (int)n, MPI_BYTE, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        say("buffered: sum %016llx\n", (unsigned long long)sum(p, n));
     }
     free(p);
 }
@@ -299,6 +332,7 @@ int main(int argc, char **argv)
     replaced_memory();
     forked();
     other_sends();
+    buffered();
     print_rank1();
     MPI_Finalize();
     return 0;
