@@ -33,9 +33,11 @@ mpi_test(mpi.poll_pace_threads 2 t_poll_pace threads)
 
 # Large messages through shared buffers (src/lib/shared_buffers.c): offsets and lengths inside one
 # buffer, short receives, memory freed, unmapped and replaced behind MPI's back, fork, synchronous
-# and strided sends; against native. The same with the threshold lowered to three pages.
+# and strided sends; against native (sharing asked for: MPCR_SHARE_MIN). The same with the threshold
+# lowered to three pages.
 mpi_program(t_shared_buffers mpi/shared_buffers.c)
 mpi_test(mpi.shared_buffers 2 t_shared_buffers)
+set_property(TEST mpi.shared_buffers APPEND PROPERTY ENVIRONMENT "MPCR_SHARE_MIN=262144")
 mpi_test(mpi.shared_buffers_small 2 t_shared_buffers)
 set_property(TEST mpi.shared_buffers_small APPEND PROPERTY ENVIRONMENT "MPCR_SHARE_MIN=12288")
 

@@ -356,7 +356,8 @@ struct mpcr_request {
     int peer, tag;
     /* Freed by the program while pending (orphan), or a buffered send. */
     uint64_t bsend_charge; /* bytes of the attached buffer it holds (bsend.c) */
-    int copies_data;       /* a buffered send's: its data is copied, never shared (the program may reuse the buffer at once) */
+    int copies_data;       /* its data is copied, never shared: the program may have the buffer back
+                              before it completes (a buffered send, MPI_Isendrecv's send half) */
     struct mpcr_request *next_orphan;
     /* MPI_Isendrecv(_replace)'s request (its receive): the send half, an
      * orphan referenced until its error has been reported here (p2p.c). */

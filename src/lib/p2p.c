@@ -195,6 +195,13 @@ static int start_send(struct mpcr_request *q, void *p)
     const struct send_args *a = p;
     return mpcr_request_start_send(q, a->op, a->buf, a->count, a->t, a->peer, a->tag);
 }
+/* The send half of MPI_Isendrecv(_replace) completes by itself, maybe after
+ * the program has its buffer back: its data is copied, never shared. */
+static int start_send_copied(struct mpcr_request *q, void *p)
+{
+    q->copies_data = 1;
+    return start_send(q, p);
+}
 static int start_recv(struct mpcr_request *q, void *p)
 {
     const struct send_args *a = p;
@@ -341,7 +348,8 @@ int mpcr_impl_Sendrecv_replace(void *buf, MPI_Count count, const struct mpcr_typ
 
 /* The receive is the program's request; the send starts an orphan (request.c)
  * that completes by itself. Its data is in the staging area once it has
- * started, so the send buffer is free at once, as after a completed send,
+ * started (never in a shared buffer: start_send_copied), so the send
+ * buffer is free at once, as after a completed send,
  * and MPI_Isendrecv_replace's receive may land in the same buffer. The
  * request keeps the send as its send_half: an error the send meets is the
  * request's (mpcr_request_join_send_half). */
@@ -350,7 +358,8 @@ static int isendrecv(const void *sendbuf, MPI_Count sendcount, const struct mpcr
                      int source, int recvtag, struct mpcr_comm *c, MPI_Request *request)
 {
     MPI_Request send;
-    int err = mpcr_impl_Isend(sendbuf, sendcount, st, dest, sendtag, c, &send);
+    struct send_args a = {MPCR_OP_ISEND, sendbuf, sendcount, st, dest, sendtag};
+    int err = new_request(c, &send, start_send_copied, &a);
     if (err) return err;
     struct mpcr_request *s = mpcr_request_get(send);
     err = mpcr_impl_Irecv(recvbuf, recvcount, rt, source, recvtag, c, request);

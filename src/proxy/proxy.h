@@ -124,4 +124,11 @@ static inline void *staging(uint64_t offset)
     return mpcr_staging(proxy.chan, offset);
 }
 
+/* Whether [offset, offset + bytes) lies inside the staging area; written so
+ * that no sum can wrap around 2^64. */
+static inline int in_staging(uint64_t offset, uint64_t bytes)
+{
+    return offset <= proxy.staging_size && bytes <= proxy.staging_size - offset;
+}
+
 #endif

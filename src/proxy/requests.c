@@ -2,6 +2,7 @@
 #include "proxy.h"
 #include "report.h"
 #include "requests.h"
+#include "shared.h"
 #include "cache.h"
 #include "idup.h"
 #include "stats.h"
@@ -220,7 +221,10 @@ void req_repost_all(void)
     for (uint32_t k = 0; k < n; k++) {
         struct req *q = &reqs[order[k]];
         uint64_t keep = q->posted;
-        int rc = req_post_recv(q);
+        /* its data's place: a shared buffer the restarted program could not
+         * hand over (src/lib/shared_buffers.c) is none */
+        int rc = in_staging(q->offset, q->bytes) || in_shared(q->offset, q->bytes) ? req_post_recv(q)
+                                                                                   : MPI_ERR_BUFFER;
         stats_count(STAT_REPOSTED);
         q->posted = keep;
         if (rc != MPI_SUCCESS) {

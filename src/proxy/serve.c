@@ -555,13 +555,6 @@ static void op_grow(const struct mpcr_call *c, struct mpcr_reply *r)
  * in its line of MPCR_OPS (channel.h); one checker serves every operation
  * (docs/channel.md, "Validation"). */
 
-/* Whether [offset, offset + bytes) lies inside the staging area; written so
- * that no sum can wrap around 2^64. */
-static int in_staging(uint64_t offset, uint64_t bytes)
-{
-    return offset <= proxy.staging_size && bytes <= proxy.staging_size - offset;
-}
-
 /* COMPLETE: the count first (as MPI checks it), then the mode, then the
  * arrays, then each token (0: none, else a live request). A count whose
  * arrays are larger than the whole staging area is MPI_ERR_COUNT; arrays

@@ -8,7 +8,9 @@
 #include "shared.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -35,6 +37,26 @@ static int add_range(int fd, uint64_t offset, uint64_t length)
     return MPI_SUCCESS;
 }
 
+/* Seals fd's size (the program, which opens it too, cannot shrink it under
+ * the proxy's mapping); whether it is sealed so and `length` long. */
+static int sealed(int fd, uint64_t length)
+{
+    struct stat st;
+    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+    int seals = fcntl(fd, F_GET_SEALS);
+    return seals >= 0 && (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) == (F_SEAL_SHRINK | F_SEAL_GROW) &&
+           !fstat(fd, &st) && (uint64_t)st.st_size == length;
+}
+
+/* Whether [offset, offset + length) meets a range already mapped. */
+static int overlaps(uint64_t offset, uint64_t length)
+{
+    for (unsigned i = 0; i < nranges; i++)
+        if (offset < ranges[i].offset + ranges[i].length && ranges[i].offset < offset + length)
+            return 1;
+    return 0;
+}
+
 /* A free offset for `length` bytes: the first gap that fits. */
 static int free_offset(uint64_t length, uint64_t *offset)
 {
@@ -56,8 +78,9 @@ void op_share(const struct mpcr_call *c, struct mpcr_reply *r)
     r->rc = MPI_ERR_ARG;
     if (!length || length % MPCR_PAGE_SIZE || length > MPCR_SHARED_END - MPCR_SHARED_BASE) return;
     if ((r->rc = free_offset(length, &offset))) return;
-    int fd = memfd_create("mpcr-shared", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, (off_t)length) < 0 || (r->rc = add_range(fd, offset, length))) {
+    int fd = memfd_create("mpcr-shared", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0 || ftruncate(fd, (off_t)length) < 0 || !sealed(fd, length) ||
+        (r->rc = add_range(fd, offset, length))) {
         if (fd >= 0) close(fd);
         r->rc = MPI_ERR_NO_MEM;
         return;
@@ -99,7 +122,8 @@ void shared_accept(int sock)
         int fd = -1;
         if (mpcr_recv_fd(sock, &fd, &h, sizeof h)) return; /* closed: all handed over */
         int ok = h.offset >= MPCR_SHARED_BASE && h.offset <= MPCR_SHARED_END && h.length &&
-                 h.length <= MPCR_SHARED_END - h.offset && !in_shared(h.offset, 1) &&
+                 h.length % MPCR_PAGE_SIZE == 0 && h.length <= MPCR_SHARED_END - h.offset &&
+                 !overlaps(h.offset, h.length) && sealed(fd, h.length) &&
                  !add_range(fd, h.offset, h.length);
         if (!ok) {
             mpcr_report("rank %d: cannot map a shared buffer handed over at the restart",
