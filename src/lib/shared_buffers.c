@@ -86,10 +86,9 @@ static int enabled(void)
 {
     if (__builtin_expect(min_bytes < 0, 0)) {
         const char *v = getenv("MPCR_SHARE_MIN");
-        /* off unless asked for, until ckpt.writer_killed holds its job: with
-         * sharing its job ends before the test finds the stopped writers
-         * (docs/pt2pt.md, "Off by default for now") */
-        min_bytes = v && *v ? atol(v) : 0;
+        /* 256 KiB: below it a copy costs less than the check and, at a
+         * buffer's first message, the share's set-up (docs/pt2pt.md) */
+        min_bytes = v && *v ? atol(v) : 256 << 10;
         if (min_bytes < 0) min_bytes = 0;
         if (min_bytes && (int)(3 * PAGE) > min_bytes) min_bytes = 3 * PAGE;
     }

@@ -9,6 +9,10 @@
 # Deterministic: the writers stop themselves before they write
 # (MPCR_TEST_WRITER_STOP=1, src/engine/engine.c); once both are stopped,
 # one is killed, and the other let go only once the checkpoint has failed.
+# The job is held before its end (CKPT_HOLD, tests/ckpt/ckpt.h) until the
+# test is done with the writers: a fast job (large messages are not copied
+# when buffers are shared) would otherwise end, its ranks exiting while
+# their writers wait stopped, before the test finds them.
 #   writer_killed.sh MPCR PROGRAM ARGS...
 set -u
 mpcr=$1 prog=$2
@@ -16,6 +20,7 @@ shift 2
 T=$(mktemp -d /tmp/mpcr-writer-killed.XXXXXX)
 run=""
 cleanup() {
+    touch "$T/release"
     [ -n "$run" ] && kill -0 "$run" 2>/dev/null && kill -TERM "$run" 2>/dev/null && sleep 2
     [ -n "${stopped:-}" ] && kill -CONT "$stopped" 2>/dev/null
     rm -rf "$T"
@@ -23,15 +28,17 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "writer_killed: $*"; for f in "$T"/*.err; do [ -s "$f" ] && { echo "--- $f"; tail -5 "$f"; }; done; exit 1; }
 mpiexec.mpich -n 2 "$prog" "$@" >"$T/ref" 2>/dev/null || fail "the native run failed"
-MPCR_TEST_WRITER_STOP=1 "$mpcr" run -n 2 --ckpt-dir "$T/ck" "$prog" "$@" >"$T/out" 2>"$T/run.err" &
+MPCR_TEST_WRITER_STOP=1 CKPT_HOLD=$T/release "$mpcr" run -n 2 --ckpt-dir "$T/ck" "$prog" "$@" >"$T/out" 2>"$T/run.err" &
 run=$!
 sleep 1
 "$mpcr" checkpoint "$T/ck" 2>"$T/ck.err" &
 ck=$!
 
-# The image writers of this job, stopped: forked copies of its programs
-# (same name, a program as parent) in state T, among the descendants of
-# this `mpcr run` only (other tests may run the same program).
+# The image writers of this job, stopped: forked copies of its programs (a
+# program as parent; the copy's own name is that of the thread that took
+# the checkpoint: the program's, or its progress thread's "mpcr-progress")
+# in state T, among the descendants of this `mpcr run` only (other tests
+# may run the same program).
 comm=$(basename "$prog" | cut -c1-15)
 stopped_writers() {
     ps -e -o pid=,ppid=,stat=,comm= | awk -v root="$run" -v comm="$comm" '
@@ -40,7 +47,7 @@ stopped_writers() {
             for (p in parent) {
                 mine = 0
                 for (q = parent[p]; q > 1; q = parent[q]) if (q == root) { mine = 1; break }
-                if (mine && name[p] == comm && name[parent[p]] == comm && stat[p] ~ /^T/) print p
+                if (mine && name[parent[p]] == comm && stat[p] ~ /^T/) print p
             }
         }'
 }
@@ -76,6 +83,7 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 [ -e "$T/ck/$gen" ] && fail "$gen is still there 10 s after its last writer ended: $(ls "$T/ck/$gen")"
+touch "$T/release"
 wait $run || fail "the job failed after the checkpoint"
 run=""
 grep -q "refused" "$T/run.err" && fail "the coordinator refused a report of the given-up checkpoint: $(grep refused "$T/run.err")"
