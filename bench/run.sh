@@ -134,8 +134,8 @@ for ((try = 1; quiet < REPS && try <= 2 * REPS; try++)); do
     run pp.native mpiexec.mpich -n 2 $BIN/pingpong "$PP_SECONDS"
     run pp.mpcr "$MPCR" run -n 2 $BIN/pingpong "$PP_SECONDS"
     run pp.spin env MPCR_SPIN_NS=50000 "$MPCR" run -n 2 $BIN/pingpong "$PP_SECONDS"
-    # large messages through shared buffers, off by default for now (docs/pt2pt.md)
-    run pp.shared env MPCR_SHARE_MIN=262144 "$MPCR" run -n 2 $BIN/pingpong "$PP_SECONDS"
+    # large messages copied through the staging area, as before shared buffers (docs/pt2pt.md)
+    run pp.copied env MPCR_SHARE_MIN=0 "$MPCR" run -n 2 $BIN/pingpong "$PP_SECONDS"
     run line $BIN/lineping "$CC_SECONDS"
     run cc1.native mpiexec.mpich -n 1 $BIN/callcost "$CC_SECONDS"
     run cc1.mpcr "$MPCR" run -n 1 $BIN/callcost "$CC_SECONDS"
@@ -279,9 +279,9 @@ echo "# mpcr with MPCR_SPIN_NS=50000 at 2 ranks" \
     "(spinning although $((2 * 2)) processes share $cores cores):"
 row "ping-pong latency 8 B, 2 ranks, spinning (us)" latency_8B_us pp.native pp.spin
 row "ping-pong bandwidth 1 MiB, 2 ranks, spinning (MB/s)" bw_1MiB_MBps pp.native pp.spin
-echo "# mpcr with MPCR_SHARE_MIN=262144 (large messages through shared buffers, off by default for now):"
-row "ping-pong bandwidth 1 MiB, 2 ranks, shared buffers (MB/s)" bw_1MiB_MBps pp.native pp.shared
-row "ping-pong bandwidth 16 MiB, 2 ranks, shared buffers (MB/s)" bw_16MiB_MBps pp.native pp.shared
+echo "# mpcr with MPCR_SHARE_MIN=0 (large messages copied through the staging area, no shared buffers):"
+row "ping-pong bandwidth 1 MiB, 2 ranks, copied (MB/s)" bw_1MiB_MBps pp.native pp.copied
+row "ping-pong bandwidth 16 MiB, 2 ranks, copied (MB/s)" bw_16MiB_MBps pp.native pp.copied
 awk -v l="$(median line line_rtt_ns)" -v lb="$(best line line_rtt_ns)" \
     -v a="$(median cc1.native iprobe_ns)" -v b="$(median cc1.unpaced iprobe_ns)" 'BEGIN {
     printf "# floor: one cache-line round trip between two spinning processes: %.0f ns", l

@@ -38,6 +38,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -54,7 +55,9 @@ struct maps_query {
     uint64_t vma_name_addr, build_id_addr;
 };
 #define MAPS_QUERY   _IOWR('f', 17, struct maps_query)
+#define VMA_READABLE 0x01u
 #define VMA_WRITABLE 0x02u
+#define VMA_EXECUTABLE 0x04u
 #define VMA_SHARED   0x08u
 
 struct share {
@@ -76,6 +79,7 @@ static int maps_fd = -1;
 static long min_bytes = -1; /* MPCR_SHARE_MIN; 0: off */
 static unsigned restarts;   /* bumped by each restart: a SHARE answered before it is void */
 static int gone_waiting;    /* entries of forgotten shares wait to be removed (use) */
+static int ever_shared;     /* the program's memory may hold a share's pages (mpcr_shares_leave) */
 
 static uint64_t length_of(const struct share *s)
 {
@@ -250,6 +254,7 @@ static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
         if (!made) munmap(mirror, length);
     }
     if (fd >= 0) close(fd);
+    ever_shared |= made;
     if (!made) {
         if (!restarted) min_bytes = 0; /* the proxy's memfd cannot be opened here: never again */
         unshare_at_proxy(offset, mask);
@@ -277,7 +282,7 @@ static int share_for(uintptr_t d, uint64_t n, const sigset_t *mask)
         uintptr_t b = end < s->hi ? (end + PAGE - 1) & ~(PAGE - 1) : s->hi;
         enum standing st = standing_of(s, a, b);
         if (st == INTACT) return (int)i;
-        if (st == PARTLY) return -1;
+        if (st == PARTLY && s->users) return -1;
         if (s->users) {
             s->dead = 1;
             return -1;
@@ -426,17 +431,30 @@ void mpcr_share_release(uint64_t offset)
 /* ---- checkpoints and fork ---- */
 
 /* Makes [lo, lo + n) private memory again with the same bytes, moved over
- * it in one mremap. Only while no other thread of the program runs (a
- * checkpoint's hook, a fork child): a write between the copy and the
- * mremap would be lost. */
-static int private_again(uintptr_t lo, size_t n)
+ * it in one mremap (the system call: the program's mremap is
+ * memory_calls.c's). Only while no other thread of the program writes
+ * there (a checkpoint's hook, a fork child, the program's own mremap of
+ * it): a write between the copy and the mremap would be lost. */
+static int private_again(uintptr_t lo, size_t n, int prot)
 {
     void *copy = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (copy == MAP_FAILED) return 0;
+    if (!(prot & PROT_READ)) mprotect((void *)lo, n, PROT_READ); /* the program made it so */
     memcpy(copy, (void *)lo, n);
-    if (mremap(copy, n, n, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)lo) != MAP_FAILED) return 1;
+    if (prot != (PROT_READ | PROT_WRITE)) mprotect(copy, n, prot);
+    if ((void *)syscall(SYS_mremap, copy, n, n, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)lo) !=
+        MAP_FAILED)
+        return 1;
     munmap(copy, n);
     return 0;
+}
+
+/* The protection of a mapping PROCMAP_QUERY described. */
+static int prot_of(const struct maps_query *q)
+{
+    return (q->vma_flags & VMA_READABLE ? PROT_READ : 0) |
+           (q->vma_flags & VMA_WRITABLE ? PROT_WRITE : 0) |
+           (q->vma_flags & VMA_EXECUTABLE ? PROT_EXEC : 0);
 }
 
 /* Whether [start, end) overlaps the mirror of a share still in the table. */
@@ -467,8 +485,86 @@ static void sweep_leftovers(void)
         if (maps() < 0 || ioctl(maps_fd, MAPS_QUERY, &q)) return; /* ENOENT: no more */
         a = q.vma_end;
         if (share_mapping(name, q.vma_name_size) && !mirror_at(q.vma_start, q.vma_end))
-            private_again(q.vma_start, q.vma_end - q.vma_start);
+            private_again(q.vma_start, q.vma_end - q.vma_start, prot_of(&q));
     }
+}
+
+/* The mappings of [lo, hi), one by one: fn(the piece's start and end in
+ * [lo, hi), the mapping, whether it is a share's memfd, arg). */
+typedef void piece_fn(uintptr_t, uintptr_t, const struct maps_query *, int, void *);
+static void each_mapping(uintptr_t lo, uintptr_t hi, piece_fn *fn, void *arg)
+{
+    static __thread char name[32];
+    for (uintptr_t a = lo; a < hi;) {
+        struct maps_query q = {.size = sizeof q,
+                               .query_flags = 0x10 /* covering or next */,
+                               .query_addr = a,
+                               .vma_name_size = sizeof name,
+                               .vma_name_addr = (uintptr_t)name};
+        if (ioctl(maps_fd, MAPS_QUERY, &q) || q.vma_start >= hi) return;
+        fn(q.vma_start > a ? q.vma_start : a, q.vma_end < hi ? q.vma_end : hi, &q,
+           share_mapping(name, q.vma_name_size), arg);
+        a = q.vma_end;
+    }
+}
+
+/* What a range holds: whether a share's pages, and whether it is one run of
+ * plain memory and share pieces, all with one protection (one mapping of
+ * private memory before it was shared). */
+struct range_survey {
+    uintptr_t next; /* where the next piece must start to follow on */
+    int shares, one_run, prot;
+};
+
+static void survey(uintptr_t from, uintptr_t to, const struct maps_query *q, int share, void *arg)
+{
+    struct range_survey *r = arg;
+    int plain = !q->inode && !(q->vma_flags & VMA_SHARED);
+    r->shares |= share;
+    if (from != r->next || !(share || plain) || (r->prot >= 0 && prot_of(q) != r->prot))
+        r->one_run = 0;
+    r->prot = prot_of(q);
+    r->next = to;
+}
+
+static void discard_piece(uintptr_t from, uintptr_t to, const struct maps_query *q, int share,
+                          void *arg)
+{
+    (void)arg;
+    if (share) /* what MADV_DONTNEED leaves in private memory: zeros */
+        mmap((void *)from, to - from, prot_of(q), MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+}
+
+static void keep_piece(uintptr_t from, uintptr_t to, const struct maps_query *q, int share,
+                       void *arg)
+{
+    (void)arg;
+    if (share) private_again(from, to - from, prot_of(q));
+}
+
+void mpcr_shares_leave(uintptr_t lo, uintptr_t hi, int keep_bytes)
+{
+    /* No share made yet, or none since a restart or in a fork child (whose
+     * memory holds none: maps_fd is -1 until the next share is made). */
+    if (!ever_shared || maps_fd < 0 || hi <= lo) return;
+    lo &= ~(PAGE - 1);
+    hi = (hi + PAGE - 1) & ~(PAGE - 1);
+    sigset_t mask;
+    hold_checkpoints(&mask); /* the hook must not privatize a piece half done */
+    if (!keep_bytes) {
+        each_mapping(lo, hi, discard_piece, NULL);
+    } else {
+        /* mremap moves one mapping only: a range that was one mapping of
+         * private memory before parts of it became shares becomes one
+         * mapping again, else only its share pieces become private. */
+        struct range_survey r = {.next = lo, .one_run = 1, .prot = -1};
+        each_mapping(lo, hi, survey, &r);
+        if (r.shares && r.one_run && r.next == hi)
+            private_again(lo, hi - lo, r.prot);
+        else if (r.shares)
+            each_mapping(lo, hi, keep_piece, NULL);
+    }
+    let_checkpoints_in(&mask);
 }
 
 /* The checkpoint's `before` hook, every other thread stopped. The program's
