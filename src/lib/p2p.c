@@ -261,19 +261,16 @@ int mpcr_batch(struct mpcr_batch_op *ops, unsigned n)
     return err;
 }
 
-int mpcr_exchange(const struct mpcr_comm *c, int dest, int sendtag, const void *sendbuf,
-                  MPI_Count sendcount, const struct mpcr_type *st, int source, int recvtag,
-                  void *recvbuf, MPI_Count recvcount, const struct mpcr_type *rt,
-                  MPI_Status *status)
+/* The two halves of an exchange, their data named by offset (staged or
+ * shared): one batch, the receive posted first; offsets freed. */
+static int exchange_at(const struct mpcr_comm *c, int dest, int sendtag, uint64_t soff,
+                       uint64_t sbytes, int source, int recvtag, void *recvbuf,
+                       const struct mpcr_type *rt, uint64_t roff, uint64_t rbytes,
+                       MPI_Status *status)
 {
     struct mpcr_batch_op ops[2];
     unsigned n = 0, recv = 2, send = 2;
-    uint64_t sbytes = 0, rbytes = 0, soff = 0, roff = 0;
-    int err = mpcr_bytes_of(sendcount, st, &sbytes);
-    if (!err) err = mpcr_bytes_of(recvcount, rt, &rbytes);
-    if (err) return err;
     if (source != MPI_PROC_NULL) {
-        if ((err = mpcr_staging_alloc(rbytes, &roff))) return err;
         recv = n;
         ops[n++] = (struct mpcr_batch_op){.op = MPCR_OP_RECV,
                                           .comm = c->vid,
@@ -283,11 +280,6 @@ int mpcr_exchange(const struct mpcr_comm *c, int dest, int sendtag, const void *
                                           .bytes = rbytes};
     }
     if (dest != MPI_PROC_NULL) {
-        if ((err = mpcr_staging_alloc(sbytes, &soff))) {
-            if (recv < 2) mpcr_staging_free(roff);
-            return err;
-        }
-        mpcr_pack(mpcr_staging_ptr(soff), sendbuf, sendcount, st);
         send = n;
         ops[n++] = (struct mpcr_batch_op){.op = MPCR_OP_SEND,
                                           .comm = c->vid,
@@ -296,7 +288,7 @@ int mpcr_exchange(const struct mpcr_comm *c, int dest, int sendtag, const void *
                                           .offset = soff,
                                           .bytes = sbytes};
     }
-    err = n ? mpcr_batch(ops, n) : MPI_SUCCESS;
+    int err = n ? mpcr_batch(ops, n) : MPI_SUCCESS;
     if (recv == 2) {
         mpcr_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
     } else {
@@ -315,6 +307,59 @@ int mpcr_exchange(const struct mpcr_comm *c, int dest, int sendtag, const void *
     return err;
 }
 
+/* Where a receive's data lands: the buffer itself when it is shared, else
+ * room in the staging area. */
+static int recv_room(void *buf, MPI_Count count, const struct mpcr_type *t, uint64_t bytes,
+                     uint64_t *offset)
+{
+    const void *flat = mpcr_type_flat_data(buf, count, t);
+    if (flat && mpcr_share_recv((void *)flat, bytes, offset)) return MPI_SUCCESS;
+    return mpcr_staging_alloc(bytes, offset);
+}
+
+/* Where a send's data is: the buffer itself when it is shared, else a
+ * packed copy in the staging area (always, with may_share 0). */
+static int send_data(const void *buf, MPI_Count count, const struct mpcr_type *t, uint64_t bytes,
+                     int may_share, uint64_t *offset)
+{
+    const void *flat = may_share ? mpcr_type_flat_data(buf, count, t) : NULL;
+    if (flat && mpcr_share_send(flat, bytes, offset)) return MPI_SUCCESS;
+    int err = mpcr_staging_alloc(bytes, offset);
+    if (!err) mpcr_pack(mpcr_staging_ptr(*offset), buf, count, t);
+    return err;
+}
+
+/* An exchange; with send_copied, the send's data is copied first (the
+ * receive may land in the send buffer: MPI_Sendrecv_replace). */
+static int exchange(const struct mpcr_comm *c, int dest, int sendtag, const void *sendbuf,
+                    MPI_Count sendcount, const struct mpcr_type *st, int send_copied, int source,
+                    int recvtag, void *recvbuf, MPI_Count recvcount, const struct mpcr_type *rt,
+                    MPI_Status *status)
+{
+    uint64_t sbytes = 0, rbytes = 0, soff = 0, roff = 0;
+    int err = mpcr_bytes_of(sendcount, st, &sbytes);
+    if (!err) err = mpcr_bytes_of(recvcount, rt, &rbytes);
+    if (err) return err;
+    if (dest != MPI_PROC_NULL &&
+        (err = send_data(sendbuf, sendcount, st, sbytes, !send_copied, &soff)))
+        return err;
+    if (source != MPI_PROC_NULL && (err = recv_room(recvbuf, recvcount, rt, rbytes, &roff))) {
+        if (dest != MPI_PROC_NULL) mpcr_staging_free(soff);
+        return err;
+    }
+    return exchange_at(c, dest, sendtag, soff, sbytes, source, recvtag, recvbuf, rt, roff, rbytes,
+                       status);
+}
+
+int mpcr_exchange(const struct mpcr_comm *c, int dest, int sendtag, const void *sendbuf,
+                  MPI_Count sendcount, const struct mpcr_type *st, int source, int recvtag,
+                  void *recvbuf, MPI_Count recvcount, const struct mpcr_type *rt,
+                  MPI_Status *status)
+{
+    return exchange(c, dest, sendtag, sendbuf, sendcount, st, 0, source, recvtag, recvbuf,
+                    recvcount, rt, status);
+}
+
 /* One round trip: the proxy posts the receive before the send, so two
  * ranks exchanging with each other cannot deadlock (MPI 4.0 section 3.10). */
 int mpcr_impl_Sendrecv(const void *sendbuf, MPI_Count sendcount, const struct mpcr_type *st,
@@ -328,20 +373,13 @@ int mpcr_impl_Sendrecv(const void *sendbuf, MPI_Count sendcount, const struct mp
     return err;
 }
 
-/* The message goes out of a packed copy, so the receive may land in buf. */
+/* The message goes out of a packed copy in the staging area, so the
+ * receive may land in buf (shared, or through the staging area). */
 int mpcr_impl_Sendrecv_replace(void *buf, MPI_Count count, const struct mpcr_type *t, int dest,
                                int sendtag, int source, int recvtag, struct mpcr_comm *c,
                                MPI_Status *status)
 {
-    uint64_t bytes = 0;
-    int err = dest == MPI_PROC_NULL ? MPI_SUCCESS : mpcr_bytes_of(count, t, &bytes);
-    if (err) return err;
-    void *packed = malloc(bytes ? bytes : 1);
-    if (!packed) return MPI_ERR_NO_MEM;
-    if (bytes) mpcr_pack(packed, buf, count, t);
-    err = mpcr_exchange(c, dest, sendtag, packed, (MPI_Count)bytes, mpcr_type_get(MPI_BYTE), source,
-                        recvtag, buf, count, t, status);
-    free(packed);
+    int err = exchange(c, dest, sendtag, buf, count, t, 1, source, recvtag, buf, count, t, status);
     mpcr_orphans_poll(0);
     return err;
 }

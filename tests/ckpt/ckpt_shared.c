@@ -1,6 +1,7 @@
 /* Checkpoint scenario: large messages through shared buffers (src/lib/
  * shared_buffers.c) at any cut. Ranks pair up (0-1, 2-3, ...) and exchange
- * messages of 300 KiB to 2 MiB with blocking MPI_Send/MPI_Recv, at offsets
+ * messages of 300 KiB to 2 MiB with blocking MPI_Send/MPI_Recv (and now
+ * and then MPI_Sendrecv into another buffer, or MPI_Sendrecv_replace), at offsets
  * that vary inside a few buffers (so shares are made, used, grown and
  * replaced all the time), rewriting the buffers each time; every
  * ITERATIONS/10 iterations a buffer is freed and allocated again, and one
@@ -45,6 +46,20 @@ static long differing(const unsigned char *p, size_t n, long it, int rank, uint6
     return bad;
 }
 
+/* Checks a message of n bytes received into p (count of them) and folds
+ * it into *sum. */
+static void received(const unsigned char *p, size_t n, const MPI_Status *st, long it, int peer,
+                     uint64_t *sum)
+{
+    int count;
+    MPI_Get_count(st, MPI_BYTE, &count);
+    check(count == (int)n, "iteration %ld: %d bytes, expected %zu", it, count, n);
+    uint64_t x = 0;
+    long bad = differing(p, n, it, peer, &x);
+    check(bad == 0, "iteration %ld: %ld of %zu words received are wrong", it, bad, n / 8);
+    *sum = mix2(*sum, x);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -69,23 +84,29 @@ int main(int argc, char **argv)
         size_t room = b == NBUF ? MAPPED_BYTES : SPACE;
         size_t off = (size_t)(h >> 32) % (room - n);
         if (it % 4 == 3) off = (size_t)(h >> 40) % 3 * 4096; /* now and then page-aligned */
-        int sends_first = (rank & 1) == (int)(it & 1);
-        for (int turn = 0; turn < 2; turn++) {
-            if ((turn == 0) == sends_first) {
-                fill(buf[b] + off, n, it, rank);
-                MPI_Send(buf[b] + off, (int)n, MPI_BYTE, peer, (int)(it % 1000), MPI_COMM_WORLD);
-            } else {
-                MPI_Status st;
-                int count;
-                MPI_Recv(buf[b] + off, (int)n, MPI_BYTE, peer, (int)(it % 1000), MPI_COMM_WORLD,
-                         &st);
-                MPI_Get_count(&st, MPI_BYTE, &count);
-                check(count == (int)n, "iteration %ld: %d bytes, expected %zu", it, count, n);
-                uint64_t x = 0;
-                long bad = differing(buf[b] + off, n, it, peer, &x);
-                check(bad == 0, "iteration %ld: %ld of %zu words received are wrong", it, bad,
-                      n / 8);
-                sum = mix2(sum, x);
+        int sends_first = (rank & 1) == (int)(it & 1), tag = (int)(it % 1000);
+        MPI_Status st;
+        if (it % 6 == 5) { /* both at once, in place */
+            fill(buf[b] + off, n, it, rank);
+            MPI_Sendrecv_replace(buf[b] + off, (int)n, MPI_BYTE, peer, tag, peer, tag,
+                                 MPI_COMM_WORLD, &st);
+            received(buf[b] + off, n, &st, it, peer, &sum);
+        } else if (it % 3 == 2) { /* both at once, into another buffer */
+            int into = (b + 1) % (NBUF + 1);
+            size_t into_off = (size_t)(h >> 20) % ((into == NBUF ? MAPPED_BYTES : SPACE) - n);
+            fill(buf[b] + off, n, it, rank);
+            MPI_Sendrecv(buf[b] + off, (int)n, MPI_BYTE, peer, tag, buf[into] + into_off, (int)n,
+                         MPI_BYTE, peer, tag, MPI_COMM_WORLD, &st);
+            received(buf[into] + into_off, n, &st, it, peer, &sum);
+        } else {
+            for (int turn = 0; turn < 2; turn++) {
+                if ((turn == 0) == sends_first) {
+                    fill(buf[b] + off, n, it, rank);
+                    MPI_Send(buf[b] + off, (int)n, MPI_BYTE, peer, tag, MPI_COMM_WORLD);
+                } else {
+                    MPI_Recv(buf[b] + off, (int)n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &st);
+                    received(buf[b] + off, n, &st, it, peer, &sum);
+                }
             }
         }
         work = mix2(work, compute((uint64_t)it, units));

@@ -13,6 +13,7 @@
  *     parent;
  *   - synchronous sends, a strided type (copied, as before), a buffered
  *     send from a shared buffer rewritten as soon as it returns;
+ *   - MPI_Sendrecv and MPI_Sendrecv_replace of large buffers;
  *   - a shared buffer's pages discarded (madvise) and grown (mremap).
  * Each rank prints checksums of what it received; compare.sh compares them
  * with native MPICH's. Under mpcr on a kernel that can tell (PROCMAP_QUERY),
@@ -349,6 +350,33 @@ static void exchanged_in_place(void)
     free(p);
 }
 
+/* MPI_Sendrecv and MPI_Sendrecv_replace of large buffers: both halves of
+ * the first may be shared, the replace's receive too (its send is copied
+ * first: the message lands where the data was). */
+static void sendrecv_large(void)
+{
+    size_t n = MIB + 5;
+    int peer = 1 - rank;
+    unsigned char *out = malloc(n), *in = malloc(n);
+    memset(in, 0, n);
+    for (unsigned i = 0; i < 3; i++) {
+        fill(out, n, 140 + 2 * i + (unsigned)rank);
+        MPI_Sendrecv(out, (int)n, MPI_BYTE, peer, 15, in, (int)n, MPI_BYTE, peer, 15,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        say("sendrecv %u: got sum %016llx\n", i, (unsigned long long)sum(in, n));
+    }
+    expect_shared(out + MIB / 2, "sendrecv's send");
+    expect_shared(in + MIB / 2, "sendrecv's receive");
+    for (unsigned i = 0; i < 3; i++) {
+        fill(in, n, 150 + 2 * i + (unsigned)rank);
+        MPI_Sendrecv_replace(in, (int)n, MPI_BYTE, peer, 16, peer, 16, MPI_COMM_WORLD,
+                             MPI_STATUS_IGNORE);
+        say("sendrecv_replace %u: got sum %016llx\n", i, (unsigned long long)sum(in, n));
+    }
+    free(out);
+    free(in);
+}
+
 /* The program discards a buffer's pages and grows the buffer in place,
  * after it became shared at both ranks: MADV_DONTNEED leaves zeros (an
  * allocator handing the pages out again as zeroed memory counts on it),
@@ -428,6 +456,7 @@ int main(int argc, char **argv)
     other_sends();
     buffered();
     exchanged_in_place();
+    sendrecv_large();
     discarded_and_grown();
     untouched_capacity();
     print_rank1();
