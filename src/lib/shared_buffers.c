@@ -494,14 +494,19 @@ static void sweep_leftovers(void)
 typedef void piece_fn(uintptr_t, uintptr_t, const struct maps_query *, int, void *);
 static void each_mapping(uintptr_t lo, uintptr_t hi, piece_fn *fn, void *arg)
 {
-    static __thread char name[32];
+    char name[32]; /* "/memfd:mpcr-shared (deleted)" fits */
     for (uintptr_t a = lo; a < hi;) {
         struct maps_query q = {.size = sizeof q,
                                .query_flags = 0x10 /* covering or next */,
                                .query_addr = a,
                                .vma_name_size = sizeof name,
                                .vma_name_addr = (uintptr_t)name};
-        if (ioctl(maps_fd, MAPS_QUERY, &q) || q.vma_start >= hi) return;
+        int failed = ioctl(maps_fd, MAPS_QUERY, &q);
+        if (failed && errno == ENAMETOOLONG) { /* a file's long name: not a share's */
+            q.vma_name_size = 0;
+            failed = ioctl(maps_fd, MAPS_QUERY, &q);
+        }
+        if (failed || q.vma_start >= hi) return;
         fn(q.vma_start > a ? q.vma_start : a, q.vma_end < hi ? q.vma_end : hi, &q,
            share_mapping(name, q.vma_name_size), arg);
         a = q.vma_end;
