@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -326,8 +327,9 @@ void mpcr_mem_drop_snapshots(void)
 int mpcr_mem_use_snapshots(void)
 {
     for (int i = 0; i < nsnap; i++)
-        if (mremap(snap[i].copy, snap[i].len, snap[i].len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)snap[i].start) ==
-            MAP_FAILED)
+        /* the system call itself: the forked copy must not run a program's (or a library's) mremap */
+        if ((void *)syscall(SYS_mremap, snap[i].copy, snap[i].len, snap[i].len, MREMAP_MAYMOVE | MREMAP_FIXED,
+                            (void *)snap[i].start) == MAP_FAILED)
             return mpcr_fail(-errno, "putting the copy of shared memory at %#lx: %s", (unsigned long)snap[i].start,
                              mpcr_strerror(errno));
     nsnap = 0;

@@ -134,11 +134,14 @@ void mpcr_share_received(uint64_t offset, uint64_t got);
 void mpcr_share_release(uint64_t offset);
 void mpcr_shares_before_checkpoint(void); /* checkpoint hooks (restart.c) */
 void mpcr_shares_restarted(int sock);
-/* The program is about to discard (MADV_DONTNEED: keep_bytes 0, the pages
- * become zeros) or move (mremap: keep_bytes 1) [lo, hi): the pieces of it
- * that are a share's memory become private memory first, so that the call
- * does what it does to private memory (memory_calls.c). */
-void mpcr_shares_leave(uintptr_t lo, uintptr_t hi, int keep_bytes);
+/* The program is about to discard [lo, hi) (discard: MADV_DONTNEED or
+ * MADV_DONTNEED_LOCKED, as the kernel should check it; the pages become
+ * zeros) or to move it or change its kind (discard 0: the bytes stay):
+ * the pieces of it that are a share's memory become private memory
+ * first, so that the call does what it does to private memory
+ * (memory_calls.c). -1 with errno: the kernel refused the discard, or no
+ * memory (a piece may be left as it was). */
+int mpcr_shares_leave(uintptr_t lo, uintptr_t hi, int discard);
 
 /* ---- staging area (staging.c) ---- */
 int mpcr_staging_alloc(uint64_t bytes, uint64_t *offset); /* 0 or MPI error class */

@@ -80,6 +80,7 @@ static long min_bytes = -1; /* MPCR_SHARE_MIN; 0: off */
 static unsigned restarts;   /* bumped by each restart: a SHARE answered before it is void */
 static int gone_waiting;    /* entries of forgotten shares wait to be removed (use) */
 static int ever_shared;     /* the program's memory may hold a share's pages (mpcr_shares_leave) */
+static uintptr_t ever_lo = UINTPTR_MAX, ever_hi; /* ... only inside [ever_lo, ever_hi) */
 
 static uint64_t length_of(const struct share *s)
 {
@@ -254,7 +255,11 @@ static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
         if (!made) munmap(mirror, length);
     }
     if (fd >= 0) close(fd);
-    ever_shared |= made;
+    if (made) {
+        ever_shared = 1;
+        ever_lo = lo < ever_lo ? lo : ever_lo;
+        ever_hi = hi > ever_hi ? hi : ever_hi;
+    }
     if (!made) {
         if (!restarted) min_bytes = 0; /* the proxy's memfd cannot be opened here: never again */
         unshare_at_proxy(offset, mask);
@@ -407,10 +412,16 @@ void mpcr_share_received(uint64_t offset, uint64_t got)
     const struct share *s = &shares[share_at(offset)];
     uintptr_t d = s->lo + (offset - s->offset) - PAGE;
     if (s->gone) return; /* not made again at a restart: the call failed (MPI_ERR_BUFFER) */
-    if (s->detached)     /* the message is in the memfd only */
+    uintptr_t a = d > s->lo ? d & ~(PAGE - 1) : s->lo, end = d + got;
+    uintptr_t b = end < s->hi ? (end + PAGE - 1) & ~(PAGE - 1) : s->hi;
+    /* The message is in the memfd only when the share is detached, or when
+     * the program made the pages its own meanwhile (an mremap or madvise
+     * while the receive was pending: memory_calls.c); the bytes then go
+     * where MPI would have written them. */
+    if (s->detached || (a < b && standing_of(s, a, b) != INTACT))
         memcpy((void *)d, slot_of(s, d), got);
     else
-        copy_ends(s, d, d + got, 0);
+        copy_ends(s, d, end, 0);
 }
 
 void mpcr_share_release(uint64_t offset)
@@ -430,23 +441,69 @@ void mpcr_share_release(uint64_t offset)
 
 /* ---- checkpoints and fork ---- */
 
-/* Makes [lo, lo + n) private memory again with the same bytes, moved over
- * it in one mremap (the system call: the program's mremap is
- * memory_calls.c's). Only while no other thread of the program writes
- * there (a checkpoint's hook, a fork child, the program's own mremap of
- * it): a write between the copy and the mremap would be lost. */
-static int private_again(uintptr_t lo, size_t n, int prot)
+#ifndef MREMAP_DONTUNMAP
+#define MREMAP_DONTUNMAP 4 /* Linux 5.7; for shared mappings 5.13 */
+#endif
+
+/* Whether [lo, lo + n) is part of a larger mapping. */
+static int merged(uintptr_t lo, size_t n)
 {
-    void *copy = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (copy == MAP_FAILED) return 0;
-    if (!(prot & PROT_READ)) mprotect((void *)lo, n, PROT_READ); /* the program made it so */
-    memcpy(copy, (void *)lo, n);
-    if (prot != (PROT_READ | PROT_WRITE)) mprotect(copy, n, prot);
-    if ((void *)syscall(SYS_mremap, copy, n, n, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)lo) !=
-        MAP_FAILED)
-        return 1;
-    munmap(copy, n);
-    return 0;
+    struct maps_query q = {.size = sizeof q, .query_addr = lo};
+    return maps_fd >= 0 && !ioctl(maps_fd, MAPS_QUERY, &q) && (q.vma_start < lo || q.vma_end > lo + n);
+}
+
+/* Fresh private zero pages at [lo, lo + n), merged with the program's
+ * private mapping around them where there is one: that mapping was made
+ * with or without MAP_NORESERVE (which the kernel keeps as a flag of the
+ * mapping and does not tell), so the other is tried when the first does
+ * not merge. */
+static int fresh_pages(uintptr_t lo, size_t n)
+{
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED;
+    for (int attempt = 0; attempt < 2; attempt++, flags |= MAP_NORESERVE)
+        if (mmap((void *)lo, n, PROT_READ | PROT_WRITE, flags, -1, 0) == MAP_FAILED ||
+            merged(lo, n))
+            break;
+    struct maps_query q = {.size = sizeof q, .query_addr = lo};
+    return maps_fd >= 0 && !ioctl(maps_fd, MAPS_QUERY, &q) && !q.inode &&
+           !(q.vma_flags & VMA_SHARED);
+}
+
+/* Makes [lo, lo + n), pages of a share's memfd, private memory again with
+ * the same bytes (or zeros, with zeroed). The memfd's pages are moved
+ * aside (no copy; MREMAP_DONTUNMAP leaves [lo, lo + n) mapped meanwhile,
+ * so no other mapping can take the place), fresh private pages replace
+ * them in one mmap and get their bytes back. Fresh pages are numbered as
+ * the program's private mapping around them: the kernel merges them with
+ * it, one mapping as before the share (which the program may mremap as
+ * one). Between the replacement and the copy the pages read as zeros:
+ * only while no other thread of the program uses them (a checkpoint's
+ * hook, a fork child, the program's own mremap or madvise of them). 1:
+ * done, 0: nothing changed (no memory). */
+static int private_again(uintptr_t lo, size_t n, int prot, int zeroed)
+{
+    void *aside = MAP_FAILED;
+    if (!zeroed) {
+        void *room = mmap(NULL, n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (room == MAP_FAILED) return 0;
+        aside = (void *)syscall(SYS_mremap, lo, n, n,
+                                MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, room);
+        if (aside == MAP_FAILED) {
+            munmap(room, n);
+            return 0;
+        }
+    }
+    if (!fresh_pages(lo, n)) {
+        if (aside != MAP_FAILED) munmap(aside, n);
+        return 0;
+    }
+    if (aside != MAP_FAILED) {
+        if (!(prot & PROT_READ)) mprotect(aside, n, PROT_READ); /* the program made it so */
+        memcpy((void *)lo, aside, n);
+        munmap(aside, n);
+    }
+    if (prot != (PROT_READ | PROT_WRITE)) mprotect((void *)lo, n, prot);
+    return 1;
 }
 
 /* The protection of a mapping PROCMAP_QUERY described. */
@@ -485,17 +542,23 @@ static void sweep_leftovers(void)
         if (maps() < 0 || ioctl(maps_fd, MAPS_QUERY, &q)) return; /* ENOENT: no more */
         a = q.vma_end;
         if (share_mapping(name, q.vma_name_size) && !mirror_at(q.vma_start, q.vma_end))
-            private_again(q.vma_start, q.vma_end - q.vma_start, prot_of(&q));
+            private_again(q.vma_start, q.vma_end - q.vma_start, prot_of(&q), 0);
     }
 }
 
-/* The mappings of [lo, hi), one by one: fn(the piece's start and end in
- * [lo, hi), the mapping, whether it is a share's memfd, arg). */
-typedef void piece_fn(uintptr_t, uintptr_t, const struct maps_query *, int, void *);
-static void each_mapping(uintptr_t lo, uintptr_t hi, piece_fn *fn, void *arg)
+int mpcr_shares_leave(uintptr_t lo, uintptr_t hi, int discard)
 {
+    /* No share made yet, none there, or none since a restart or in a fork
+     * child (whose memory holds none: maps_fd is -1 until the next share
+     * is made). */
+    if (!ever_shared || maps_fd < 0 || hi <= ever_lo || lo >= ever_hi || hi <= lo) return 0;
+    lo &= ~(PAGE - 1);
+    hi = (hi + PAGE - 1) & ~(PAGE - 1);
+    sigset_t mask;
+    hold_checkpoints(&mask); /* the hook must not privatize a piece half done */
+    int rc = 0;
     char name[32]; /* "/memfd:mpcr-shared (deleted)" fits */
-    for (uintptr_t a = lo; a < hi;) {
+    for (uintptr_t a = lo; a < hi && !rc;) {
         struct maps_query q = {.size = sizeof q,
                                .query_flags = 0x10 /* covering or next */,
                                .query_addr = a,
@@ -506,70 +569,22 @@ static void each_mapping(uintptr_t lo, uintptr_t hi, piece_fn *fn, void *arg)
             q.vma_name_size = 0;
             failed = ioctl(maps_fd, MAPS_QUERY, &q);
         }
-        if (failed || q.vma_start >= hi) return;
-        fn(q.vma_start > a ? q.vma_start : a, q.vma_end < hi ? q.vma_end : hi, &q,
-           share_mapping(name, q.vma_name_size), arg);
+        if (failed || q.vma_start >= hi) break;
+        uintptr_t from = q.vma_start > a ? q.vma_start : a, to = q.vma_end < hi ? q.vma_end : hi;
         a = q.vma_end;
-    }
-}
-
-/* What a range holds: whether a share's pages, and whether it is one run of
- * plain memory and share pieces, all with one protection (one mapping of
- * private memory before it was shared). */
-struct range_survey {
-    uintptr_t next; /* where the next piece must start to follow on */
-    int shares, one_run, prot;
-};
-
-static void survey(uintptr_t from, uintptr_t to, const struct maps_query *q, int share, void *arg)
-{
-    struct range_survey *r = arg;
-    int plain = !q->inode && !(q->vma_flags & VMA_SHARED);
-    r->shares |= share;
-    if (from != r->next || !(share || plain) || (r->prot >= 0 && prot_of(q) != r->prot))
-        r->one_run = 0;
-    r->prot = prot_of(q);
-    r->next = to;
-}
-
-static void discard_piece(uintptr_t from, uintptr_t to, const struct maps_query *q, int share,
-                          void *arg)
-{
-    (void)arg;
-    if (share) /* what MADV_DONTNEED leaves in private memory: zeros */
-        mmap((void *)from, to - from, prot_of(q), MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-}
-
-static void keep_piece(uintptr_t from, uintptr_t to, const struct maps_query *q, int share,
-                       void *arg)
-{
-    (void)arg;
-    if (share) private_again(from, to - from, prot_of(q));
-}
-
-void mpcr_shares_leave(uintptr_t lo, uintptr_t hi, int keep_bytes)
-{
-    /* No share made yet, or none since a restart or in a fork child (whose
-     * memory holds none: maps_fd is -1 until the next share is made). */
-    if (!ever_shared || maps_fd < 0 || hi <= lo) return;
-    lo &= ~(PAGE - 1);
-    hi = (hi + PAGE - 1) & ~(PAGE - 1);
-    sigset_t mask;
-    hold_checkpoints(&mask); /* the hook must not privatize a piece half done */
-    if (!keep_bytes) {
-        each_mapping(lo, hi, discard_piece, NULL);
-    } else {
-        /* mremap moves one mapping only: a range that was one mapping of
-         * private memory before parts of it became shares becomes one
-         * mapping again, else only its share pieces become private. */
-        struct range_survey r = {.next = lo, .one_run = 1, .prot = -1};
-        each_mapping(lo, hi, survey, &r);
-        if (r.shares && r.one_run && r.next == hi)
-            private_again(lo, hi - lo, r.prot);
-        else if (r.shares)
-            each_mapping(lo, hi, keep_piece, NULL);
+        if (!share_mapping(name, q.vma_name_size)) continue;
+        /* A discard the kernel refuses for the share's pages (locked ones,
+         * without MADV_DONTNEED_LOCKED) it refuses for private pages too:
+         * its answer, nothing changed. On the share it only drops page
+         * table entries. */
+        if (discard && syscall(SYS_madvise, from, to - from, discard)) {
+            rc = -1;
+            break;
+        }
+        if (!private_again(from, to - from, prot_of(&q), discard != 0)) rc = -1;
     }
     let_checkpoints_in(&mask);
+    return rc;
 }
 
 /* The checkpoint's `before` hook, every other thread stopped. The program's
@@ -593,7 +608,7 @@ void mpcr_shares_before_checkpoint(void)
             s->gone = gone_waiting = 1;
         }
     }
-    if (nshares) sweep_leftovers();
+    if (ever_shared) sweep_leftovers(); /* (dropped shares may have left pages, the table empty) */
 }
 
 /* In the restarted process (engine's signal handler, system calls only):

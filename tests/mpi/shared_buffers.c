@@ -14,7 +14,8 @@
  *   - synchronous sends, a strided type (copied, as before), a buffered
  *     send from a shared buffer rewritten as soon as it returns;
  *   - MPI_Sendrecv and MPI_Sendrecv_replace of large buffers;
- *   - a shared buffer's pages discarded (madvise) and grown (mremap).
+ *   - a shared buffer's pages discarded (madvise) and grown (mremap), also
+ *     at the start of a large untouched reservation.
  * Each rank prints checksums of what it received; compare.sh compares them
  * with native MPICH's. Under mpcr on a kernel that can tell (PROCMAP_QUERY),
  * it also checks that a ping-pong buffer did become shared (else it says
@@ -381,7 +382,9 @@ static void sendrecv_large(void)
  * after it became shared at both ranks: MADV_DONTNEED leaves zeros (an
  * allocator handing the pages out again as zeroed memory counts on it),
  * MADV_FREE and MADV_WIPEONFORK succeed, mremap keeps the bytes and the new pages are zeros,
- * as with the private memory the program had. */
+ * a receive pending meanwhile still lands there, MADV_REMOVE and
+ * MADV_DONTNEED on locked pages fail and change nothing: as with the
+ * private memory the program had. */
 static void discarded_and_grown(void)
 {
     size_t n = 2 * MIB, page = 4096;
@@ -409,7 +412,33 @@ static void discarded_and_grown(void)
     say("mremap: bytes %s, %zu of %zu new bytes zero\n", sum(q, n) == rest ? "kept" : "CHANGED",
         grown_zeros, n);
     pingpong(q, q, 5, 5, 2 * n - 10, 132, "grown");
-    say("wipeonfork: rc %d\n", madvise(q + MIB, 16 * page, MADV_WIPEONFORK));
+    /* a receive pending while the program changes its pages' kind: the
+     * message still arrives there */
+    if (rank == 1) {
+        MPI_Request r;
+        MPI_Irecv(q, MIB, MPI_BYTE, 0, 17, MPI_COMM_WORLD, &r);
+        say("wipeonfork, receive pending: rc %d\n", madvise(q, n, MADV_WIPEONFORK));
+        MPI_Send(NULL, 0, MPI_BYTE, 0, 18, MPI_COMM_WORLD);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        say("pending receive: sum %016llx\n", (unsigned long long)sum(q, MIB));
+    } else {
+        MPI_Recv(NULL, 0, MPI_BYTE, 1, 18, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        fill(q, MIB, 133);
+        MPI_Send(q, MIB, MPI_BYTE, 1, 17, MPI_COMM_WORLD);
+        say("wipeonfork: rc %d\n", madvise(q, n, MADV_WIPEONFORK));
+    }
+    /* what fails on private memory fails here too, and changes nothing */
+    memset(q + n, 0x44, n);
+    int removed = madvise(q + 3 * MIB, 4 * page, MADV_REMOVE);
+    say("remove: rc %d, bytes %s\n", removed, q[3 * MIB] == 0x44 ? "kept" : "CHANGED");
+    if (mlock(q + n, 4 * page) == 0) {
+        int locked = madvise(q + n, 4 * page, MADV_DONTNEED);
+        say("dontneed on locked pages: rc %d, bytes %s\n", locked,
+            q[n + page] == 0x44 ? "kept" : "CHANGED");
+        munlock(q + n, 4 * page);
+    } else {
+        say("mlock failed\n");
+    }
     munmap(q, 2 * n);
 }
 
@@ -421,6 +450,27 @@ static long resident_bytes(void)
     if (f && fscanf(f, "%ld %ld", &pages, &res) != 2) res = 0;
     if (f) fclose(f);
     return res * 4096;
+}
+
+/* A large reservation, mostly untouched, with a shared buffer at its start,
+ * moved and grown with mremap: the untouched pages stay untouched (natively
+ * mremap moves page tables, nothing is copied). */
+static void moved_sparse(void)
+{
+    size_t n = (size_t)512 * MIB, used = 4 * MIB;
+    unsigned char *p =
+        mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) abort();
+    memset(p, 5, used);
+    pingpong(p, p, 0, 0, used, 134, "sparse");
+    uint64_t kept = sum(p, used);
+    long before = resident_bytes();
+    unsigned char *q = mremap(p, n, 2 * n, MREMAP_MAYMOVE);
+    if (q == MAP_FAILED) abort();
+    long grown = resident_bytes() - before;
+    say("sparse moved: bytes %s, resident memory grew by less than 64 MiB: %s\n",
+        sum(q, used) == kept ? "kept" : "CHANGED", grown < 64L * MIB ? "yes" : "NO");
+    munmap(q, 2 * n);
 }
 
 /* A small message into a huge buffer the program never touched: its pages
@@ -459,6 +509,7 @@ int main(int argc, char **argv)
     sendrecv_large();
     discarded_and_grown();
     untouched_capacity();
+    moved_sparse();
     print_rank1();
     MPI_Finalize();
     return 0;
