@@ -47,6 +47,20 @@ static inline uint64_t compute(uint64_t seed, long units)
     return x;
 }
 
+/* Ranks paired up (0-1, 2-3, ...): this rank's partner; this rank in
+ * *rank. Ends the job if the number of ranks is odd. */
+static inline int paired_peer(int *rank)
+{
+    int size;
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if ((*rank ^ 1) >= size) {
+        fprintf(stderr, "an even number of ranks is needed\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    return *rank ^ 1;
+}
+
 /* A positive integer argument (argv[i]), or dflt if absent. */
 static inline long arg_long(int argc, char **argv, int i, long dflt)
 {

@@ -96,11 +96,7 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     long iters = arg_long(argc, argv, 1, 30), units = arg_long(argc, argv, 2, 100);
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int peer = rank ^ 1;
-    check(peer < size, "an even number of ranks is needed");
+    int rank, peer = paired_peer(&rank);
     unsigned char *p =
         mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     check(p != MAP_FAILED, "mmap failed");

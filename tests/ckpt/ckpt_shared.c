@@ -64,11 +64,7 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     long iters = arg_long(argc, argv, 1, 400), units = arg_long(argc, argv, 2, 1);
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int peer = rank ^ 1;
-    check(peer < size, "an even number of ranks is needed");
+    int rank, peer = paired_peer(&rank);
     unsigned char *buf[NBUF + 1];
     for (int b = 0; b < NBUF; b++)
         check((buf[b] = malloc(SPACE)) != NULL, "out of memory");
