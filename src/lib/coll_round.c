@@ -1,7 +1,9 @@
 /* Rounds of a collective's schedule: the sends and receives of one step
  * go to the proxy in one BATCH call (channel.h: struct mpcr_batch_op), one
  * round trip. The data of all of them and the operation records share one
- * allocation in the staging area. */
+ * allocation in the staging area, but for large contiguous buffers, which
+ * move through shared buffers (shared_buffers.c) as point-to-point
+ * messages do. */
 #include "coll.h"
 #include "coll_task.h"
 
@@ -44,29 +46,70 @@ static uint64_t aligned(uint64_t n)
     return (n + ALIGN - 1) / ALIGN * ALIGN;
 }
 
+/* Whether [a, a + n) meets a receive of the round (one whose data is not
+ * one range counts as meeting everything). */
+static int received_into(const struct coll_round *r, const char *a, uint64_t n)
+{
+    for (unsigned j = 0; j < r->n; j++) {
+        const struct coll_xfer *y = &r->x[j];
+        if (y->send || y->bytes == 0) continue;
+        const char *b = mpcr_type_flat_data(y->rbuf, y->count, y->t);
+        if (!b || (a < b + y->bytes && b < a + n)) return 1;
+    }
+    return 0;
+}
+
+/* Whether x's data moves through a shared buffer (a large contiguous one:
+ * shared_buffers.c), named by *offset. A send shares only when no receive
+ * of the same round lands on its data: the proxy posts the receives first,
+ * and a message arriving could overwrite it before it is sent (with the
+ * staging area it is copied first). */
+static int shared(const struct coll_round *r, const struct coll_xfer *x, uint64_t *offset)
+{
+    const char *flat = mpcr_type_flat_data(x->send ? x->sbuf : x->rbuf, x->count, x->t);
+    if (!flat) return 0;
+    if (!x->send) return mpcr_share_recv((void *)flat, x->bytes, offset);
+    return !received_into(r, flat, x->bytes) && mpcr_share_send(flat, x->bytes, offset);
+}
+
 int round_run(struct coll_round *r)
 {
     unsigned n = r->n;
     int err = r->err;
-    r->n = 0;
-    if (err || n == 0) return err;
-    /* The operation records first, then each one's data. */
-    uint64_t total = (uint64_t)n * sizeof(struct mpcr_batch_op), at[MPCR_BATCH_MAX], off;
-    for (unsigned i = 0; i < n; i++) {
-        at[i] = total;
-        if (__builtin_add_overflow(total, aligned(r->x[i].bytes), &total)) return MPI_ERR_COUNT;
+    if (err || n == 0) {
+        r->n = 0;
+        return err;
     }
-    if ((err = mpcr_staging_alloc(total, &off))) return err;
+    /* The operation records first, then the data of each one that is not
+     * in a shared buffer. */
+    uint64_t total = (uint64_t)n * sizeof(struct mpcr_batch_op), at[MPCR_BATCH_MAX], off;
+    unsigned char in_share[MPCR_BATCH_MAX];
+    for (unsigned i = 0; i < n; i++) {
+        in_share[i] = (unsigned char)shared(r, &r->x[i], &at[i]);
+        if (in_share[i]) continue;
+        at[i] = total;
+        if (__builtin_add_overflow(total, aligned(r->x[i].bytes), &total)) {
+            err = MPI_ERR_COUNT;
+            break;
+        }
+    }
+    r->n = 0;
+    if (!err) err = mpcr_staging_alloc(total, &off);
+    if (err) {
+        for (unsigned i = 0; i < n; i++)
+            if (in_share[i]) mpcr_staging_free(at[i]);
+        return err;
+    }
     char *base = mpcr_staging_ptr(off); /* the area may have moved: only now */
     struct mpcr_batch_op *ops = (struct mpcr_batch_op *)base;
     for (unsigned i = 0; i < n; i++) {
         const struct coll_xfer *x = &r->x[i];
-        if (x->send) mpcr_pack(base + at[i], x->sbuf, x->count, x->t);
+        if (x->send && !in_share[i]) mpcr_pack(base + at[i], x->sbuf, x->count, x->t);
         ops[i] = (struct mpcr_batch_op){.op = x->send ? MPCR_OP_SEND : MPCR_OP_RECV,
                                         .comm = r->k->ctx,
                                         .peer = x->peer,
                                         .tag = r->k->tag + x->phase,
-                                        .offset = off + at[i],
+                                        .offset = in_share[i] ? at[i] : off + at[i],
                                         .bytes = x->bytes};
     }
     err = mpcr_coll_batch(off, n);
@@ -75,9 +118,14 @@ int round_run(struct coll_round *r)
     for (unsigned i = 0; i < n; i++) {
         struct coll_xfer *x = &r->x[i];
         if (!err && ops[i].rc) err = ops[i].rc;
-        if (x->send || !ops[i].done || ops[i].rc) continue;
-        x->got = ops[i].rbytes < x->bytes ? ops[i].rbytes : x->bytes;
-        mpcr_unpack(x->rbuf, base + at[i], x->got, x->t);
+        if (!x->send && ops[i].done && !ops[i].rc) {
+            x->got = ops[i].rbytes < x->bytes ? ops[i].rbytes : x->bytes;
+            if (in_share[i])
+                mpcr_share_received(at[i], x->got);
+            else
+                mpcr_unpack(x->rbuf, base + at[i], x->got, x->t);
+        }
+        if (in_share[i]) mpcr_staging_free(at[i]);
     }
     mpcr_staging_free(off);
     return err;

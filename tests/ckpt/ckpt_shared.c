@@ -1,7 +1,8 @@
 /* Checkpoint scenario: large messages through shared buffers (src/lib/
  * shared_buffers.c) at any cut. Ranks pair up (0-1, 2-3, ...) and exchange
  * messages of 300 KiB to 2 MiB with blocking MPI_Send/MPI_Recv (and now
- * and then MPI_Sendrecv into another buffer, or MPI_Sendrecv_replace), at offsets
+ * and then MPI_Sendrecv into another buffer, MPI_Sendrecv_replace, or the
+ * whole job MPI_Bcast and MPI_Allreduce in place), at offsets
  * that vary inside a few buffers (so shares are made, used, grown and
  * replaced all the time), rewriting the buffers each time; every
  * ITERATIONS/10 iterations a buffer is freed and allocated again, and one
@@ -60,6 +61,36 @@ static void received(const unsigned char *p, size_t n, const MPI_Status *st, lon
     *sum = mix2(*sum, x);
 }
 
+/* The whole job at once: a broadcast of p from rank it % size, then p
+ * summed over the ranks in place (bytes, modulo 256); both checked. */
+static uint64_t collectives(unsigned char *p, size_t n, long it, int rank)
+{
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int root = (int)(it % size);
+    if (rank == root) fill(p, n, it, root);
+    MPI_Bcast(p, (int)n, MPI_BYTE, root, MPI_COMM_WORLD);
+    uint64_t x = 0;
+    long bad = differing(p, n, it, root, &x);
+    check(bad == 0, "iteration %ld: %ld of %zu words broadcast are wrong", it, bad, n / 8);
+    fill(p, n, it, rank);
+    MPI_Allreduce(MPI_IN_PLACE, p, (int)n, MPI_UNSIGNED_CHAR, MPI_SUM, MPI_COMM_WORLD);
+    unsigned char *want = calloc(n, 1), *one = malloc(n);
+    check(want && one, "out of memory");
+    for (int r = 0; r < size; r++) {
+        fill(one, n, it, r);
+        for (size_t j = 0; j < n; j++)
+            want[j] = (unsigned char)(want[j] + one[j]);
+    }
+    bad = 0;
+    for (size_t j = 0; j < n; j++)
+        bad += p[j] != want[j];
+    free(want);
+    free(one);
+    check(bad == 0, "iteration %ld: %ld of %zu bytes summed are wrong", it, bad, n);
+    return mix2(x, (uint64_t)p[n / 2]);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -82,7 +113,9 @@ int main(int argc, char **argv)
         if (it % 4 == 3) off = (size_t)(h >> 40) % 3 * 4096; /* now and then page-aligned */
         int sends_first = (rank & 1) == (int)(it & 1), tag = (int)(it % 1000);
         MPI_Status st;
-        if (it % 6 == 5) { /* both at once, in place */
+        if (it % 5 == 4) { /* the whole job */
+            sum = mix2(sum, collectives(buf[b] + off, n, it, rank));
+        } else if (it % 6 == 5) { /* both at once, in place */
             fill(buf[b] + off, n, it, rank);
             MPI_Sendrecv_replace(buf[b] + off, (int)n, MPI_BYTE, peer, tag, peer, tag,
                                  MPI_COMM_WORLD, &st);
