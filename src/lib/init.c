@@ -86,7 +86,16 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     (void)argc, (void)argv;
     if (mpcr.initialized)
         return mpcr_error_world(MPI_ERR_OTHER, "MPI_Init or MPI_Init_thread (a second time)");
+    /* The engine takes checkpoints from the program's start (its
+     * constructor): one that came while the channel is made would find the
+     * set-up socket still open and the report socket not yet left out of
+     * images, and fail. It waits (the checkpoint signal held) until then. */
+    sigset_t ckpt, mask;
+    sigemptyset(&ckpt);
+    sigaddset(&ckpt, SIGRTMAX);
+    pthread_sigmask(SIG_BLOCK, &ckpt, &mask);
     connect_proxy();
+    pthread_sigmask(SIG_SETMASK, &mask, NULL);
     mpcr.initialized = 1;
     /* As MPICH's MPI_Init does: output reaches mpiexec as it is printed, and
      * is not lost in a buffer when a rank dies. */
