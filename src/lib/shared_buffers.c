@@ -131,6 +131,15 @@ static enum standing standing_of(const struct share *s, uintptr_t a, uintptr_t b
     return q.vma_end >= b ? INTACT : PARTLY;
 }
 
+/* Whether the share's pages that hold [d, end) (a message inside the share
+ * or its slots) are still its memfd's; INTACT when it lies in the slots. */
+static enum standing message_standing(const struct share *s, uintptr_t d, uintptr_t end)
+{
+    uintptr_t a = d > s->lo ? d & ~(PAGE - 1) : s->lo;
+    uintptr_t b = end < s->hi ? (end + PAGE - 1) & ~(PAGE - 1) : s->hi;
+    return a < b ? standing_of(s, a, b) : INTACT;
+}
+
 /* Whether the program's mapping named `name` is one of a share's memfd
  * (the pages of a share since dropped or replaced, which hold the
  * program's bytes). */
@@ -278,14 +287,12 @@ static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
 /* The share that may carry [d, d + n), made if need be; -1: none. */
 static int share_for(uintptr_t d, uint64_t n, const sigset_t *mask)
 {
-    if (!enabled() || n < (uint64_t)min_bytes || maps() < 0) return -1;
+    if (maps() < 0) return -1; /* (use() checked the threshold) */
     uintptr_t end = d + n, lo = (d + PAGE - 1) & ~(PAGE - 1), hi = end & ~(PAGE - 1);
     for (unsigned i = 0; i < nshares; i++) {
         struct share *s = &shares[i];
         if (s->dead || s->detached || s->gone || d < s->lo - PAGE || end > s->hi + PAGE) continue;
-        uintptr_t a = d > s->lo ? d & ~(PAGE - 1) : s->lo;
-        uintptr_t b = end < s->hi ? (end + PAGE - 1) & ~(PAGE - 1) : s->hi;
-        enum standing st = standing_of(s, a, b);
+        enum standing st = message_standing(s, d, end);
         if (st == INTACT) return (int)i;
         if (st == PARTLY && s->users) return -1;
         if (s->users) {
@@ -412,13 +419,12 @@ void mpcr_share_received(uint64_t offset, uint64_t got)
     const struct share *s = &shares[share_at(offset)];
     uintptr_t d = s->lo + (offset - s->offset) - PAGE;
     if (s->gone) return; /* not made again at a restart: the call failed (MPI_ERR_BUFFER) */
-    uintptr_t a = d > s->lo ? d & ~(PAGE - 1) : s->lo, end = d + got;
-    uintptr_t b = end < s->hi ? (end + PAGE - 1) & ~(PAGE - 1) : s->hi;
+    uintptr_t end = d + got;
     /* The message is in the memfd only when the share is detached, or when
      * the program made the pages its own meanwhile (an mremap or madvise
      * while the receive was pending: memory_calls.c); the bytes then go
      * where MPI would have written them. */
-    if (s->detached || (a < b && standing_of(s, a, b) != INTACT))
+    if (s->detached || message_standing(s, d, end) != INTACT)
         memcpy((void *)d, slot_of(s, d), got);
     else
         copy_ends(s, d, end, 0);
