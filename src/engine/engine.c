@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -483,15 +484,32 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 
 /* ---- public API --------------------------------------------------------- */
 
+/* Where glibc keeps its copy of a thread's id in the thread block (struct
+ * pthread's tid). glibc hands that very field to the kernel as the thread's
+ * clear-child-tid address (set_tid_address at start-up, CLONE_CHILD_CLEARTID
+ * for pthread_create), so the kernel says where it is. Only where it cannot
+ * (PR_GET_TID_ADDRESS needs CONFIG_CHECKPOINT_RESTORE) is the block searched
+ * for the id's value, and then only a single match is believed: the block
+ * holds addresses whose upper halves (0x7fxx, 0x7fff without ASLR) are
+ * thread ids too where pid_max is 32768, and taking one of those for the
+ * field failed checkpoints of every other thread. */
 static void find_tid_offset(void)
 {
     const char *tp = (const char *)pthread_self();
     int tid = (int)syscall(SYS_gettid);
+    int *field = NULL;
+    if (!prctl(PR_GET_TID_ADDRESS, &field) && (const char *)field >= tp && (const char *)field < tp + 4096 &&
+        *field == tid) {
+        mpcr_tid_offset = (const char *)field - tp;
+        return;
+    }
+    long found = -1;
     for (long off = 0; off < 4096; off += 4)
         if (*(const int *)(tp + off) == tid) {
-            mpcr_tid_offset = off;
-            return;
+            if (found >= 0) return; /* two candidates: no knowing which */
+            found = off;
         }
+    mpcr_tid_offset = found;
 }
 
 int mpcr_engine_init(void)
