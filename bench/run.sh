@@ -48,8 +48,10 @@ BIN=build/bench
 MPCR=build/bin/mpcr
 unset MPCR_SPIN_NS # the proxy's own choice, except where a row says otherwise
 
-if [ ! -x "$MPCR" ]; then bash scripts/setup.sh >/dev/null; fi
-cmake --build build -j"$(nproc)" >/dev/null # no-op when up to date
+if [ -z "${NO_BUILD:-}" ]; then # NO_BUILD=1: build/ was carried here (bench/device.sh)
+    if [ ! -x "$MPCR" ]; then bash scripts/setup.sh >/dev/null; fi
+    cmake --build build -j"$(nproc)" >/dev/null # no-op when up to date
+fi
 
 RES=$(mktemp) # results of the repetitions kept, "label metric value" a line
 REP=$RES.rep  # results of the repetition running
