@@ -49,10 +49,15 @@ int mpcr_impl_Bcast(void *buf, MPI_Count count, const struct mpcr_type *t, int r
 }
 
 /* acc = acc op part, where acc holds the earlier ranks' part: the order of
- * a non-commutative op. spare is a buffer like part, clobbered. */
+ * a non-commutative op; part is clobbered. A commutative op is applied the
+ * other way round, straight into acc, saving a copy of the whole vector
+ * (predefined ops give the same bits either way, so every rank of an
+ * Allreduce still gets the same result; MPI lets a user's commutative op be
+ * applied in any order). */
 static int combine_after(MPI_Op op, MPI_Datatype type, const struct mpcr_type *t, void *acc,
                          void *part, MPI_Count count)
 {
+    if (mpcr_op_commutes(op)) return mpcr_reduce_local(op, type, part, acc, count); /* acc = part op acc */
     int err = mpcr_reduce_local(op, type, acc, part, count); /* part = acc op part */
     return err ? err : coll_copy(part, count, t, acc, count, t);
 }
