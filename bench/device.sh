@@ -15,6 +15,12 @@
 #                              COLL_RANKS, default "2 4 8"), its table in
 #                              OUT/bench.txt and every result in OUT/raw.txt
 #                              (kept even when BENCH_S, default 420 s, runs out)
+#   bench/device.sh diag OUT   there: what the machine's primitives cost (syscost,
+#                              handoff), its CPU layout, and a proxied call and
+#                              the 2-rank large collectives with the pair on
+#                              neighbouring and on distant CPUs (taskset), and
+#                              with shared buffers off: where a device figure
+#                              differs from this machine's, which part of it
 set -u
 cd "$(dirname "$0")/.."
 
@@ -46,11 +52,47 @@ pack() {
     du -sh .dev/*
 }
 
+install() {
+    tar -C / --skip-old-files -xJf .dev/sys.tar.xz && ldconfig || { echo "device.sh: cannot install MPICH"; exit 1; }
+    tar -xJf .dev/build.tar.xz || exit 1
+}
+
+# results LABEL COMMAND...: the command's RESULT lines, each prefixed with LABEL
+results() {
+    local label=$1
+    shift
+    timeout 60 "$@" 2>&1 | awk -v l="$label" '$1 == "RESULT" && $2 !~ /_best$/ { printf "%-28s %-28s %s\n", l, $2, $3 }'
+}
+
+diag() {
+    local out=${1:?device.sh diag OUT} b=build/bench m=build/bin/mpcr
+    mkdir -p "$out"
+    install
+    { lscpu | grep -E '^(Model name|Thread|Core|Socket|NUMA node|L[23])'; lscpu -e=CPU,CORE,SOCKET,NODE | head -20
+      results syscost $b/syscost 0.3
+      results handoff $b/handoff 0.1
+      for cpus in "" 0,1 0,8 0,15; do
+          t=${cpus:+taskset -c $cpus}
+          results "line ${cpus:-free}" $t $b/lineping 0.3
+          results "native ${cpus:-free}" $t mpiexec.mpich -n 1 $b/callcost 0.3
+          results "unpaced ${cpus:-free}" $t env MPCR_POLL_PACE_NS=0 $m run -n 1 $b/callcost 0.3
+      done
+      for cpus in "" 0-3 0,1,8,9; do
+          t=${cpus:+taskset -c $cpus}
+          results "coll native ${cpus:-free}" $t mpiexec.mpich -n 2 $b/collectives 0.3
+          results "coll mpcr ${cpus:-free}" $t $m run -n 2 $b/collectives 0.3
+          results "coll copied ${cpus:-free}" $t env MPCR_SHARE_MIN=0 $m run -n 2 $b/collectives 0.3
+      done
+      results "coll8 native" mpiexec.mpich -n 8 $b/collectives 0.3
+      results "coll8 mpcr" $m run -n 8 $b/collectives 0.3
+      results "coll8 copied" env MPCR_SHARE_MIN=0 $m run -n 8 $b/collectives 0.3
+    } 2>&1 | tee "$out/diag.txt"
+}
+
 run() {
     local out=${1:?device.sh run OUT}
     mkdir -p "$out"
-    tar -C / --skip-old-files -xJf .dev/sys.tar.xz && ldconfig || { echo "device.sh: cannot install MPICH"; exit 1; }
-    tar -xJf .dev/build.tar.xz || exit 1
+    install
     {
         uname -sr
         grep PRETTY_NAME /etc/os-release
@@ -79,5 +121,6 @@ run() {
 case ${1:-} in
 pack) pack ;;
 run) shift; run "$@" ;;
-*) echo "usage: bench/device.sh pack | run OUT" >&2; exit 2 ;;
+diag) shift; diag "$@" ;;
+*) echo "usage: bench/device.sh pack | run OUT | diag OUT" >&2; exit 2 ;;
 esac
