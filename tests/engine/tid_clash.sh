@@ -22,6 +22,10 @@ if [ "$(id -u)" -ne 0 ] || ! unshare -pf --mount-proc true 2>/dev/null || ! comm
 fi
 export ZDTM_DIR=$T
 cd "$T"
+run=""
+# a failure leaves no job behind: unshare ignores SIGTERM while it waits, and
+# SIGKILL ends it and, through --kill-child, every process of its namespace
+trap '[ -n "$run" ] && kill -KILL $run 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 
 # The program is the first process mpcr run starts after a few of its own
 # threads: try the last id given out just below until the program gets 32767.
@@ -39,12 +43,13 @@ for lead in 1 2 3 4 5 6 7 8 9 10; do
         [ "$nspid" = $want ] && break
     done
     [ "$nspid" = $want ] && break
-    kill $run 2>/dev/null
+    kill -KILL $run 2>/dev/null
     wait $run 2>/dev/null
 done
 [ "$nspid" = $want ] || fail "the program never got process id $want (last: ${nspid:-none})"
 "$bin/mpcr" checkpoint --exit "$T/ck" 2>"$T/err_ck" || fail "checkpoint of process $want failed"
 wait $run || fail "mpcr run ended with status $? after checkpoint --exit"
+run=""
 grep -q FAIL "$T/out1" && fail "failed before the checkpoint"
 touch "$T/go"
 timeout 60 "$bin/mpcr" restart "$T/ck" >"$T/out2" 2>"$T/err2" || fail "restart ended with status $?"
