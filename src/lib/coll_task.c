@@ -243,7 +243,7 @@ const struct mpcr_reply *mpcr_coll_finish_blocking(void)
 {
     if (!mpcr_coll_async()) return mpcr_call_finish();
     static struct mpcr_reply done;
-    struct mpcr_call *call = &mpcr.chan->call;
+    struct mpcr_call *call = &mpcr.draft;
     const struct mpcr_reply *r;
     if (mpcr_coll_wait_at_proxy()) {
         /* MPI_THREAD_MULTIPLE, no other thread waiting: the blocking call

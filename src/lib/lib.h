@@ -28,6 +28,11 @@ struct mpcr_lib {
     uint64_t staging_size;  /* bytes of staging area mapped after the control page */
     uint64_t staging_growing; /* size asked by a GROW not yet followed by the mremap, or 0 (staging.c) */
     uint32_t seq;           /* last call published */
+    /* The call being written (mpcr_call_begin .. mpcr_call_finish), copied
+     * into the channel's call line in one burst when it is published: the
+     * proxy polls that line, and each field written there one at a time
+     * would pull the line back and forth between the two cores. */
+    struct mpcr_call draft;
     char processor_name[MPI_MAX_PROCESSOR_NAME];
     char proxy_version[256];
 };
@@ -85,11 +90,11 @@ void mpcr_progress_posts_started(void);
 
 /* Starts a call that has no place in the program's order of operations
  * (GROW, made from inside the staging allocator, which a hand-over of the
- * queue must not re-enter): returns the call line with op filled in,
- * others stale. */
+ * queue must not re-enter): returns the call's draft (mpcr.draft) with op
+ * filled in, others stale. */
 static inline struct mpcr_call *mpcr_call_begin_aside(enum mpcr_op op)
 {
-    struct mpcr_call *c = &mpcr.chan->call;
+    struct mpcr_call *c = &mpcr.draft;
     c->op = op;
     c->pre_count = 0;
     return c;

@@ -147,7 +147,7 @@ static int probe(enum mpcr_op op, int source, int tag, struct mpcr_comm *c, int 
             mpcr_lock_yield();
         }
         begin_p2p_vid(op, c->vid, mpcr_comm_peer_out(c, source), tag, 0, 0);
-        mpcr.chan->call.poll = (uint32_t)polled;
+        mpcr.draft.poll = (uint32_t)polled;
         r = mpcr_call_finish();
         if (!r->pending) break;
         mpcr_lock_pass();

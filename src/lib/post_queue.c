@@ -173,7 +173,7 @@ void mpcr_posts_settle_carried(void)
      * first is not (an operation it found bad: the call's error says why) */
     const struct mpcr_batch_op *ops = mpcr_staging_ptr(ops_offset);
     int err = ops[0].done ? MPI_SUCCESS : mpcr.chan->reply.rc ? mpcr.chan->reply.rc : MPI_ERR_INTERN;
-    mpcr.chan->call.pre_count = 0; /* the line may be published again (a `pending` answer) */
+    mpcr.draft.pre_count = 0; /* the call may be published again (a `pending` answer) */
     settle(n, err);
 }
 

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,8 +231,25 @@ static int wait_call(void)
     return ready;
 }
 
+/* The answer's fields into the reply line, all but seq and proxy_sleeping
+ * (the line's own state), store after store: the program polls that line,
+ * and each field written there one at a time while serving would pull the
+ * line back and forth between the two cores. */
+static void copy_answer(struct mpcr_reply *line, const struct mpcr_reply *a)
+{
+    enum {
+        head = offsetof(struct mpcr_reply, rc),
+        gap = offsetof(struct mpcr_reply, proxy_sleeping),
+        tail = offsetof(struct mpcr_reply, pending),
+    };
+    _Static_assert(gap + sizeof line->proxy_sleeping == tail, "proxy_sleeping sits alone between the fields");
+    memcpy((char *)line + head, (const char *)a + head, gap - head);
+    memcpy((char *)line + tail, (const char *)a + tail, sizeof *line - tail);
+}
+
 static _Noreturn void serve(void)
 {
+    static struct mpcr_reply answer; /* fields an op leaves alone keep the last answer's, as the line did */
     for (;;) {
         if (!wait_call() || ckpt_poll()) {
             ckpt_hold(); /* a checkpoint: no call is served until it is over */
@@ -244,9 +262,10 @@ static _Noreturn void serve(void)
         struct mpcr_call c;
         memcpy(&c, &ch->call, sizeof c);
         struct mpcr_reply *r = &ch->reply;
-        serve_call(&c, r);
+        serve_call(&c, &answer);
         if (call_abandoned) continue; /* served again once the checkpoint is over */
         proxy.last_seq = seq;
+        copy_answer(r, &answer);
         atomic_store(&r->seq, seq); /* seq_cst: ordered before the load below */
         if (atomic_load(&ch->call.app_sleeping)) mpcr_futex_wake(&r->seq);
         if (proxy.finalized) child_ended(); /* waits for the program to exit */
