@@ -28,6 +28,7 @@
 #ifndef MPCR_CHANNEL_H
 #define MPCR_CHANNEL_H
 
+#include <sched.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -316,22 +317,38 @@ static inline void mpcr_cpu_relax(void)
     __builtin_ia32_pause();
 }
 
+/* While spinning, a side gives its core away (sched_yield) this often: a
+ * spinner that shares its core with the process it waits for (two of them
+ * placed on one CPU, or a machine exactly full, every core holding a rank
+ * or a proxy, when mpiexec or the kernel needs a moment) would otherwise
+ * hold it for its whole spin budget. On a core of its own the yield
+ * returns at once (0.1-1 us, a few % of the time spun). Measured with a
+ * rank and its proxy spinning on one CPU: a proxied call 112 us without,
+ * docs/performance.md "2026-12-04 (night)". */
+#define MPCR_SPIN_YIELD_EVERY_NS 5000u
+
 /* Spins until (*word == value) == equal, for at most mpcr_spin_ns(), then
  * polls with sched_yield() for at most mpcr_yield_ns() (both may be 0).
  * Returns 1 when the condition became true, 0 when time ran out: the caller
  * then sleeps on a futex. */
 static inline int mpcr_spin(_Atomic uint32_t *word, uint32_t value, int equal)
 {
-    uint64_t limit = mpcr_spin_ns(), start = 0;
+    uint64_t limit = mpcr_spin_ns(), start = 0, yield_at = 0;
     for (unsigned i = 0;; i++) {
         if ((atomic_load_explicit(word, memory_order_acquire) == value) == equal) return 1;
         if (!limit) break;
         mpcr_cpu_relax();
         if ((i & 15) == 15) { /* pause is slow on some CPUs: the clock is read every 16 */
-            if (!start)
-                start = mpcr_now_ns();
-            else if (mpcr_now_ns() - start >= limit)
+            uint64_t now = mpcr_now_ns();
+            if (!start) {
+                start = now;
+                yield_at = now + MPCR_SPIN_YIELD_EVERY_NS;
+            } else if (now - start >= limit) {
                 break;
+            } else if (now >= yield_at) {
+                sched_yield();
+                yield_at = now + MPCR_SPIN_YIELD_EVERY_NS;
+            }
         }
     }
     return mpcr_yield_ns() ? mpcr_yield_poll(word, value, equal) : 0;

@@ -52,7 +52,21 @@ static inline void progress_pause(void)
 {
     /* a creation's real call in a thread of its own waits for MPICH's lock,
      * which a loop taking it back at once starves (creation.h) */
-    if (progress_yield || creation_running()) sched_yield();
+    if (progress_yield || creation_running()) {
+        sched_yield();
+        return;
+    }
+    /* Spinning: the core given away now and then, as the channel's spin
+     * does (channel.h, MPCR_SPIN_YIELD_EVERY_NS): a proxy waiting for the
+     * network beside another spinner on its core held it until the
+     * scheduler's tick (ms) */
+    static unsigned polls;
+    static uint64_t yield_at;
+    if (++polls % 64) return;
+    uint64_t now = mpcr_now_ns();
+    if (now < yield_at) return;
+    if (yield_at) sched_yield();
+    yield_at = now + MPCR_SPIN_YIELD_EVERY_NS;
 }
 /* Whether a receive that ended with rc took a message off the network (a
  * truncated one did): the drain's count of received messages. */
