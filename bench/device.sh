@@ -21,6 +21,9 @@
 #                              neighbouring and on distant CPUs (taskset), and
 #                              with shared buffers off: where a device figure
 #                              differs from this machine's, which part of it
+#                              (the CPU pairs suit the device's layout, one
+#                              socket and no SMT; on a machine with SMT, CPU N
+#                              and N+8 may be one core: read lscpu -e first)
 set -u
 cd "$(dirname "$0")/.."
 

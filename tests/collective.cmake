@@ -84,3 +84,14 @@ if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.coll_nbc_neighbor APPEND PROPERTY ENVIRONMENT
         "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
+
+# Every rank of an Allreduce gets the same bits, also for MIN/MAX of a NaN or
+# of -0.0 and +0.0, where swapping the operands changes the result (mpcr only:
+# MPICH applies commutative ops either way round).
+mpi_program(t_allreduce_same_bits mpi/allreduce_same_bits.c)
+target_link_libraries(t_allreduce_same_bits PRIVATE m)
+foreach(n 2 3 4)
+    add_test(NAME mpi.allreduce_same_bits${n} COMMAND ${MPCR_EXE} run -n ${n} $<TARGET_FILE:t_allreduce_same_bits>)
+    set_tests_properties(mpi.allreduce_same_bits${n} PROPERTIES RUN_SERIAL TRUE TIMEOUT 120
+        PASS_REGULAR_EXPRESSION "allreduce same bits: PASS" FAIL_REGULAR_EXPRESSION "FAIL")
+endforeach()

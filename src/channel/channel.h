@@ -30,6 +30,8 @@
 
 #include <sched.h>
 #include <stdalign.h>
+#include <stddef.h>
+#include <string.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -287,6 +289,21 @@ static inline void *mpcr_staging(struct mpcr_chan *ch, uint64_t offset)
 {
     return (char *)ch + MPCR_CHAN_CONTROL + offset;
 }
+
+/* Publishing a line: its fields copied in one burst from the writer's
+ * private draft (docs/channel.md, "A call"), all but seq (stored after,
+ * by the caller) and the 4-byte waiting flag at `flag` that belongs to the
+ * line itself (call.app_sleeping, reply.proxy_sleeping). */
+static inline void mpcr_line_fill(void *line, const void *draft, size_t flag, size_t size)
+{
+    const size_t first = sizeof(uint32_t); /* seq */
+    memcpy((char *)line + first, (const char *)draft + first, flag - first);
+    memcpy((char *)line + flag + 4, (const char *)draft + flag + 4, size - flag - 4);
+}
+_Static_assert(offsetof(struct mpcr_call, seq) == 0 && offsetof(struct mpcr_reply, seq) == 0, "seq first");
+_Static_assert(sizeof(((struct mpcr_call *)0)->app_sleeping) == 4 &&
+                   sizeof(((struct mpcr_reply *)0)->proxy_sleeping) == 4,
+               "4-byte flags");
 
 /* Futex helpers on a shared (not process-private) word; a timeout < 0
  * waits without one. */

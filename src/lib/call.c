@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <stddef.h>
-#include <string.h>
 #include "report.h"
 #include <unistd.h>
 
@@ -31,25 +30,11 @@ static void wait_reply(struct mpcr_chan *ch, uint32_t seq)
     atomic_store_explicit(&ch->call.app_sleeping, 0, memory_order_relaxed);
 }
 
-/* The draft's fields into the call line, all but seq and app_sleeping
- * (the line's own state), store after store. */
-static void copy_draft(struct mpcr_call *line, const struct mpcr_call *d)
-{
-    enum {
-        head = offsetof(struct mpcr_call, op),
-        gap = offsetof(struct mpcr_call, app_sleeping),
-        tail = offsetof(struct mpcr_call, poll),
-    };
-    _Static_assert(gap + sizeof line->app_sleeping == tail, "app_sleeping sits alone between the fields");
-    memcpy((char *)line + head, (const char *)d + head, gap - head);
-    memcpy((char *)line + tail, (const char *)d + tail, sizeof *line - tail);
-}
-
 const struct mpcr_reply *mpcr_call_finish(void)
 {
     struct mpcr_chan *ch = mpcr.chan;
     uint32_t seq = ++mpcr.seq;
-    copy_draft(&ch->call, &mpcr.draft);
+    mpcr_line_fill(&ch->call, &mpcr.draft, offsetof(struct mpcr_call, app_sleeping), sizeof ch->call);
     atomic_store(&ch->call.seq, seq); /* seq_cst: orders it before the load below */
     if (atomic_load(&ch->reply.proxy_sleeping)) {
         atomic_fetch_add(&ch->doorbell, 1);

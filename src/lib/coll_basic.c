@@ -48,16 +48,26 @@ int mpcr_impl_Bcast(void *buf, MPI_Count count, const struct mpcr_type *t, int r
     return coll_bcast(&k, 0, buf, count, t, root);
 }
 
+/* Ops whose operands can be swapped without changing a bit of the result
+ * on any type they apply to. Not MIN and MAX (nor MINLOC, MAXLOC): between
+ * a NaN and a number, or -0.0 and +0.0, each keeps its second operand, and
+ * an Allreduce's partners, each computing with its own part second, would
+ * get different results; nor a program's op, commutative or not. (SUM and
+ * PROD of two NaNs keep the first one's payload: NaN either way.) */
+static int swaps_exactly(MPI_Op op)
+{
+    return op == MPI_SUM || op == MPI_PROD || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
+           op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR;
+}
+
 /* acc = acc op part, where acc holds the earlier ranks' part: the order of
- * a non-commutative op; part is clobbered. A commutative op is applied the
- * other way round, straight into acc, saving a copy of the whole vector
- * (predefined ops give the same bits either way, so every rank of an
- * Allreduce still gets the same result; MPI lets a user's commutative op be
- * applied in any order). */
+ * every rank's result, so that an Allreduce's ranks all get the same bits;
+ * part is clobbered. An op whose operands swap exactly is applied the other
+ * way round, straight into acc, saving a copy of the whole vector. */
 static int combine_after(MPI_Op op, MPI_Datatype type, const struct mpcr_type *t, void *acc,
                          void *part, MPI_Count count)
 {
-    if (mpcr_op_commutes(op)) return mpcr_reduce_local(op, type, part, acc, count); /* acc = part op acc */
+    if (swaps_exactly(op)) return mpcr_reduce_local(op, type, part, acc, count); /* acc = part op acc */
     int err = mpcr_reduce_local(op, type, acc, part, count); /* part = acc op part */
     return err ? err : coll_copy(part, count, t, acc, count, t);
 }

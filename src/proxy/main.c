@@ -231,25 +231,14 @@ static int wait_call(void)
     return ready;
 }
 
-/* The answer's fields into the reply line, all but seq and proxy_sleeping
- * (the line's own state), store after store: the program polls that line,
- * and each field written there one at a time while serving would pull the
- * line back and forth between the two cores. */
-static void copy_answer(struct mpcr_reply *line, const struct mpcr_reply *a)
-{
-    enum {
-        head = offsetof(struct mpcr_reply, rc),
-        gap = offsetof(struct mpcr_reply, proxy_sleeping),
-        tail = offsetof(struct mpcr_reply, pending),
-    };
-    _Static_assert(gap + sizeof line->proxy_sleeping == tail, "proxy_sleeping sits alone between the fields");
-    memcpy((char *)line + head, (const char *)a + head, gap - head);
-    memcpy((char *)line + tail, (const char *)a + tail, sizeof *line - tail);
-}
-
 static _Noreturn void serve(void)
 {
-    static struct mpcr_reply answer; /* fields an op leaves alone keep the last answer's, as the line did */
+    /* The answer is written here while serving, then into the reply line in
+     * one burst (mpcr_line_fill): the program polls that line, and fields
+     * stored there one at a time would pull it back and forth. Fields an op
+     * leaves alone keep the last answer's, as the line did. */
+    static struct mpcr_reply answer;
+    memcpy(&answer, &proxy.chan->reply, sizeof answer); /* a restarted proxy: the line's */
     for (;;) {
         if (!wait_call() || ckpt_poll()) {
             ckpt_hold(); /* a checkpoint: no call is served until it is over */
@@ -265,7 +254,7 @@ static _Noreturn void serve(void)
         serve_call(&c, &answer);
         if (call_abandoned) continue; /* served again once the checkpoint is over */
         proxy.last_seq = seq;
-        copy_answer(r, &answer);
+        mpcr_line_fill(r, &answer, offsetof(struct mpcr_reply, proxy_sleeping), sizeof *r);
         atomic_store(&r->seq, seq); /* seq_cst: ordered before the load below */
         if (atomic_load(&ch->call.app_sleeping)) mpcr_futex_wake(&r->seq);
         if (proxy.finalized) child_ended(); /* waits for the program to exit */

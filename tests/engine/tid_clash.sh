@@ -16,7 +16,8 @@ set -u
 bin=$1 prog=$2
 . "$(dirname "$0")/lib.sh"
 test_init tid_clash
-if [ "$(id -u)" -ne 0 ] || ! unshare -pf --mount-proc true 2>/dev/null || ! command -v setarch >/dev/null; then
+if [ "$(id -u)" -ne 0 ] || ! command -v setarch >/dev/null ||
+    ! unshare -pf --mount-proc sh -c 'echo 300 >/proc/sys/kernel/ns_last_pid' 2>/dev/null; then
     echo "tid_clash: skipped: needs root, unshare and setarch to choose a process id"
     exit 77
 fi
@@ -33,7 +34,7 @@ want=32767
 for lead in 1 2 3 4 5 6 7 8 9 10; do
     rm -rf "$T/ready" "$T/ck"
     unshare -pf --mount-proc --kill-child sh -c 'echo "$1" >/proc/sys/kernel/ns_last_pid &&
-        exec setarch -R "$2" run --no-mpi --ckpt-dir "$3" "$4"' \
+        exec setarch "$(uname -m)" -R "$2" run --no-mpi --ckpt-dir "$3" "$4"' \
         sh $((want - lead)) "$bin/mpcr" "$T/ck" "$prog" >"$T/out1" 2>"$T/err1" &
     run=$!
     wait_ready $run
