@@ -15,11 +15,12 @@ void mpcr_posts_flush_queued(void) {}
 static int memfd, grows;
 static struct mpcr_reply reply;
 
-/* The proxy's side of the one call staging.c makes: GROW. */
+/* The proxy's side of the one call staging.c makes: GROW (the call as the
+ * library wrote it: its draft, which the real mpcr_call_finish publishes). */
 const struct mpcr_reply *mpcr_call_finish(void)
 {
-    ASSERT_EQ(mpcr.chan->call.op, MPCR_OP_GROW);
-    ASSERT_EQ(ftruncate(memfd, (off_t)(MPCR_CHAN_CONTROL + mpcr.chan->call.bytes)), 0);
+    ASSERT_EQ(mpcr.draft.op, MPCR_OP_GROW);
+    ASSERT_EQ(ftruncate(memfd, (off_t)(MPCR_CHAN_CONTROL + mpcr.draft.bytes)), 0);
     grows++;
     reply.rc = MPI_SUCCESS;
     return &reply;
