@@ -344,6 +344,15 @@ static inline void mpcr_cpu_relax(void)
  * docs/performance.md "2026-12-04 (night)". */
 #define MPCR_SPIN_YIELD_EVERY_NS 5000u
 
+/* Whether a spinner that has polled until `now` owes its core a yield;
+ * *next: when the next one is due (0: not yet started, which starts it). */
+static inline int mpcr_spin_yield_due(uint64_t now, uint64_t *next)
+{
+    int due = *next && now >= *next;
+    if (!*next || due) *next = now + MPCR_SPIN_YIELD_EVERY_NS;
+    return due;
+}
+
 /* Spins until (*word == value) == equal, for at most mpcr_spin_ns(), then
  * polls with sched_yield() for at most mpcr_yield_ns() (both may be 0).
  * Returns 1 when the condition became true, 0 when time ran out: the caller
@@ -357,15 +366,11 @@ static inline int mpcr_spin(_Atomic uint32_t *word, uint32_t value, int equal)
         mpcr_cpu_relax();
         if ((i & 15) == 15) { /* pause is slow on some CPUs: the clock is read every 16 */
             uint64_t now = mpcr_now_ns();
-            if (!start) {
+            if (!start)
                 start = now;
-                yield_at = now + MPCR_SPIN_YIELD_EVERY_NS;
-            } else if (now - start >= limit) {
+            else if (now - start >= limit)
                 break;
-            } else if (now >= yield_at) {
-                sched_yield();
-                yield_at = now + MPCR_SPIN_YIELD_EVERY_NS;
-            }
+            if (mpcr_spin_yield_due(now, &yield_at)) sched_yield();
         }
     }
     return mpcr_yield_ns() ? mpcr_yield_poll(word, value, equal) : 0;

@@ -45,7 +45,8 @@ void serve_call(const struct mpcr_call *c, struct mpcr_reply *r);
 int progress_wait(MPI_Request *req, MPI_Status *st, int abandonable);
 /* Between two polls of MPI in a blocking call: where the proxy shares its
  * core (and MPCR_YIELD_NS is on), a sched_yield(), so that a process of
- * this node waiting for the core runs at once (docs/channel.md, "A call"). */
+ * this node waiting for the core runs at once; where it spins, one every
+ * 5 us (docs/channel.md, "A call"). */
 extern int progress_yield;
 int creation_running(void); /* creation.h */
 static inline void progress_pause(void)
@@ -62,13 +63,12 @@ static inline void progress_pause(void)
      * another spinner on its core held it until the scheduler's tick (ms).
      * Where cores are known to be shared (spin 0) it polls as before: the
      * yields made a 2-rank ping-pong on 2 cores 5 % slower. */
+    /* (each file that waits keeps its own pair: measured so, and no thread
+     * but the proxy's main one polls) */
     static unsigned polls;
     static uint64_t yield_at;
     if (++polls % 64 || !mpcr_spin_ns()) return;
-    uint64_t now = mpcr_now_ns();
-    if (now < yield_at) return;
-    if (yield_at) sched_yield();
-    yield_at = now + MPCR_SPIN_YIELD_EVERY_NS;
+    if (mpcr_spin_yield_due(mpcr_now_ns(), &yield_at)) sched_yield();
 }
 /* Whether a receive that ended with rc took a message off the network (a
  * truncated one did): the drain's count of received messages. */
