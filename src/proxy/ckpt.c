@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,6 +32,8 @@ static int coord_fd = -1;
 static enum ckpt_stage stage = CKPT_RUNNING;
 static unsigned long gen;
 static uint64_t reported_received;
+static uint64_t drain_since; /* ckpt_settle_overdue's start: 0 at each quiesce */
+static uint64_t idle_since_ns, idle_received; /* drain_pause's: since when nothing came (0 at each quiesce) */
 static int image_asked;
 static int image_fork; /* "image K fork": the program may have a forked copy write its image */
 
@@ -52,7 +55,7 @@ static _Atomic(const char *) doing_what = "starting", doing_name = "";
 void ckpt_doing(const char *what, const char *name)
 {
     atomic_store_explicit(&doing_what, what, memory_order_relaxed);
-    atomic_store_explicit(&doing_name, name, memory_order_relaxed);
+    atomic_store_explicit(&doing_name, name, memory_order_release); /* name may be a buffer just written */
 }
 
 enum ckpt_stage ckpt_stage(void)
@@ -83,7 +86,7 @@ static int answer_where(const char *line)
     unsigned long k;
     if (sscanf(line, "where %lu", &k) != 1) return 0;
     const char *what = atomic_load_explicit(&doing_what, memory_order_relaxed);
-    const char *name = atomic_load_explicit(&doing_name, memory_order_relaxed);
+    const char *name = atomic_load_explicit(&doing_name, memory_order_acquire);
     enum ckpt_stage now = __atomic_load_n(&stage, __ATOMIC_RELAXED); /* the MPI thread's: a hint */
     say("where %lu %d %s%s%s (stage %s)", k, proxy.rank, what, *name ? " " : "", name,
         now == CKPT_RUNNING ? "running" : now == CKPT_QUIESCED ? "quiesced" : "imaging");
@@ -222,6 +225,10 @@ static void drain_step(void)
         }
     }
     creation_progress(); /* may make a communicator: every member will */
+    /* A drain ends in moments unless a member is inside a real creation
+     * that another has not joined: say why, before the coordinator's
+     * time-out, whose message names only the rank that did not quiesce. */
+    if (ckpt_settle_overdue(&drain_since)) creation_report_waiting();
     if (proxy.received != reported_received) {
         reported_received = proxy.received;
         say("count %lu %llu", gen, (unsigned long long)proxy.received);
@@ -264,7 +271,7 @@ static void on_line(const char *line)
                 proxy.finalized ? "has called MPI_Finalize" : "has not called MPI_Init yet");
             return;
         }
-        stage = CKPT_QUIESCED, gen = k, image_asked = 0;
+        stage = CKPT_QUIESCED, gen = k, image_asked = 0, drain_since = 0, idle_since_ns = 0;
         reported_received = proxy.received;
         say("quiet %lu %llu %llu", k, (unsigned long long)proxy.sent,
             (unsigned long long)proxy.received);
@@ -335,6 +342,28 @@ static void take_image(void)
     say("signalled %lu", gen);
 }
 
+/* Between two drain steps of the quiesced proxy. A creation's real call
+ * in a thread of its own waits for MPICH's lock, which the drain's probes
+ * take back at once (creation.h): the core goes to it. And a drain ends
+ * within milliseconds unless a rank is late (its proxy inside a real call,
+ * its program between two calls): once nothing has come for 2 ms, the
+ * proxy naps 100 us between steps rather than take a core the late rank
+ * may need (seen: three quiesced proxies spinning for the 30 s of a
+ * time-out on the 2-core CI machine). */
+static void drain_pause(void)
+{
+    if (creation_running()) {
+        sched_yield();
+        return;
+    }
+    uint64_t now = mpcr_now_ns();
+    if (!idle_since_ns || proxy.received != idle_received) {
+        idle_since_ns = now, idle_received = proxy.received;
+        return;
+    }
+    if (now - idle_since_ns > 2000000) usleep(100);
+}
+
 void ckpt_hold(void)
 {
     while (ckpt_poll()) {
@@ -343,6 +372,7 @@ void ckpt_hold(void)
             take_image();
         }
         if (child_exited) child_ended();
+        if (stage == CKPT_QUIESCED) drain_pause();
         if (stage == CKPT_IMAGING) {
             /* Nothing of ours to drive; but the real MPI's progress goes on,
              * for peers still finishing their MPI_Comm_idup (idup.h): this

@@ -217,6 +217,16 @@ static void *real_call_thread(void *arg)
     return NULL;
 }
 
+/* "MPI_Comm_split making communicator 5 from 0", and MPI_Comm_create_group's
+ * tag: what a report of a creation that waits names. */
+static void describe(const struct creation *e, char *out, size_t cap)
+{
+    int n = snprintf(out, cap, "%s making communicator %u from %u", mpcr_op_name(e->op), e->new_id,
+                     e->parent);
+    if (e->op == MPCR_OP_COMM_CREATE_GROUP && n > 0 && (size_t)n < cap)
+        snprintf(out + n, cap - (size_t)n, " (tag %d)", e->key);
+}
+
 /* Every member has entered: each makes the real call now, so it returns.
  * In a thread of its own when the program polls (MPI_THREAD_MULTIPLE) and
  * the real MPI allows it: the program's other threads may begin creations
@@ -232,7 +242,13 @@ static void begin(struct creation *e, int polled)
         e->state = CR_RUNNING, e->has_thread = 1;
         return;
     }
-    ckpt_doing("inside the real call of a creation:", mpcr_op_name(e->op)); /* the MPI thread blocks here */
+    /* The MPI thread blocks here; the reader thread may be reading the text
+     * of the call before, so each call has the other buffer. */
+    static char doing[2][96];
+    static unsigned turn;
+    char *text = doing[turn++ % 2];
+    describe(e, text, sizeof doing[0]);
+    ckpt_doing("inside the real call of a creation:", text);
     real_call(e);
     ckpt_doing("back from the real call of a creation:", mpcr_op_name(e->op));
     atomic_store(&e->finished, 1);
@@ -393,6 +409,22 @@ void creation_progress(void)
 int creation_running(void)
 {
     return running > 0;
+}
+
+void creation_report_waiting(void)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        const struct creation *e = list[i];
+        char what[96], who[64];
+        describe(e, what, sizeof what);
+        entered_missing(e->entered, e->nparent, who, sizeof who);
+        if (e->state == CR_ENTERED)
+            mpcr_report("rank %d: quiesced for 10 s inside %s; no \"entered\" message yet from "
+                        "ranks:%s", proxy.rank, what, *who ? who : " none (waiting for a duplicate)");
+        else if (e->state == CR_RUNNING)
+            mpcr_report("rank %d: quiesced for 10 s, its real call of %s still under way in a "
+                        "thread", proxy.rank, what);
+    }
 }
 
 void creation_settle_for_image(void)

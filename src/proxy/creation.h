@@ -62,6 +62,12 @@ void creation_init(int provided);
  * has entered, makes the real creation. */
 void creation_progress(void);
 
+/* In a drain that has lasted (ckpt.c): says, for each creation not done,
+ * which members have not entered yet or that its real call is under way;
+ * a checkpoint that times out in the quiesce stage, a member being inside
+ * the real call, then shows why the others did not join it. */
+void creation_report_waiting(void);
+
 /* Whether a real call is under way in a thread of its own: a wait that
  * polls the real MPI meanwhile should let MPICH's lock go between polls
  * (sched_yield), or that thread starves. */

@@ -4,6 +4,10 @@
 #include "proxy.h"
 #include "report.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 const int32_t entered_key_ordered = ENTERED_KEY_ORDERED;
 
 int entered_announce(uint32_t parent, int tag, const int32_t *key, const uint8_t *entered, uint32_t n)
@@ -78,4 +82,16 @@ int entered_collect(uint32_t parent, int tag, int32_t key, uint8_t *entered, uin
         entered[m] = ENTERED_IN;
     }
     return missing == 0;
+}
+
+void entered_missing(const uint8_t *entered, uint32_t n, char *out, size_t cap)
+{
+    size_t at = 0;
+    out[0] = 0;
+    for (uint32_t m = 0; m < n && at + 2 < cap; m++)
+        if (entered[m] == ENTERED_MISSING) {
+            int k = snprintf(out + at, cap - at, " %u", m);
+            if (k < 0 || (size_t)k >= cap - at) break;
+            at += (size_t)k;
+        }
 }

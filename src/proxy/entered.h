@@ -23,6 +23,7 @@
 #ifndef MPCR_PROXY_ENTERED_H
 #define MPCR_PROXY_ENTERED_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Per rank of the parent. */
@@ -55,5 +56,9 @@ typedef int entered_older_fn(uint32_t parent, uint32_t m, const void *self);
  * taking part is in. */
 int entered_collect(uint32_t parent, int tag, int32_t key, uint8_t *entered, uint32_t n,
                     entered_older_fn *older, const void *self);
+
+/* The ranks still ENTERED_MISSING in entered[0..n), as " 3 5" (cut to cap;
+ * "" when none): what a report of a waiting creation names. */
+void entered_missing(const uint8_t *entered, uint32_t n, char *out, size_t cap);
 
 #endif

@@ -255,9 +255,8 @@ static void report_waiting(const uint8_t *ends)
     for (uint32_t i = 0; i < count; i++) {
         const struct idup *e = list[i];
         if (!ends[i]) continue;
-        char who[64] = "";
-        for (uint32_t m = 0, at = 0; m < e->nparent && at + 2 < sizeof who; m++)
-            if (e->entered[m] == ENTERED_MISSING) at += (uint32_t)snprintf(who + at, sizeof who - at, " %u", m);
+        char who[64];
+        entered_missing(e->entered, e->nparent, who, sizeof who);
         mpcr_report("rank %d: before its image, still waiting for MPI_Comm_idup of communicator %u "
                     "(%s; members missing:%s)",
                     proxy.rank, e->parent, e->state == ID_UNDER_WAY ? "under way in the real MPI" : "begun",

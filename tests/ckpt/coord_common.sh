@@ -1,4 +1,4 @@
-# Sourced by coord_lost.sh, stray_report.sh, silent_client.sh and late_rank.sh: scratch
+# Sourced by coord_lost.sh, stray_report.sh, silent_client.sh, late_rank.sh and late_member.sh: scratch
 # space, a clean-up of what the test started (by pid, nothing else), fail(),
 # and a standalone coordinator. The caller sets `name` and exports MPCR.
 : "${MPCR:?MPCR must name the mpcr binary}"
