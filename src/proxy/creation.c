@@ -22,6 +22,7 @@ struct creation {
     uint32_t parent, new_id;
     int32_t color, key; /* SPLIT_TYPE: the type in color; CREATE_GROUP: the tag in key */
     int32_t rc, member, rank, size; /* CR_DONE: the answer (rc in mpcr's ABI) */
+    int polled; /* the program asked with `poll` (MPI_THREAD_MULTIPLE); 1 when loaded from an image */
     uint32_t nparent;
     uint8_t *entered; /* nparent of them */
     uint32_t ngroup;
@@ -142,6 +143,7 @@ static int enter(const struct mpcr_call *c, struct creation **out)
     }
     e->state = CR_ENTERED, e->op = c->op, e->parent = c->comm, e->new_id = c->token;
     e->color = c->peer, e->key = c->tag, e->nparent = (uint32_t)size, e->entered = entered;
+    e->polled = c->poll != 0;
     *out = e;
     if (c->op == MPCR_OP_COMM_CREATE_GROUP) {
         e->ngroup = (uint32_t)(c->bytes / sizeof(int32_t));
@@ -231,14 +233,21 @@ static void describe(const struct creation *e, char *out, size_t cap)
  * In a thread of its own when the program polls (MPI_THREAD_MULTIPLE) and
  * the real MPI allows it: the program's other threads may begin creations
  * on other communicators in another order on another rank, and a proxy
- * blocked in one real call would never enter the other. */
+ * blocked in one real call would never enter the other. Else in this
+ * thread, also in a checkpoint's drain (`polled` set there): a program
+ * that does not poll has one creation at a time, every member begins it
+ * wherever it is (serving the call, or draining), and the real MPI is then
+ * never used by two threads of the proxy at once (a drain probing every
+ * communicator beside a thread's creation slows it, MPICH's lock; and
+ * ckpt.comm_jacobi once timed out on the CI machine, a member inside
+ * MPI_Comm_create_group for 30 s: cause not established, this a suspect). */
 static void begin(struct creation *e, int polled)
 {
     e->real_parent = real_comm(e->parent);
     e->share = record_key_share();
     running++;
     last_change_ns = now_ns();
-    if (polled && threaded && !pthread_create(&e->thread, NULL, real_call_thread, e)) {
+    if (polled && e->polled && threaded && !pthread_create(&e->thread, NULL, real_call_thread, e)) {
         e->state = CR_RUNNING, e->has_thread = 1;
         return;
     }
@@ -528,6 +537,7 @@ static int load_one(const char *p, char *err, size_t cap)
     e->color = s.color, e->key = s.key, e->rc = s.rc, e->member = s.member;
     e->rank = s.rank, e->size = s.size, e->nparent = s.nparent, e->entered = entered;
     e->ngroup = s.ngroup, e->group = group;
+    e->polled = 1; /* not saved: a drain makes its real call in a thread, as before */
     for (uint32_t i = 0; i < s.ngroup; i++)
         if (group[i] < 0 || group[i] >= size)
             return snprintf(err, cap, "its creation record is damaged"), -1;
