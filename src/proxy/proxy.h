@@ -34,8 +34,10 @@ extern struct proxy proxy;
 /* Set by the SIGCHLD handler; checked wherever the proxy waits. */
 extern volatile sig_atomic_t child_exited;
 
-/* Handles one call; fills the reply line except its seq. */
-void serve_call(const struct mpcr_call *c, struct mpcr_reply *r);
+/* Handles one call; fills the reply except its seq. c is the proxy's own
+ * copy of the call line (the program's is not trusted), which serve_call
+ * may change: the tokens of the posts it carries go in their places. */
+void serve_call(struct mpcr_call *c, struct mpcr_reply *r);
 
 /* Drives real MPI until `req` completes; returns the real error code. Also
  * watches the application: if it ends meanwhile, the proxy ends too. When a

@@ -675,9 +675,8 @@ static void resolve_carried(struct mpcr_call *c)
         tokens[i] = resolve_token(tokens[i], c);
 }
 
-void serve_call(const struct mpcr_call *line, struct mpcr_reply *r)
+void serve_call(struct mpcr_call *c, struct mpcr_reply *r)
 {
-    struct mpcr_call resolved = *line, *c = &resolved;
     r->rc = MPI_SUCCESS;
     r->flag = 0;
     r->token = 0;
