@@ -148,6 +148,25 @@ static int share_mapping(const char *name, uint32_t name_size)
     return name_size && !strncmp(name, "/memfd:mpcr-shared", 18);
 }
 
+/* The mapping covering a (`next`: or the first after it), by PROCMAP_QUERY
+ * on maps_fd, its name in name[cap] (a short one is enough: a share's fits
+ * in 32 bytes; a longer name, a file's, comes back empty). 0, or -1 when
+ * there is none (ENOENT) or the query failed. */
+static int query_mapping(uintptr_t a, int next, struct maps_query *q, char *name, size_t cap)
+{
+    *q = (struct maps_query){.size = sizeof *q,
+                             .query_flags = next ? 0x10 /* covering or next */ : 0,
+                             .query_addr = a,
+                             .vma_name_size = (uint32_t)cap,
+                             .vma_name_addr = (uintptr_t)name};
+    int failed = ioctl(maps_fd, MAPS_QUERY, q);
+    if (failed && errno == ENAMETOOLONG) { /* asked again without the name (both 0, or EINVAL) */
+        q->vma_name_size = 0, q->vma_name_addr = 0;
+        failed = ioctl(maps_fd, MAPS_QUERY, q);
+    }
+    return failed ? -1 : 0;
+}
+
 /* Whether [lo, hi) is the program's private anonymous memory, writable and
  * not its stack, or left over from earlier shares: what a share may
  * replace with the same bytes unnoticed (a file's pages, read-only or
@@ -156,11 +175,8 @@ static int plain_memory(uintptr_t lo, uintptr_t hi)
 {
     for (uintptr_t a = lo; a < hi;) {
         char name[32];
-        struct maps_query q = {.size = sizeof q,
-                               .query_addr = a,
-                               .vma_name_size = sizeof name,
-                               .vma_name_addr = (uintptr_t)name};
-        if (ioctl(maps_fd, MAPS_QUERY, &q) || !(q.vma_flags & VMA_WRITABLE)) return 0;
+        struct maps_query q;
+        if (query_mapping(a, 0, &q, name, sizeof name) || !(q.vma_flags & VMA_WRITABLE)) return 0;
         int plain = !q.inode && !(q.vma_flags & VMA_SHARED) &&
                     !(q.vma_name_size && !strcmp(name, "[stack]"));
         if (!plain && !share_mapping(name, q.vma_name_size)) return 0;
@@ -538,14 +554,10 @@ static int mirror_at(uintptr_t start, uintptr_t end)
  * share's, and stays as it is). Found by name, mapping by mapping. */
 static void sweep_leftovers(void)
 {
-    static char name[4096];
+    char name[32];
     for (uintptr_t a = 0;;) {
-        struct maps_query q = {.size = sizeof q,
-                               .query_flags = 0x10 /* covering or next */,
-                               .query_addr = a,
-                               .vma_name_size = sizeof name,
-                               .vma_name_addr = (uintptr_t)name};
-        if (maps() < 0 || ioctl(maps_fd, MAPS_QUERY, &q)) return; /* ENOENT: no more */
+        struct maps_query q;
+        if (maps() < 0 || query_mapping(a, 1, &q, name, sizeof name)) return; /* ENOENT: no more */
         a = q.vma_end;
         if (share_mapping(name, q.vma_name_size) && !mirror_at(q.vma_start, q.vma_end))
             private_again(q.vma_start, q.vma_end - q.vma_start, prot_of(&q), 0);
@@ -565,17 +577,8 @@ int mpcr_shares_leave(uintptr_t lo, uintptr_t hi, int discard)
     int rc = 0;
     char name[32]; /* "/memfd:mpcr-shared (deleted)" fits */
     for (uintptr_t a = lo; a < hi && !rc;) {
-        struct maps_query q = {.size = sizeof q,
-                               .query_flags = 0x10 /* covering or next */,
-                               .query_addr = a,
-                               .vma_name_size = sizeof name,
-                               .vma_name_addr = (uintptr_t)name};
-        int failed = ioctl(maps_fd, MAPS_QUERY, &q);
-        if (failed && errno == ENAMETOOLONG) { /* a file's long name: not a share's */
-            q.vma_name_size = 0;
-            failed = ioctl(maps_fd, MAPS_QUERY, &q);
-        }
-        if (failed || q.vma_start >= hi) break;
+        struct maps_query q;
+        if (query_mapping(a, 1, &q, name, sizeof name) || q.vma_start >= hi) break;
         uintptr_t from = q.vma_start > a ? q.vma_start : a, to = q.vma_end < hi ? q.vma_end : hi;
         a = q.vma_end;
         if (!share_mapping(name, q.vma_name_size)) continue;

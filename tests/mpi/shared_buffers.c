@@ -15,7 +15,8 @@
  *     send from a shared buffer rewritten as soon as it returns;
  *   - MPI_Sendrecv and MPI_Sendrecv_replace of large buffers;
  *   - a shared buffer's pages discarded (madvise) and grown (mremap), also
- *     at the start of a large untouched reservation.
+ *     at the start of a large untouched reservation, and discarded with a
+ *     file's mapping of a long name below it.
  * Each rank prints checksums of what it received; compare.sh compares them
  * with native MPICH's. Under mpcr on a kernel that can tell (PROCMAP_QUERY),
  * it also checks that a ping-pong buffer did become shared (else it says
@@ -455,6 +456,37 @@ static long resident_bytes(void)
 /* A large reservation, mostly untouched, with a shared buffer at its start,
  * moved and grown with mremap: the untouched pages stay untouched (natively
  * mremap moves page tables, nothing is copied). */
+/* A shared buffer whose discard begins in a file's mapping with a long
+ * name just below it: the library walks the range's mappings by name and
+ * once stopped at the file (its name too long for the walk's buffer, asked
+ * again in a way the kernel refused), leaving the buffer's pages the
+ * share's, where a discard reads back the bytes, not zeros. */
+static void beside_a_file(void)
+{
+    size_t page = 4096, file_bytes = 16 * page, n = 2 * MIB;
+    char path[] = "/tmp/mpcr-shared-buffers-a-file-whose-name-is-longer-than-a-share-s-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0 || ftruncate(fd, (off_t)file_bytes)) abort();
+    unlink(path);
+    unsigned char *room = mmap(NULL, file_bytes + n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (room == MAP_FAILED ||
+        mmap(room, file_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED)
+        abort();
+    close(fd);
+    unsigned char *p = mmap(room + file_bytes, n, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (p == MAP_FAILED) abort();
+    memset(p, 5, n);
+    pingpong(p, p, 0, 0, n, 135, "beside a file");
+    expect_shared(p + MIB, "beside a file");
+    int rc = madvise(room, file_bytes + n, MADV_DONTNEED);
+    size_t zeros = 0;
+    for (size_t i = 0; i < n; i++)
+        zeros += p[i] == 0;
+    say("beside a file, discarded: rc %d, %zu of %zu bytes zero\n", rc, zeros, n);
+    munmap(room, file_bytes + n);
+}
+
 static void moved_sparse(void)
 {
     size_t n = (size_t)512 * MIB, used = 4 * MIB;
@@ -508,6 +540,7 @@ int main(int argc, char **argv)
     exchanged_in_place();
     sendrecv_large();
     discarded_and_grown();
+    beside_a_file();
     untouched_capacity();
     moved_sparse();
     print_rank1();
