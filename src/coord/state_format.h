@@ -6,6 +6,6 @@
 #define MPCR_STATE_FORMAT_H
 
 #define MPCR_STATE_MAGIC   "MPCRPST1"
-#define MPCR_STATE_VERSION 4 /* 4: pending MPI_Comm_idup duplicates in the record */
+#define MPCR_STATE_VERSION 5 /* 4: pending MPI_Comm_idup duplicates in the record; 5: whether a creation was polled */
 
 #endif

@@ -22,7 +22,7 @@ struct creation {
     uint32_t parent, new_id;
     int32_t color, key; /* SPLIT_TYPE: the type in color; CREATE_GROUP: the tag in key */
     int32_t rc, member, rank, size; /* CR_DONE: the answer (rc in mpcr's ABI) */
-    int polled; /* the program asked with `poll` (MPI_THREAD_MULTIPLE); 1 when loaded from an image */
+    int polled; /* the program asked with `poll` (MPI_THREAD_MULTIPLE) */
     uint32_t nparent;
     uint8_t *entered; /* nparent of them */
     uint32_t ngroup;
@@ -57,9 +57,28 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
+/* Open MPI 4.1 makes MPI_Comm_create_group's agreement with point-to-point
+ * messages on the parent, under the program's tag, which a receive of any
+ * tag matches: a checkpoint's drain, probing every communicator for any
+ * tag while a member's real call sends, took one into its cache, and the
+ * creation then waited for ever (the member that drained it had counted a
+ * message nobody sent: the drain never ended either). So there the real
+ * call is made from a duplicate of MPI_COMM_WORLD that nothing probes: the
+ * group is the same processes, the communicator made the same. Several
+ * such calls at once on it are like calls on one parent, which MPI allows
+ * with disjoint groups or different tags: so for a program that does not
+ * poll (one creation at a time, each begun only once all its members are
+ * in it). A polled one stays on its parent (MPI_THREAD_MULTIPLE and
+ * checkpoints under Open MPI: docs/threads.md). MPICH sends that
+ * agreement on the parent's collective context, which no probe sees. */
+static MPI_Comm unprobed_world = MPI_COMM_NULL;
+
 void creation_init(int provided)
 {
     threaded = provided == MPI_THREAD_MULTIPLE;
+#ifdef OPEN_MPI
+    if (MPI_Comm_dup(MPI_COMM_WORLD, &unprobed_world) != MPI_SUCCESS) unprobed_world = MPI_COMM_NULL;
+#endif
 }
 
 static struct creation *find(uint32_t new_id)
@@ -195,7 +214,8 @@ static void real_call(struct creation *e)
         rc = MPI_Group_incl(pg, (int)e->ngroup, e->group, &g); /* int32_t and int: alike here */
         MPI_Group_free(&pg);
         if (rc != MPI_SUCCESS) break;
-        rc = MPI_Comm_create_group(e->real_parent, g, e->key, &comm);
+        MPI_Comm from = unprobed_world != MPI_COMM_NULL && !e->polled ? unprobed_world : e->real_parent;
+        rc = MPI_Comm_create_group(from, g, e->key, &comm);
         MPI_Group_free(&g);
         break;
     }
@@ -461,7 +481,9 @@ struct saved {
     uint32_t state, op, parent, new_id;
     int32_t color, key, rc, member, rank, size;
     uint32_t nparent, ngroup;
+    uint32_t polled, unused; /* (state file version 5) */
 };
+_Static_assert(sizeof(struct saved) == 56, "a saved creation's layout changed: bump MPCR_STATE_VERSION");
 
 static size_t padded(size_t n)
 {
@@ -483,8 +505,9 @@ void *creation_save(size_t *len)
     memcpy(buf, &count, sizeof count);
     for (uint32_t i = 0; i < count; i++) {
         const struct creation *e = list[i];
-        struct saved s = {e->state, e->op,     e->parent, e->new_id, e->color,   e->key,
-                          e->rc,    e->member, e->rank,   e->size,   e->nparent, e->ngroup};
+        struct saved s = {e->state,  e->op,     e->parent,  e->new_id,          e->color,
+                          e->key,    e->rc,     e->member,  e->rank,            e->size,
+                          e->nparent, e->ngroup, (uint32_t)e->polled, 0};
         memcpy(p, &s, sizeof s);
         memcpy(p + sizeof s, e->entered, e->nparent);
         if (e->ngroup) memcpy(p + sizeof s + e->nparent, e->group, e->ngroup * sizeof(int32_t));
@@ -520,7 +543,7 @@ static int load_one(const char *p, char *err, size_t cap)
     int size = map_comm_size(s.parent);
     int op_known = s.op == MPCR_OP_COMM_DUP || s.op == MPCR_OP_COMM_SPLIT ||
                    s.op == MPCR_OP_COMM_SPLIT_TYPE || s.op == MPCR_OP_COMM_CREATE_GROUP;
-    if ((s.state != CR_ENTERED && s.state != CR_DONE) || !op_known ||
+    if ((s.state != CR_ENTERED && s.state != CR_DONE) || !op_known || s.polled > 1 ||
         s.nparent != (uint32_t)size || size == 0 ||
         (s.op == MPCR_OP_COMM_CREATE_GROUP) != (s.ngroup > 0))
         return snprintf(err, cap, "its creation record is damaged"), -1;
@@ -537,7 +560,7 @@ static int load_one(const char *p, char *err, size_t cap)
     e->color = s.color, e->key = s.key, e->rc = s.rc, e->member = s.member;
     e->rank = s.rank, e->size = s.size, e->nparent = s.nparent, e->entered = entered;
     e->ngroup = s.ngroup, e->group = group;
-    e->polled = 1; /* not saved: a drain makes its real call in a thread, as before */
+    e->polled = s.polled != 0;
     for (uint32_t i = 0; i < s.ngroup; i++)
         if (group[i] < 0 || group[i] >= size)
             return snprintf(err, cap, "its creation record is damaged"), -1;

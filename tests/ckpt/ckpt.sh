@@ -68,7 +68,7 @@
 # CKPT_NATIVE_ARGS (the native run's ARGS instead: a variant of the program
 # that computes the same results in a way the native MPI can run),
 # CKPT_RESTART_ARGS (more options of `mpcr restart`, e.g. "--mpi
-# openmpi"), CKPT_SEED (the seed of the random
+# openmpi"), CKPT_RUN_ARGS (more options of `mpcr run`), CKPT_SEED (the seed of the random
 # delays; printed, so that a failing sequence can be repeated), KEEP (keep
 # the scratch directory), MPCR_CKPT_TIMEOUT (the coordinator's limit on a
 # checkpoint's stages; 30 s here unless set: an attempt that meets a rank
@@ -393,7 +393,7 @@ exit-restart)
     # eased); mpcr is slower than native otherwise.
     dmax=$(max $((ref_ms * 7 / (10 * cycles))) 300)
     piece=0 delays=''
-    MPCR_EXPECT_MPI=1 start piece0 "$MPCR" run -n "$n" --ckpt-dir "$D" "$prog" "$@"
+    MPCR_EXPECT_MPI=1 start piece0 "$MPCR" run ${CKPT_RUN_ARGS:-} -n "$n" --ckpt-dir "$D" "$prog" "$@"
     # After the C cycles, up to C more while a count CKPT_REQUIRE names is
     # still zero (random cuts can all miss a short-lived state) and the job
     # is still working (not held at its end).
@@ -426,7 +426,7 @@ exit-restart)
 continue)
     dmax=$(max $((ref_ms * 7 / (10 * cycles))) 300)
     taken=0 delays='' watch=$T/run.out
-    MPCR_EXPECT_MPI=1 start run "$MPCR" run -n "$n" --ckpt-dir "$D" "$prog" "$@"
+    MPCR_EXPECT_MPI=1 start run "$MPCR" run ${CKPT_RUN_ARGS:-} -n "$n" --ckpt-dir "$D" "$prog" "$@"
     for c in $(seq "$cycles"); do
         pause " "
         if checkpoint; then
@@ -451,7 +451,7 @@ continue)
 cycles)
     dmax=$(max $((ref_ms * 7 / (20 * cycles))) 300)
     piece=0 delays=''
-    MPCR_EXPECT_MPI=1 start piece0 "$MPCR" run -n "$n" --ckpt-dir "$D" "$prog" "$@"
+    MPCR_EXPECT_MPI=1 start piece0 "$MPCR" run ${CKPT_RUN_ARGS:-} -n "$n" --ckpt-dir "$D" "$prog" "$@"
     for c in $(seq "$cycles"); do
         pause " "
         checkpoint || { finish "cycle $c"; not_taken "checkpoint (continue) of cycle $c of $cycles" "$delay"; }
@@ -475,7 +475,7 @@ cycles)
     ;;
 
 interval)
-    MPCR_EXPECT_MPI=1 start run "$MPCR" run -n "$n" --ckpt-dir "$D" --interval 1 --keep 2 "$prog" "$@"
+    MPCR_EXPECT_MPI=1 start run "$MPCR" run ${CKPT_RUN_ARGS:-} -n "$n" --ckpt-dir "$D" --interval 1 --keep 2 "$prog" "$@"
     # Its lines over time: "MS_BEFORE LINES MS_AFTER" every 50 ms.
     (while kill -0 "$job" 2>/dev/null; do
         echo "$(now_ms) $(wc -l <"$T/run.out") $(now_ms)"
@@ -507,7 +507,7 @@ interval)
 
 refuse)
     [ "$n" -ge 2 ] || fail "refuse needs 2 ranks or more (it damages rank-1.img)"
-    MPCR_EXPECT_MPI=1 start piece0 "$MPCR" run -n "$n" --ckpt-dir "$D" "$prog" "$@"
+    MPCR_EXPECT_MPI=1 start piece0 "$MPCR" run ${CKPT_RUN_ARGS:-} -n "$n" --ckpt-dir "$D" "$prog" "$@"
     delay=$(rand_ms 200 "$(max $((ref_ms * 3 / 10)) 300)")
     sleep "$(secs "$delay")"
     checkpoint --exit || fail "the job ended before the checkpoint (after $(secs "$delay") s)"
