@@ -695,9 +695,11 @@ static int fill(const struct job *j, int extra_fd, int launcher_end, struct poll
 }
 
 /* The checkpoint in progress has lasted too long: it ends, and the job goes on.
- * Half-way through, the proxies of ranks not yet at a safe point are asked
- * what they are doing ("where K", answered by a thread of theirs that does
- * not wait for MPI): the failure then says what held them. */
+ * Half-way through, every proxy is asked what it is doing ("where K",
+ * answered by a thread of theirs that does not wait for MPI): the failure
+ * then says what held the ranks not yet at a safe point, and which quiesced
+ * ones are inside a real MPI call (a communicator creation begun in the
+ * drain: the partner a late rank waits for). */
 static void check_timeouts(struct job *j, double timeout)
 {
     if (j->phase == RESUME && now() - j->t_images > timeout) { /* complete all the same */
@@ -708,7 +710,7 @@ static void check_timeouts(struct job *j, double timeout)
     if (j->phase == QUIESCE && !j->where_asked && now() - j->started > timeout / 2) {
         j->where_asked = 1;
         for (int r = 0; r < j->nranks; r++)
-            if (!j->ranks[r].quiet) mpcr_coord_send_line(j->ranks[r].fd, "where %lu\n", j->gen);
+            mpcr_coord_send_line(j->ranks[r].fd, "where %lu\n", j->gen);
     }
     if (j->phase != IDLE && j->phase != RESUME && now() - j->started > timeout) {
         char late[256] = "", where[400] = "";
@@ -719,6 +721,10 @@ static void check_timeouts(struct job *j, double timeout)
                     snprintf(where + strlen(where), sizeof where - strlen(where), "; rank %d's proxy: %s", r,
                              j->ranks[r].where);
             }
+        for (int r = 0; r < j->nranks && j->phase == QUIESCE; r++)
+            if (j->ranks[r].quiet && !strncmp(j->ranks[r].where, "inside ", 7) && strlen(where) < sizeof where - 1)
+                snprintf(where + strlen(where), sizeof where - strlen(where), "; rank %d's proxy (quiesced): %s", r,
+                         j->ranks[r].where);
         fail(j, "timed out after %.0f s in the %s stage%s%s%s", timeout, phase_name[j->phase],
              late[0] ? "; ranks not at a safe point:" : "", late, where);
     }

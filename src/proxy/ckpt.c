@@ -346,10 +346,10 @@ static void take_image(void)
  * in a thread of its own waits for MPICH's lock, which the drain's probes
  * take back at once (creation.h): the core goes to it. And a drain ends
  * within milliseconds unless a rank is late (its proxy inside a real call,
- * its program between two calls): once nothing has come for 2 ms, the
- * proxy naps 100 us between steps rather than take a core the late rank
- * may need (seen: three quiesced proxies spinning for the 30 s of a
- * time-out on the 2-core CI machine). */
+ * its program between two calls): once nothing has come for 2 ms and no
+ * send of its own is under way, the proxy naps 100 us between steps rather
+ * than take a core the late rank may need (seen: three quiesced proxies
+ * spinning for the 30 s of a time-out on the 2-core CI machine). */
 static void drain_pause(void)
 {
     if (creation_running()) {
@@ -361,7 +361,7 @@ static void drain_pause(void)
         idle_since_ns = now, idle_received = proxy.received;
         return;
     }
-    if (now - idle_since_ns > 2000000) usleep(100);
+    if (now - idle_since_ns > 2000000 && !req_sending()) usleep(100);
 }
 
 void ckpt_hold(void)

@@ -91,7 +91,10 @@ void entered_missing(const uint8_t *entered, uint32_t n, char *out, size_t cap)
     for (uint32_t m = 0; m < n && at + 2 < cap; m++)
         if (entered[m] == ENTERED_MISSING) {
             int k = snprintf(out + at, cap - at, " %u", m);
-            if (k < 0 || (size_t)k >= cap - at) break;
+            if (k < 0 || (size_t)k >= cap - at) {
+                out[at] = 0; /* no rank cut short: a number that does not fit is left out */
+                break;
+            }
             at += (size_t)k;
         }
 }

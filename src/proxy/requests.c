@@ -151,6 +151,13 @@ int req_progress_idle(void)
     return (int)(before - count_active());
 }
 
+int req_sending(void)
+{
+    for (uint32_t i = 0; i < nreqs; i++)
+        if (reqs[i].state == REQ_ACTIVE && reqs[i].kind == REQ_SEND) return 1;
+    return 0;
+}
+
 static int cancel_active(struct req *q);
 
 void req_settle_for_image(void)
