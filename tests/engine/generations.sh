@@ -11,7 +11,11 @@ test_init generations
 pid=$!
 for g in $(seq 20); do
     sleep "$(printf 0.%02d $((RANDOM % 10 + 5)))"
-    "$bin/mpcr" checkpoint --exit "$T/ck" 2>"$T/err_ck" || fail "generation $g: checkpoint failed: $(cat "$T/err_ck")"
+    if ! "$bin/mpcr" checkpoint --exit "$T/ck" 2>"$T/err_ck"; then
+        kill -0 $pid 2>/dev/null || wait $pid
+        [ -s "$T/out$((g - 1))" ] && fail "generation $g: the computation finished before it (give it more rounds)"
+        fail "generation $g: checkpoint failed: $(cat "$T/err_ck")"
+    fi
     wait $pid || fail "generation $g: the process did not end cleanly"
     [ -s "$T/out$((g - 1))" ] && fail "generation $g: the computation finished too early"
     "$bin/mpcr" restart "$T/ck" >"$T/out$g" 2>"$T/err$g" &
