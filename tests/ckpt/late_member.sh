@@ -16,25 +16,10 @@ name=late_member
 . "$(dirname "$0")/coord_common.sh"
 prog=$1
 shift
-mpiexec.mpich -n 2 "$prog" "$@" >"$T/ref" 2>/dev/null
-ref_rc=$?
-MPCR_CKPT_TIMEOUT=13 MPCR_TEST_PROXY_STALL="3 16" "$MPCR" run -n 2 --ckpt-dir "$T/ck" "$prog" "$@" >"$T/out" 2>"$T/run.err" &
-run=$!
-pids=$run
-# Repeated while refused: the job may not serve yet, or not have reached MPI_Init.
-for _ in $(seq 40); do
-    "$MPCR" checkpoint "$T/ck" >/dev/null 2>"$T/ck.err" && fail "the checkpoint succeeded while rank 1's proxy was held"
-    grep -qE "try again|nothing is running" "$T/ck.err" || break
-    sleep 0.25
-done
-msg=$(cat "$T/ck.err")
+late_job 3 16 13 "$prog" "$@"
 echo "$msg" | grep -q "ranks not at a safe point: 1; rank 1's proxy: serving the program's call COMM_DUP" ||
     fail "the failure does not name rank 1, serving MPI_Comm_dup, as late: $msg"
 grep -q "rank 0: quiesced for 10 s inside COMM_DUP making communicator [0-9]* from 0; no \"entered\" message yet from ranks: 1$" "$T/run.err" ||
     fail "rank 0 did not say that it waits for rank 1 to enter the duplicate: $(cat "$T/run.err")"
-wait "$run"
-rc=$?
-pids=
-[ "$rc" = "$ref_rc" ] || fail "the job ended with status $rc, the native run with $ref_rc"
-sort "$T/out" | cmp -s - <(sort "$T/ref") || fail "the job's output differs from the native run's"
+late_job_end
 echo "late_member: PASS ($(grep "rank 0: quiesced" "$T/run.err"))"

@@ -13,25 +13,10 @@ name=late_rank
 . "$(dirname "$0")/coord_common.sh"
 prog=$1
 shift
-mpiexec.mpich -n 2 "$prog" "$@" >"$T/ref" 2>/dev/null
-ref_rc=$?
-MPCR_CKPT_TIMEOUT=3 MPCR_TEST_PROXY_STALL="2 10" "$MPCR" run -n 2 --ckpt-dir "$T/ck" "$prog" "$@" >"$T/out" 2>"$T/run.err" &
-run=$!
-pids=$run
-# Repeated while refused: the job may not serve yet, or not have reached MPI_Init.
-for _ in $(seq 40); do
-    "$MPCR" checkpoint "$T/ck" >/dev/null 2>"$T/ck.err" && fail "the checkpoint succeeded while rank 1's proxy was held"
-    grep -qE "try again|nothing is running" "$T/ck.err" || break
-    sleep 0.25
-done
-msg=$(cat "$T/ck.err")
+late_job 2 10 3 "$prog" "$@"
 echo "$msg" | grep -q "timed out after 3 s in the quiesce stage; ranks not at a safe point: 1;" ||
     fail "the failure does not name rank 1 as late: $msg"
 echo "$msg" | grep -q "rank 1's proxy: serving the program's call [A-Z_]* (stage running)" ||
     fail "the failure does not say what rank 1's proxy was doing: $msg"
-wait "$run"
-rc=$?
-pids=
-[ "$rc" = "$ref_rc" ] || fail "the job ended with status $rc, the native run with $ref_rc"
-sort "$T/out" | cmp -s - <(sort "$T/ref") || fail "the job's output differs from the native run's"
+late_job_end
 echo "late_rank: PASS ($msg)"
