@@ -27,8 +27,8 @@ int main(int argc, char **argv)
     memcpy(&version, buf + VERSION, 4);
     memcpy(&record, buf + RECORD, 4);
     memcpy(&nreqs, buf + NREQS, 4);
-    /* The communicator record: version 1 counts its 20-byte entries, versions 2-4 its bytes. */
-    size_t record_bytes = version == 1 ? (size_t)record * COMM_OP : version >= 2 && version <= 4 ? record : SIZE_MAX;
+    /* The communicator record: version 1 counts its 20-byte entries, versions 2-5 its bytes. */
+    size_t record_bytes = version == 1 ? (size_t)record * COMM_OP : version >= 2 && version <= 5 ? record : SIZE_MAX;
     if (record_bytes == SIZE_MAX) return 1;
     uint32_t value = (uint32_t)strtoul(argv[4], NULL, 0);
     if (!strcmp(argv[3], "token")) {
