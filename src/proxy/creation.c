@@ -32,6 +32,7 @@ struct creation {
     int has_thread;
     _Atomic int finished;
     MPI_Comm real_parent, comm, coll;
+    int real_tag; /* CREATE_GROUP: the tag of its real call (unprobed_tag) */
     uint64_t share, agreed; /* the creation key's agreement (record.h) */
     int real_rc;
 };
@@ -64,14 +65,26 @@ static uint64_t now_ns(void)
  * creation then waited for ever (the member that drained it had counted a
  * message nobody sent: the drain never ended either). So there the real
  * call is made from a duplicate of MPI_COMM_WORLD that nothing probes: the
- * group is the same processes, the communicator made the same. Several
- * such calls at once on it are like calls on one parent, which MPI allows
- * with disjoint groups or different tags: so for a program that does not
- * poll (one creation at a time, each begun only once all its members are
- * in it). A polled one stays on its parent (MPI_THREAD_MULTIPLE and
- * checkpoints under Open MPI: docs/threads.md). MPICH sends that
- * agreement on the parent's collective context, which no probe sees. */
+ * group is the same processes, the communicator made the same. MPICH
+ * sends that agreement on the parent's collective context, which no probe
+ * sees. */
 static MPI_Comm unprobed_world = MPI_COMM_NULL;
+
+/* Calls on one parent at once are told apart by their tags, which MPI
+ * requires to differ when their groups overlap; calls on different parents
+ * need not differ at all, and on unprobed_world they would then take each
+ * other's messages (threads of a MPI_THREAD_MULTIPLE program creating from
+ * two communicators with one tag). So the tag there is the program's
+ * moved by an amount drawn from the parent's creation key, the same on
+ * every member: one parent's tags stay apart, and two parents' collide only
+ * if their amounts differ by exactly the difference of the two tags (about
+ * one chance in MPI_TAG_UB for a pair of calls at once, with overlapping
+ * groups). Every member moves it alike, whether its program polls or not. */
+static int unprobed_tag(const struct creation *e)
+{
+    uint64_t span = (uint64_t)proxy.tag_ub + 1, k = record_key(e->parent) * 0x9e3779b97f4a7c15ull;
+    return (int)(((uint64_t)e->key + (k ^ k >> 32) % span) % span);
+}
 
 void creation_init(int provided)
 {
@@ -214,8 +227,10 @@ static void real_call(struct creation *e)
         rc = MPI_Group_incl(pg, (int)e->ngroup, e->group, &g); /* int32_t and int: alike here */
         MPI_Group_free(&pg);
         if (rc != MPI_SUCCESS) break;
-        MPI_Comm from = unprobed_world != MPI_COMM_NULL && !e->polled ? unprobed_world : e->real_parent;
-        rc = MPI_Comm_create_group(from, g, e->key, &comm);
+        if (unprobed_world != MPI_COMM_NULL)
+            rc = MPI_Comm_create_group(unprobed_world, g, e->real_tag, &comm);
+        else
+            rc = MPI_Comm_create_group(e->real_parent, g, e->key, &comm);
         MPI_Group_free(&g);
         break;
     }
@@ -264,6 +279,7 @@ static void describe(const struct creation *e, char *out, size_t cap)
 static void begin(struct creation *e, int polled)
 {
     e->real_parent = real_comm(e->parent);
+    e->real_tag = e->op == MPCR_OP_COMM_CREATE_GROUP ? unprobed_tag(e) : 0;
     e->share = record_key_share();
     running++;
     last_change_ns = now_ns();

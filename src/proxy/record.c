@@ -80,14 +80,25 @@ int record_made(uint32_t id, MPI_Comm comm, MPI_Comm coll, uint64_t key)
     return MPI_SUCCESS;
 }
 
-const int32_t *record_members(uint32_t id, uint32_t *n)
+static const struct outcome *find_live(uint32_t id)
 {
     for (uint32_t i = 0; i < nlive; i++)
-        if (live[i].id == id) {
-            *n = live[i].nmembers;
-            return live[i].members;
-        }
+        if (live[i].id == id) return &live[i];
     return NULL;
+}
+
+uint64_t record_key(uint32_t id)
+{
+    const struct outcome *o = find_live(id);
+    return o ? o->key : 0;
+}
+
+const int32_t *record_members(uint32_t id, uint32_t *n)
+{
+    const struct outcome *o = find_live(id);
+    if (!o) return NULL;
+    *n = o->nmembers;
+    return o->members;
 }
 
 int comm_free(uint32_t id)

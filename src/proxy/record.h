@@ -31,6 +31,9 @@ int comm_free(uint32_t id);
  * handed to the id map (an MPI error code; both freed on failure). */
 uint64_t record_key_share(void);
 int record_made(uint32_t id, MPI_Comm comm, MPI_Comm coll, uint64_t key);
+/* Live communicator id's creation key, the same on every member; 0 for
+ * one not recorded (MPI_COMM_WORLD, MPI_COMM_SELF). */
+uint64_t record_key(uint32_t id);
 /* The world ranks of live communicator id's members (NULL: not recorded). */
 const int32_t *record_members(uint32_t id, uint32_t *n);
 
