@@ -79,7 +79,10 @@ static MPI_Comm unprobed_world = MPI_COMM_NULL;
  * every member: one parent's tags stay apart, and two parents' collide only
  * if their amounts differ by exactly the difference of the two tags (about
  * one chance in MPI_TAG_UB for a pair of calls at once, with overlapping
- * groups). Every member moves it alike, whether its program polls or not. */
+ * groups; such a pair would take each other's messages, a wrong agreement
+ * or a hang). MPI_COMM_WORLD and MPI_COMM_SELF share key 0: a creation
+ * from MPI_COMM_SELF has one member and sends nothing. Every member moves
+ * the tag alike, whether its program polls or not. */
 static int unprobed_tag(const struct creation *e)
 {
     uint64_t span = (uint64_t)proxy.tag_ub + 1, k = record_key(e->parent) * 0x9e3779b97f4a7c15ull;
@@ -320,12 +323,18 @@ static void end(struct creation *e)
 }
 
 /* The order in which creations whose members have all entered begin (see
- * step): the parent's id, then MPI_Comm_create_group's tag, then the order
- * the program began them here. Ids agree between members where the program
+ * step): the parent's id, then MPI_Comm_create_group's tag (two of those
+ * under Open MPI: their moved tags), then the order the program began them
+ * here. Ids agree between members where the program
  * made its communicators in one order, as most do; where they do not, the
  * order differs between members, which costs time, not correctness. */
 static int before(const struct creation *a, const struct creation *b)
 {
+    /* On unprobed_world (Open MPI), whose agreements of concurrent
+     * creations go lowest (communicator, tag) first: the moved tag. */
+    if (unprobed_world != MPI_COMM_NULL && a->op == MPCR_OP_COMM_CREATE_GROUP &&
+        b->op == MPCR_OP_COMM_CREATE_GROUP)
+        return unprobed_tag(a) < unprobed_tag(b);
     if (a->parent != b->parent) return a->parent < b->parent;
     int32_t ta = a->op == MPCR_OP_COMM_CREATE_GROUP ? a->key : -1;
     int32_t tb = b->op == MPCR_OP_COMM_CREATE_GROUP ? b->key : -1;

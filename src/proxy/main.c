@@ -360,9 +360,9 @@ int main(int argc, char **argv)
     /* MULTIPLE: a communicator creation's real call may run in a thread of
      * its own (creation.h); every other call is made by this thread. */
     MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided);
-    creation_init(provided);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    creation_init(provided); /* after: its duplicate of the world returns errors too */
     MPI_Comm_rank(MPI_COMM_WORLD, &proxy.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &proxy.size);
     map_init();
