@@ -279,6 +279,12 @@ struct mpcr_chan {
      * wakes it there (src/proxy/main.c wait_call). */
     alignas(MPCR_CACHE_LINE) _Atomic uint32_t helper_waits;
     _Atomic uint32_t progress_kick;
+    /* Shared buffers (src/lib/shared_buffers.c): set by the proxy about once
+     * a second while it maps any; the library's next call clears it and
+     * drops the shares whose buffers the program has given back (a freed
+     * buffer's pages would otherwise stay in the memfd). Read at every
+     * call: a line of its own, written that rarely. */
+    alignas(MPCR_CACHE_LINE) _Atomic uint32_t sweep_shares;
 };
 
 _Static_assert(sizeof(struct mpcr_call) == MPCR_CACHE_LINE, "call is one cache line");

@@ -300,6 +300,29 @@ static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
     return (int)nshares++;
 }
 
+/* Drops the shares whose buffers the program has given back (freed,
+ * unmapped, mapped over): their memfds go, and with them the pages. */
+static void drop_given_back(const sigset_t *mask)
+{
+    for (unsigned i = 0; i < nshares;) {
+        struct share *s = &shares[i];
+        if (!s->users && standing_of(s, s->lo, s->hi) == REPLACED)
+            drop(i, mask);
+        else
+            i++;
+    }
+}
+
+void mpcr_shares_sweep(void)
+{
+    atomic_store_explicit(&mpcr.chan->sweep_shares, 0, memory_order_relaxed);
+    if (!nshares || maps() < 0) return;
+    sigset_t mask;
+    hold_checkpoints(&mask);
+    drop_given_back(&mask);
+    let_checkpoints_in(&mask);
+}
+
 /* The share that may carry [d, d + n), made if need be; -1: none. */
 static int share_for(uintptr_t d, uint64_t n, const sigset_t *mask)
 {
@@ -342,13 +365,7 @@ static int share_for(uintptr_t d, uint64_t n, const sigset_t *mask)
         }
         return -1;
     }
-    for (unsigned i = 0; i < nshares;) { /* buffers the program has given back: their memfds go */
-        struct share *s = &shares[i];
-        if (!s->users && standing_of(s, s->lo, s->hi) == REPLACED)
-            drop(i, mask);
-        else
-            i++;
-    }
+    drop_given_back(mask);
     if (nshares == MPCR_SHARED_MAX || !plain_memory(lo, hi) || !resident(lo, hi)) return -1;
     return create(lo, hi, mask);
 }

@@ -59,7 +59,20 @@ static inline void mpcr_lock_leave(int *entered)
  * message to the proxy, if any (MPI_Isend and MPI_Irecv add to it; MPI_Recv,
  * MPI_Send, the blocking collectives carry it; MPI_Comm_rank keeps it). */
 #define MPCR_SERIALIZED_CARRY()                                                                   \
-    __attribute__((cleanup(mpcr_lock_leave), unused)) int mpcr_entered_ = mpcr_lock_enter()
+    __attribute__((cleanup(mpcr_lock_leave), unused)) int mpcr_entered_ = mpcr_lock_enter();      \
+    mpcr_sweep_if_asked()
+/* Drops the shares whose buffers the program has given back, their memory
+ * freed (shared_buffers.c). The proxy asks about once a second while it
+ * maps shares; the program's outermost call answers at its entry, where no
+ * call to the proxy is under way: one load of a line written that rarely. */
+void mpcr_shares_sweep(void);
+static inline void mpcr_sweep_if_asked(void)
+{
+    if (__builtin_expect(mpcr.chan != NULL, 1) &&
+        __builtin_expect(atomic_load_explicit(&mpcr.chan->sweep_shares, memory_order_relaxed), 0) &&
+        mpcr_lock_depth == 1 && mpcr.initialized && !mpcr.finalized)
+        mpcr_shares_sweep();
+}
 
 /* A waiting call's pause between two tests: the lock is let go (when this
  * thread is not inside a callback of another call), the core given up for

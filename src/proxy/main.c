@@ -213,6 +213,7 @@ static int wait_call(void)
             ready = 0;
             break;
         }
+        shared_nudge(ch);
         int completed = req_progress_idle();
         if (completed > 0 && atomic_load_explicit(&ch->helper_waits, memory_order_relaxed)) {
             /* a round of a collective may have completed: the library's

@@ -106,6 +106,17 @@ void op_unshare(const struct mpcr_call *c, struct mpcr_reply *r)
     r->rc = MPI_ERR_ARG;
 }
 
+void shared_nudge(struct mpcr_chan *ch)
+{
+    static uint64_t last_ns;
+    if (!nranges) return;
+    uint64_t now = mpcr_now_ns();
+    if (now - last_ns < 1000000000ull) return;
+    last_ns = now;
+    if (!atomic_load_explicit(&ch->sweep_shares, memory_order_relaxed))
+        atomic_store_explicit(&ch->sweep_shares, 1, memory_order_relaxed);
+}
+
 int in_shared(uint64_t offset, uint64_t bytes)
 {
     for (unsigned i = 0; i < nranges && ranges[i].offset <= offset; i++)

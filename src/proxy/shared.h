@@ -12,6 +12,11 @@
 void op_share(const struct mpcr_call *c, struct mpcr_reply *r);
 void op_unshare(const struct mpcr_call *c, struct mpcr_reply *r);
 
+/* While ranges are mapped, asks the library about once a second (at most)
+ * to drop the shares whose buffers the program has given back (channel.h,
+ * sweep_shares): called between calls, from the proxy's wait. */
+void shared_nudge(struct mpcr_chan *ch);
+
 /* Whether [offset, offset + bytes) lies inside one shared range. */
 int in_shared(uint64_t offset, uint64_t bytes);
 

@@ -16,7 +16,8 @@
  *   - MPI_Sendrecv and MPI_Sendrecv_replace of large buffers;
  *   - a shared buffer's pages discarded (madvise) and grown (mremap), also
  *     at the start of a large untouched reservation, and discarded with a
- *     file's mapping of a long name below it.
+ *     file's mapping of a long name below it;
+ *   - a buffer freed after its messages gives its memory back.
  * Each rank prints checksums of what it received; compare.sh compares them
  * with native MPICH's. Under mpcr on a kernel that can tell (PROCMAP_QUERY),
  * it also checks that a ping-pong buffer did become shared (else it says
@@ -526,6 +527,45 @@ static void untouched_capacity(void)
     }
 }
 
+/* Shared memory resident in this process (RssShmem), in bytes: a share's
+ * pages count there, the program's own private memory does not. */
+static long shmem_bytes(void)
+{
+    char line[256];
+    long kb = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "RssShmem:", 9)) kb = atol(line + 9);
+    if (f) fclose(f);
+    return kb * 1024;
+}
+
+/* A buffer freed after its messages: its memory goes back to the system
+ * soon, as natively (the share held it until the next share was made or
+ * MPI_Finalize; the proxy now asks the library about once a second to
+ * drop shares whose buffers are gone). Both ranks poll, agreeing when to
+ * stop, for at most 10 s; natively the buffer was never shared memory. */
+static void freed_given_back(void)
+{
+    size_t n = 256 * MIB;
+    unsigned char *p = malloc(n);
+    if (!p) abort();
+    fill(p, n, 136);
+    pingpong(p, p, 0, 0, n, 136, "freed");
+    expect_shared(p + MIB, "freed");
+    long held = shmem_bytes();
+    free(p);
+    int back = 0;
+    for (int i = 0; i < 200 && !back; i++) {
+        /* the buffer's mapping went with free(); the share's other
+         * mapping (the library's mirror of the memfd) must go too */
+        int mine = held < (long)(192 * MIB) || shmem_bytes() < held - (long)(n + n / 2);
+        MPI_Allreduce(&mine, &back, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (!back) usleep(50000);
+    }
+    say("freed buffer: its memory given back within 10 s: %s\n", back ? "yes" : "NO");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -543,6 +583,7 @@ int main(int argc, char **argv)
     beside_a_file();
     untouched_capacity();
     moved_sparse();
+    freed_given_back();
     print_rank1();
     MPI_Finalize();
     return 0;
