@@ -14,7 +14,8 @@ void op_unshare(const struct mpcr_call *c, struct mpcr_reply *r);
 
 /* While ranges are mapped, asks the library about once a second (at most)
  * to drop the shares whose buffers the program has given back (channel.h,
- * sweep_shares): called between calls, from the proxy's wait. */
+ * sweep_shares): called between calls, from the proxy's wait (while it
+ * waits, and every 1024 calls for a program that never lets it). */
 void shared_nudge(struct mpcr_chan *ch);
 
 /* Whether [offset, offset + bytes) lies inside one shared range. */
