@@ -104,7 +104,11 @@ if [ -n "${INTERVAL:-}" ]; then
     # a complete generation after the first (gen-1 came before the ring's first
     # line); under load --keep 2 may have removed gen-2 already
     wait_complete "$ck" "gen-[2-9]*" "$watcher" "a periodic checkpoint after gen-1"
-    scontrol requeue "$id" || fail "scontrol requeue $id failed"
+    # requeued as pre-emption does, and held there until the checks below are
+    # made: Slurm starts a plain requeue again once its credentials expire
+    # (10 s here), and on a slow run the second run's processes were there
+    # before the first run's had all gone (no_jobs_left then saw them)
+    scontrol requeuehold "$id" || fail "scontrol requeuehold $id failed"
     # the first run is over once the job waits again (Restarts=1)
     for ((i = 0; i < 600; i++)); do
         grep -qE "JobState=(PENDING|REQUEUE)[^ ]* .*Restarts=1" <<<"$(job_fields)" && break
@@ -114,6 +118,7 @@ if [ -n "${INTERVAL:-}" ]; then
     first=$(wc -l <"$scratch/job.out")
     newest=$(newest_complete "$ck")
     not_at_hold "$ck" "$newest" "the periodic checkpoint"
+    scontrol release "$id" || fail "scontrol release $id failed"
     completed_after_requeue
     grep -qx "gen $newest" "$ck/coord.launch" ||
         fail "the requeued job did not resume from gen-$newest: coord.launch says $(grep '^gen' "$ck/coord.launch")"
