@@ -57,13 +57,13 @@ void mpcr_set_spin_ns(uint64_t ns)
     yield_ns = y ? strtoull(y, NULL, 10) : 0;
 }
 
-int mpcr_yield_poll(_Atomic uint32_t *word, uint32_t value, int equal)
+int mpcr_yield_poll(_Atomic uint32_t *word, uint32_t value, int equal, uint64_t limit_ns)
 {
     uint64_t start = mpcr_now_ns();
     for (;;) {
         sched_yield(); /* the process waited for runs now, if it shares this core */
         if ((atomic_load_explicit(word, memory_order_acquire) == value) == equal) return 1;
-        if (mpcr_now_ns() - start >= yield_ns) return 0;
+        if (mpcr_now_ns() - start >= limit_ns) return 0;
     }
 }
 

@@ -332,8 +332,8 @@ uint64_t mpcr_yield_ns(void);
 void mpcr_set_spin_ns(uint64_t ns);
 uint64_t mpcr_now_ns(void);
 /* Polls (*word == value) == equal, with sched_yield() between polls, for at
- * most mpcr_yield_ns(); 1 when the condition became true. */
-int mpcr_yield_poll(_Atomic uint32_t *word, uint32_t value, int equal);
+ * most limit_ns; 1 when the condition became true. */
+int mpcr_yield_poll(_Atomic uint32_t *word, uint32_t value, int equal, uint64_t limit_ns);
 
 static inline void mpcr_cpu_relax(void)
 {
@@ -360,10 +360,11 @@ static inline int mpcr_spin_yield_due(uint64_t now, uint64_t *next)
 }
 
 /* Spins until (*word == value) == equal, for at most mpcr_spin_ns(), then
- * polls with sched_yield() for at most mpcr_yield_ns() (both may be 0).
+ * polls with sched_yield() for at most yield_ns (mpcr_yield_ns(), or 0 where
+ * the caller has better things to do than yield; both may be 0).
  * Returns 1 when the condition became true, 0 when time ran out: the caller
  * then sleeps on a futex. */
-static inline int mpcr_spin(_Atomic uint32_t *word, uint32_t value, int equal)
+static inline int mpcr_spin(_Atomic uint32_t *word, uint32_t value, int equal, uint64_t yield_ns)
 {
     uint64_t limit = mpcr_spin_ns(), start = 0, yield_at = 0;
     for (unsigned i = 0;; i++) {
@@ -379,7 +380,7 @@ static inline int mpcr_spin(_Atomic uint32_t *word, uint32_t value, int equal)
             if (mpcr_spin_yield_due(now, &yield_at)) sched_yield();
         }
     }
-    return mpcr_yield_ns() ? mpcr_yield_poll(word, value, equal) : 0;
+    return yield_ns ? mpcr_yield_poll(word, value, equal, yield_ns) : 0;
 }
 
 /* Sends / receives one descriptor with a small fixed message over a unix

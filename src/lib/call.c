@@ -16,7 +16,7 @@ _Noreturn void mpcr_proxy_lost(void)
 
 static void wait_reply(struct mpcr_chan *ch, uint32_t seq)
 {
-    if (mpcr_spin(&ch->reply.seq, seq, 1)) return;
+    if (mpcr_spin(&ch->reply.seq, seq, 1, mpcr_yield_ns())) return;
     /* Sleep. The store of app_sleeping and the proxy's store of reply.seq are
      * both sequentially consistent, so one of us sees the other: either we
      * see the reply below, or the proxy sees app_sleeping and wakes us. */

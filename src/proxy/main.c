@@ -202,7 +202,11 @@ static int wait_call(void)
     struct mpcr_chan *ch = proxy.chan;
     static unsigned calls;
     if (++calls % 1024 == 0) shared_nudge(ch); /* calls that never let the proxy wait, too */
-    if (mpcr_spin(&ch->call.seq, proxy.last_seq, 0)) return 1;
+    /* No yield phase while requests are pending: a yield hands the core to
+     * a computing program for the rest of its time slice (ms), and their
+     * transfers would wait that long for the naps below (bench/overlap). */
+    uint64_t yield_ns = mpcr_yield_ns() && !req_pending() ? mpcr_yield_ns() : 0;
+    if (mpcr_spin(&ch->call.seq, proxy.last_seq, 0, yield_ns)) return 1;
     int ready = 1;
     long nap_us = IDLE_NAP_MIN_US / 2;
     uint64_t quiet_since_ns = 0;
@@ -276,10 +280,11 @@ int progress_wait(MPI_Request *req, MPI_Status *st, int abandonable)
 }
 
 /* Where cores are shared, the time a waiting side polls with sched_yield()
- * before it sleeps on a futex (docs/channel.md, "A call"). 0: off, until a
- * quiet machine confirms what a loaded one showed (docs/performance.md,
- * "Shared cores"); MPCR_YIELD_NS=20000 turns it on. */
-#define SHARED_YIELD_NS 0
+ * before it sleeps on a futex (docs/channel.md, "A call"; MPCR_YIELD_NS
+ * overrides it, 0 turns it off). A hand-off from the proxy's reply to the
+ * program's next call then costs two yields instead of two futex wake-ups
+ * (docs/performance.md, "2026-12-05": 8 B 6.0 -> 4.0 us on 2 cores). */
+#define SHARED_YIELD_NS 20000
 
 /* Spin only where every application and proxy of this node has a core;
  * where they share cores, poll with sched_yield() a while instead. */
@@ -302,11 +307,13 @@ static void choose_spin(void)
     snprintf(ns, sizeof ns, "%d", shared ? SHARED_YIELD_NS : 0);
     setenv("MPCR_YIELD_NS", ns, 0);
     mpcr_set_spin_ns(shared ? 0 : 50000);
-    /* Polling MPI in a blocking call: yield between tests where the hand-offs
-     * poll with sched_yield too, so that a pair sharing this core gets it at
-     * once (MPCR_PROGRESS_YIELD=0/1 overrides). */
+    /* Polling MPI in a blocking call the proxy does not yield (unless
+     * MPCR_PROGRESS_YIELD=1): its program, waiting for the answer, has
+     * nothing to do, and a yield to it costs a switch there and back before
+     * the next poll: a message arriving then was seen a microsecond or more
+     * late (8 B 5.4 us with these yields against 4.0 without, 2026-12-05). */
     const char *py = getenv("MPCR_PROGRESS_YIELD");
-    progress_yield = py ? atoi(py) != 0 : mpcr_yield_ns() && !mpcr_spin_ns();
+    progress_yield = py && atoi(py) != 0;
 }
 
 static int usage(void)

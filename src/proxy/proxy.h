@@ -45,10 +45,10 @@ void serve_call(struct mpcr_call *c, struct mpcr_reply *r);
  * another one drains while it waits. */
 #define PROXY_ABANDON (-1)
 int progress_wait(MPI_Request *req, MPI_Status *st, int abandonable);
-/* Between two polls of MPI in a blocking call: where the proxy shares its
- * core (and MPCR_YIELD_NS is on), a sched_yield(), so that a process of
- * this node waiting for the core runs at once; where it spins, one every
- * 5 us (docs/channel.md, "A call"). */
+/* Between two polls of MPI in a blocking call: with MPCR_PROGRESS_YIELD=1
+ * a sched_yield(), so that a process of this node waiting for the core runs
+ * at once; where it spins, one every 5 us; where cores are shared, none
+ * (docs/channel.md, "A call"). */
 extern int progress_yield;
 int creation_running(void); /* creation.h */
 static inline void progress_pause(void)

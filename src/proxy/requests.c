@@ -151,11 +151,23 @@ int req_progress_idle(void)
     return (int)(before - count_active());
 }
 
-int req_sending(void)
+/* Whether an active request is of `kind` (or, with `other_than`, of any
+ * other kind). */
+static int any_active(enum req_kind kind, int other_than)
 {
     for (uint32_t i = 0; i < nreqs; i++)
-        if (reqs[i].state == REQ_ACTIVE && reqs[i].kind == REQ_SEND) return 1;
+        if (reqs[i].state == REQ_ACTIVE && (reqs[i].kind == kind) != other_than) return 1;
     return 0;
+}
+
+int req_sending(void)
+{
+    return any_active(REQ_SEND, 0);
+}
+
+int req_pending(void)
+{
+    return any_active(REQ_IDUP, 1);
 }
 
 static int cancel_active(struct req *q);
@@ -163,11 +175,8 @@ static int cancel_active(struct req *q);
 void req_settle_for_image(void)
 {
     for (;;) { /* sends: every message has been received, so each completes */
-        int busy = 0;
         req_progress(NULL, 0);
-        for (uint32_t i = 0; i < nreqs; i++)
-            busy |= reqs[i].state == REQ_ACTIVE && reqs[i].kind == REQ_SEND;
-        if (!busy) break;
+        if (!req_sending()) break;
         if (child_exited) child_ended();
     }
     for (uint32_t i = 0; i < nreqs; i++) {

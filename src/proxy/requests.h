@@ -56,6 +56,9 @@ int req_progress(const uint32_t *tokens, uint32_t ntokens);
  * active request once, so that transfers go on meanwhile. Returns -1 when
  * none is active (nothing to move), else how many completed. */
 int req_progress_idle(void);
+/* Whether a request of the program is active in the real MPI (an idle proxy
+ * then naps between progress calls rather than yield its core: main.c). */
+int req_pending(void);
 /* Whether a send is under way in the real MPI (a quiesced proxy that
  * naps between drain steps would slow a large one down: ckpt.c). */
 int req_sending(void);
