@@ -46,7 +46,7 @@ IDLE_SECONDS=${IDLE_SECONDS:-2}
 COLL_RANKS=${COLL_RANKS:-2}
 BIN=build/bench
 MPCR=build/bin/mpcr
-unset MPCR_SPIN_NS # the proxy's own choice, except where a row says otherwise
+unset MPCR_SPIN_NS MPCR_YIELD_NS MPCR_PROGRESS_YIELD # the proxy's own choice, except where a row says otherwise
 
 if [ -z "${NO_BUILD:-}" ]; then # NO_BUILD=1: build/ was carried here (bench/device.sh)
     if [ ! -x "$MPCR" ]; then bash scripts/setup.sh >/dev/null; fi

@@ -57,6 +57,12 @@ void mpcr_set_spin_ns(uint64_t ns)
     yield_ns = y ? strtoull(y, NULL, 10) : 0;
 }
 
+void mpcr_set_wait_ns(uint64_t spin, uint64_t yield)
+{
+    spin_ns = spin;
+    yield_ns = yield;
+}
+
 int mpcr_yield_poll(_Atomic uint32_t *word, uint32_t value, int equal, uint64_t limit_ns)
 {
     uint64_t start = mpcr_now_ns();

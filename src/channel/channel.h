@@ -330,6 +330,10 @@ void mpcr_futex_wake(_Atomic uint32_t *word);
 uint64_t mpcr_spin_ns(void);
 uint64_t mpcr_yield_ns(void);
 void mpcr_set_spin_ns(uint64_t ns);
+/* Both as given, no environment read: a restarted library takes its new
+ * proxy's choice (another placement may need another), which the
+ * environment saved in its image does not hold. */
+void mpcr_set_wait_ns(uint64_t spin, uint64_t yield);
 uint64_t mpcr_now_ns(void);
 /* Polls (*word == value) == equal, with sched_yield() between polls, for at
  * most limit_ns; 1 when the condition became true. */

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -56,18 +57,23 @@ static void on_restarted(void *arg)
     if (mpcr_send_fd(MPCR_RESTART_FD, fd, &hello, sizeof hello))
         restart_failed("the set-up socket is missing (was it started by mpcr restart?)");
     /* The proxy answers with where failure reports, checkpoint reports and
-     * images go now: "REPORTS\0COORDINATOR\0SECRET\0DIRECTORY\0". */
-    char where[4 * 1000 + 1] = {0};
+     * images go now, and how long to spin and yield on this placement:
+     * "REPORTS\0COORDINATOR\0SECRET\0DIRECTORY\0SPIN_NS\0YIELD_NS\0" (the
+     * last two absent from an older proxy: the image's times stay). */
+    char where[4 * 1000 + 64 + 1] = {0};
     ssize_t n = recv(MPCR_RESTART_FD, where, sizeof where - 1, 0);
     mpcr_shares_restarted(MPCR_RESTART_FD); /* before the new proxy serves a call that names them */
     close(fd);
     close(MPCR_RESTART_FD);
-    const char *reports = where, *coord = reports + __builtin_strlen(reports) + 1;
-    const char *secret = coord < where + n ? coord + __builtin_strlen(coord) + 1 : "";
-    const char *dir = secret < where + n ? secret + __builtin_strlen(secret) + 1 : "";
-    if (dir >= where + n) dir = "";
-    if (secret >= where + n) secret = "";
-    if (coord >= where + n) coord = "";
+    /* the fields, each "" where the answer ended before it */
+    enum { REPORTS, COORD, SECRET, DIR, SPIN, YIELD, FIELDS };
+    const char *end = where + (n > 0 ? n : 0), *f[FIELDS];
+    for (int k = 0; k < FIELDS; k++)
+        f[k] = k == 0 ? where : f[k - 1] < end ? f[k - 1] + __builtin_strlen(f[k - 1]) + 1 : end;
+    for (int k = 0; k < FIELDS; k++)
+        if (f[k] >= end) f[k] = "";
+    if (*f[YIELD]) mpcr_set_wait_ns(strtoull(f[SPIN], NULL, 10), strtoull(f[YIELD], NULL, 10));
+    const char *reports = f[REPORTS], *coord = f[COORD], *secret = f[SECRET], *dir = f[DIR];
     mpcr_engine_include_fd(mpcr_report_fd());
     mpcr_report_reopen(n > 0 && *reports ? reports : NULL);
     mpcr_engine_exclude_fd(mpcr_report_fd());

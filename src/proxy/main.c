@@ -202,11 +202,13 @@ static int wait_call(void)
     struct mpcr_chan *ch = proxy.chan;
     static unsigned calls;
     if (++calls % 1024 == 0) shared_nudge(ch); /* calls that never let the proxy wait, too */
+    if (mpcr_spin(&ch->call.seq, proxy.last_seq, 0, 0)) return 1;
     /* No yield phase while requests are pending: a yield hands the core to
      * a computing program for the rest of its time slice (ms), and their
      * transfers would wait that long for the naps below (bench/overlap). */
-    uint64_t yield_ns = mpcr_yield_ns() && !req_pending() ? mpcr_yield_ns() : 0;
-    if (mpcr_spin(&ch->call.seq, proxy.last_seq, 0, yield_ns)) return 1;
+    if (mpcr_yield_ns() && !req_pending() &&
+        mpcr_yield_poll(&ch->call.seq, proxy.last_seq, 0, mpcr_yield_ns()))
+        return 1;
     int ready = 1;
     long nap_us = IDLE_NAP_MIN_US / 2;
     uint64_t quiet_since_ns = 0;
@@ -407,12 +409,16 @@ int main(int argc, char **argv)
     }
     close(sv[1]);
     if (accept_channel(sv[0]) < 0) child_ended(); /* the program ended before MPI_Init */
-    if (restore) { /* where the restarted program reports now: "REPORTS\0COORDINATOR\0SECRET\0DIR" */
-        char where[4 * 1000];
-        const char *v[4] = {getenv(MPCR_ENV_REPORT_SOCKET), getenv("MPCR_COORD_SOCK"),
-                            getenv("MPCR_COORD_SECRET"), getenv("MPCR_CKPT_DIR")};
+    if (restore) {
+        /* Where the restarted program reports now, and how long it spins and
+         * yields here: "REPORTS\0COORDINATOR\0SECRET\0DIR\0SPIN_NS\0YIELD_NS\0". */
+        char where[4 * 1000 + 64], spin[24], yield[24];
+        snprintf(spin, sizeof spin, "%llu", (unsigned long long)mpcr_spin_ns());
+        snprintf(yield, sizeof yield, "%llu", (unsigned long long)mpcr_yield_ns());
+        const char *v[6] = {getenv(MPCR_ENV_REPORT_SOCKET), getenv("MPCR_COORD_SOCK"),
+                            getenv("MPCR_COORD_SECRET"), getenv("MPCR_CKPT_DIR"), spin, yield};
         size_t n = 0;
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < 6; k++) {
             const char *e = v[k] && strlen(v[k]) < 1000 ? v[k] : "";
             memcpy(where + n, e, strlen(e) + 1);
             n += strlen(e) + 1;

@@ -12,6 +12,10 @@
 
 struct req *reqs;
 uint32_t nreqs;
+/* One past the highest slot that is not free: the scans for active requests
+ * stop there, so a table grown by a burst of requests and freed again
+ * costs nothing per call (the proxy asks at every wait: main.c). */
+static uint32_t top;
 static uint64_t posting_clock;
 
 struct req *req_get(uint32_t token)
@@ -27,6 +31,7 @@ struct req *req_new(uint32_t *token)
         i++;
     if (i == nreqs && req_table_reserve(nreqs ? 2 * nreqs : 64)) return NULL;
     reqs[i] = (struct req){.state = REQ_ACTIVE, .real = MPI_REQUEST_NULL};
+    req_slot_used(i + 1);
     *token = i + 1;
     return &reqs[i];
 }
@@ -42,10 +47,17 @@ int req_table_reserve(uint32_t n)
     return 0;
 }
 
+void req_slot_used(uint32_t token)
+{
+    if (token > top) top = token;
+}
+
 void req_release(struct req *q)
 {
     q->state = REQ_FREE;
     q->real = MPI_REQUEST_NULL;
+    while (top && reqs[top - 1].state == REQ_FREE)
+        top--;
 }
 
 void req_status_from(struct req_status *s, int rc, const MPI_Status *st)
@@ -120,7 +132,7 @@ int req_progress(const uint32_t *tokens, uint32_t ntokens)
     }
     idup_progress();
     int n = 0, got = 0;
-    for (uint32_t k = 0, all = !tokens, end = all ? nreqs : ntokens; k < end; k++) {
+    for (uint32_t k = 0, all = !tokens, end = all ? top : ntokens; k < end; k++) {
         uint32_t i = all ? k : tokens[k] - 1; /* token 0 (none) wraps past nreqs */
         if (i < nreqs && reqs[i].state == REQ_ACTIVE && reqs[i].kind != REQ_IDUP && n < (int)nreqs)
             real[n] = reqs[i].real, which[n++] = i;
@@ -138,7 +150,7 @@ int req_progress(const uint32_t *tokens, uint32_t ntokens)
 static uint32_t count_active(void)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < nreqs; i++)
+    for (uint32_t i = 0; i < top; i++)
         n += reqs[i].state == REQ_ACTIVE && reqs[i].kind != REQ_IDUP;
     return n;
 }
@@ -155,7 +167,7 @@ int req_progress_idle(void)
  * other kind). */
 static int any_active(enum req_kind kind, int other_than)
 {
-    for (uint32_t i = 0; i < nreqs; i++)
+    for (uint32_t i = 0; i < top; i++)
         if (reqs[i].state == REQ_ACTIVE && (reqs[i].kind == kind) != other_than) return 1;
     return 0;
 }

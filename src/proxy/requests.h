@@ -38,7 +38,9 @@ extern uint32_t nreqs; /* table size; tokens are 1..nreqs */
 
 struct req *req_get(uint32_t token); /* NULL for a bad token or a free slot */
 struct req *req_new(uint32_t *token);
-int req_table_reserve(uint32_t n); /* 0, or -1 when out of memory */
+int req_table_reserve(uint32_t n);
+/* Slot `token` is in use (req_new; a restore that fills slots itself). */
+void req_slot_used(uint32_t token); /* 0, or -1 when out of memory */
 void req_release(struct req *q);
 
 /* Starts a send of the call's kind; counts it. */

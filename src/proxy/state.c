@@ -275,6 +275,7 @@ int state_load(const char *gen_dir, char *err, size_t cap)
         }
         reqs[s.token - 1] = (struct req){s.state,  s.kind,  s.comm,   s.peer, s.tag,
                                          s.offset, s.bytes, s.posted, s.done, MPI_REQUEST_NULL};
+        req_slot_used(s.token);
         /* Sends complete and receives are cancelled; only a duplicate not yet
          * entered by all its members is still active. */
         if (s.kind > REQ_IDUP || (s.state == REQ_ACTIVE && (s.kind != REQ_IDUP || !idup_requested(s.token)))) {
