@@ -10,13 +10,13 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "mpcr/engine.h"
+#include "../engine/parse.h" /* libc-free: this runs in the engine's signal context */
 
 static _Noreturn void restart_failed(const char *why)
 {
@@ -72,7 +72,10 @@ static void on_restarted(void *arg)
         f[k] = k == 0 ? where : f[k - 1] < end ? f[k - 1] + __builtin_strlen(f[k - 1]) + 1 : end;
     for (int k = 0; k < FIELDS; k++)
         if (f[k] >= end) f[k] = "";
-    if (*f[YIELD]) mpcr_set_wait_ns(strtoull(f[SPIN], NULL, 10), strtoull(f[YIELD], NULL, 10));
+    if (*f[YIELD]) {
+        const char *spin = f[SPIN], *yield = f[YIELD];
+        mpcr_set_wait_ns(mpcr_parse_dec(&spin), mpcr_parse_dec(&yield));
+    }
     const char *reports = f[REPORTS], *coord = f[COORD], *secret = f[SECRET], *dir = f[DIR];
     mpcr_engine_include_fd(mpcr_report_fd());
     mpcr_report_reopen(n > 0 && *reports ? reports : NULL);
