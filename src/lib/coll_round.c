@@ -152,6 +152,14 @@ int coll_copy(const void *src, MPI_Count count, const struct mpcr_type *st, void
     if (bytes > room) return MPI_ERR_TRUNCATE;
     if (bytes == 0) return MPI_SUCCESS;
     if (bytes > SIZE_MAX - 128) return MPI_ERR_NO_MEM;
+    /* Both one range of bytes (the common case): one copy, not two through
+     * a temporary (an Allgather's own block, 64 KiB: a sixth of its time) */
+    const void *from = mpcr_type_flat_data(src, count, st);
+    void *to = (void *)mpcr_type_flat_data(dst, rcount, rt);
+    if (from && to) {
+        memmove(to, from, (size_t)bytes);
+        return MPI_SUCCESS;
+    }
     void *tmp = coll_scratch_get((size_t)bytes);
     if (!tmp) return MPI_ERR_NO_MEM;
     mpcr_pack(tmp, src, count, st);

@@ -139,6 +139,9 @@ void mpcr_share_received(uint64_t offset, uint64_t got);
 void mpcr_share_release(uint64_t offset);
 void mpcr_shares_before_checkpoint(void); /* checkpoint hooks (restart.c) */
 void mpcr_shares_restarted(int sock);
+/* Whether a share was ever made (any thread may ask: the progress helper's
+ * sweeps, progress.c). */
+int mpcr_shares_made(void);
 /* The program is about to discard [lo, hi) (discard: MADV_DONTNEED or
  * MADV_DONTNEED_LOCKED, as the kernel should check it; the pages become
  * zeros) or to move it or change its kind (discard 0: the bytes stay):

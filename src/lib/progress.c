@@ -20,8 +20,11 @@
  * new queue it sleeps until the next queue starts (mpcr_progress_posts_started
  * wakes it then), so a program that computes costs it nothing.
  *
- * It starts with the first task that pauses or the first post queued,
- * never for a program without either; MPCR_PROGRESS_THREAD=0 keeps it off
+ * It also drops shared buffers the program has given back while it
+ * computes (SWEEP_TICK_US).
+ *
+ * It starts with the first task that pauses, the first post queued or the
+ * first shared buffer made, never for a program without any of them; MPCR_PROGRESS_THREAD=0 keeps it off
  * (then only MPI calls advance tasks, and nothing is queued). Its state is
  * program memory: a checkpoint saves the thread with the others, wherever
  * it stands. */
@@ -34,6 +37,14 @@
  * address changes with it: staging.c): with tasks in flight the helper
  * tests anyway this long after its last turn. */
 #define KICK_TIMEOUT_US 100000
+
+/* While the program has shared buffers, the helper also answers the
+ * proxy's request to drop those the program has given back (sweep_shares,
+ * shared_buffers.c), which the proxy makes about once a second: a program
+ * that frees a large buffer and then computes without MPI calls would hold
+ * its memory until its next call. So with shares made, the helper sleeps
+ * this long at most. */
+#define SWEEP_TICK_US 1000000
 
 /* A queued post reaches the proxy at most two ticks after it was queued
  * when the program makes no call; ticking stops after 100 ms without posts. */
@@ -73,6 +84,7 @@ static int turn(void)
     /* under the lock, as mpcr_progress_arm sets it */
     if (!in_flight) atomic_store(&mpcr.chan->helper_waits, 0);
     if (mpcr_posts_overdue()) mpcr_posts_flush();
+    if (atomic_load_explicit(&mpcr.chan->sweep_shares, memory_order_relaxed)) mpcr_shares_sweep();
     return in_flight;
 }
 
@@ -107,7 +119,10 @@ static void *helper_main(void *unused)
             atomic_store(&sleeps_deep, 1);
             if (__atomic_load_n(&mpcr_posts_queued, __ATOMIC_SEQ_CST)) ticking = 1;
         }
-        wait_kick(kick, in_flight ? KICK_TIMEOUT_US : ticking ? POSTS_TICK_US : -1);
+        wait_kick(kick, in_flight ? KICK_TIMEOUT_US
+                        : ticking   ? POSTS_TICK_US
+                        : mpcr_shares_made() ? SWEEP_TICK_US
+                                             : -1);
         atomic_store(&sleeps_deep, 0);
     }
 }

@@ -281,7 +281,7 @@ static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
     }
     if (fd >= 0) close(fd);
     if (made) {
-        ever_shared = 1;
+        __atomic_store_n(&ever_shared, 1, __ATOMIC_RELAXED); /* (the helper reads it) */
         ever_lo = lo < ever_lo ? lo : ever_lo;
         ever_hi = hi > ever_hi ? hi : ever_hi;
     }
@@ -311,6 +311,11 @@ static void drop_given_back(const sigset_t *mask)
         else
             i++;
     }
+}
+
+int mpcr_shares_made(void)
+{
+    return __atomic_load_n(&ever_shared, __ATOMIC_RELAXED);
 }
 
 void mpcr_shares_sweep(void)
@@ -421,6 +426,8 @@ static int use(const void *data, uint64_t bytes, int sending, uint64_t *offset)
         *offset = offset_of(&shares[i], (uintptr_t)data);
     }
     let_checkpoints_in(&mask);
+    /* (not with checkpoints held off: the thread would inherit the mask) */
+    if (i >= 0 && !mpcr.progress_helper) mpcr_progress_ready(); /* its sweeps: progress.c */
     return i >= 0;
 }
 
