@@ -18,7 +18,8 @@
  * already, taking the lock only if it is free (a program inside a call
  * hands the queue over itself). After POSTS_QUIET_TICKS turns without a
  * new queue it sleeps until the next queue starts (mpcr_progress_posts_started
- * wakes it then), so a program that computes costs it nothing.
+ * wakes it then), so a program that computes costs it nothing (one wake-up
+ * a second once it has shared a buffer: SWEEP_TICK_US).
  *
  * It also drops shared buffers the program has given back while it
  * computes (SWEEP_TICK_US).
@@ -30,6 +31,7 @@
  * it stands. */
 #include "coll_task.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,8 +131,12 @@ static void *helper_main(void *unused)
 
 static int wanted(void)
 {
-    const char *v = getenv("MPCR_PROGRESS_THREAD");
-    return !v || strcmp(v, "0") != 0;
+    static int answer = -1; /* (asked at every large message when off) */
+    if (answer < 0) {
+        const char *v = getenv("MPCR_PROGRESS_THREAD");
+        answer = !v || strcmp(v, "0") != 0;
+    }
+    return answer;
 }
 
 /* Starts the helper; inside the program's call, the library held. */
@@ -146,10 +152,19 @@ static void start_helper(void)
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_attr_setstacksize(&attr, 256 * 1024); /* tasks run on stacks of their own */
+    /* The helper inherits a mask that blocks every signal but the engine's
+     * checkpoint signal (a checkpoint stops it as any thread): a signal
+     * meant for the program (SIGALRM, SIGCHLD, a profiling timer) must not
+     * run the program's handler on a thread it did not make. */
+    sigset_t all, mask;
+    sigfillset(&all);
+    sigdelset(&all, SIGRTMAX);
+    pthread_sigmask(SIG_BLOCK, &all, &mask);
     if (pthread_create(&helper, &attr, helper_main, NULL) == 0)
         pthread_setname_np(helper, "mpcr-progress");
     else
         mpcr.progress_helper = 2; /* no helper: MPI calls advance the tasks, nothing is queued */
+    pthread_sigmask(SIG_SETMASK, &mask, NULL);
     pthread_attr_destroy(&attr);
 }
 

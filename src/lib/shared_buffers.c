@@ -244,13 +244,15 @@ static void drop(unsigned i, const sigset_t *mask)
     if (at_proxy) unshare_at_proxy(offset, mask);
 }
 
-static void forget_all_in_child(void);
+static void fork_prepare(void);
+static void fork_parent(void);
+static void fork_child(void);
 
 /* Makes [lo, hi) a share; its index, or -1 (the message is then copied). */
 static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
 {
     static int atfork;
-    if (!atfork) atfork = !pthread_atfork(NULL, NULL, forget_all_in_child);
+    if (!atfork) atfork = !pthread_atfork(fork_prepare, fork_parent, fork_child);
     uint64_t length = (uint64_t)(hi - lo) + 2 * PAGE;
     unsigned generation = restarts;
     sigset_t held;
@@ -321,10 +323,10 @@ int mpcr_shares_made(void)
 void mpcr_shares_sweep(void)
 {
     atomic_store_explicit(&mpcr.chan->sweep_shares, 0, memory_order_relaxed);
-    if (!nshares || maps() < 0) return;
+    if (!nshares) return;
     sigset_t mask;
-    hold_checkpoints(&mask);
-    drop_given_back(&mask);
+    hold_checkpoints(&mask); /* (before maps() opens its descriptor, which no image may hold) */
+    if (maps() >= 0) drop_given_back(&mask);
     let_checkpoints_in(&mask);
 }
 
@@ -426,8 +428,11 @@ static int use(const void *data, uint64_t bytes, int sending, uint64_t *offset)
         *offset = offset_of(&shares[i], (uintptr_t)data);
     }
     let_checkpoints_in(&mask);
-    /* (not with checkpoints held off: the thread would inherit the mask) */
-    if (i >= 0 && !mpcr.progress_helper) mpcr_progress_ready(); /* its sweeps: progress.c */
+    /* The progress helper sweeps while the program computes (progress.c);
+     * started inside a call of the program only (mpcr_lock_depth: the
+     * library held), and not with checkpoints held off, a mask the thread
+     * would inherit. */
+    if (i >= 0 && !mpcr.progress_helper && mpcr_lock_depth > 0) mpcr_progress_ready();
     return i >= 0;
 }
 
@@ -675,6 +680,23 @@ void mpcr_shares_restarted(int sock)
     }
 }
 
+/* A fork by a thread outside MPI while the progress helper changes the
+ * table (its sweeps) would leave the child a table half changed: the
+ * library is taken around the fork, as by a call. */
+static int fork_took_library;
+
+static void fork_prepare(void)
+{
+    fork_took_library = mpcr.progress_helper == 1 && mpcr_lock_depth == 0 && mpcr.initialized &&
+                        !mpcr.finalized;
+    if (fork_took_library) mpcr_lock_take();
+}
+
+static void fork_parent(void)
+{
+    if (fork_took_library) mpcr_lock_drop();
+}
+
 /* A fork child has no proxy of its own: every share's pages become its
  * private memory, and the table is emptied. Only the forking thread runs
  * in the child. */
@@ -688,4 +710,10 @@ static void forget_all_in_child(void)
     sweep_leftovers();
     if (maps_fd >= 0) close(maps_fd);
     maps_fd = -1;
+}
+
+static void fork_child(void)
+{
+    forget_all_in_child();
+    if (fork_took_library) mpcr_lock_drop(); /* (held by this thread's original) */
 }
