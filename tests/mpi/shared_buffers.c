@@ -551,6 +551,34 @@ static long shmem_bytes(pid_t pid)
     return kb * 1024;
 }
 
+struct freed {
+    size_t n;
+    long held, parent_held; /* shared memory of this process and its parent before the free */
+};
+
+/* A buffer of n bytes shared by a ping-pong, then freed. */
+static struct freed share_then_free(size_t n, unsigned seed, const char *what)
+{
+    unsigned char *p = malloc(n);
+    if (!p) abort();
+    fill(p, n, seed);
+    pingpong(p, p, 0, 0, n, seed, what);
+    expect_shared(p + MIB, what);
+    struct freed f = {n, shmem_bytes(0), shmem_bytes(getppid())};
+    free(p);
+    return f;
+}
+
+/* Whether this process and its parent have given the buffer's memory
+ * back: the buffer's mapping went with free(); the share's other mappings
+ * (the library's mirror of the memfd, the proxy's) must go too. */
+static int given_back(const struct freed *f)
+{
+    long most = (long)(f->n / 4 * 3);
+    return (f->held < most || shmem_bytes(0) < f->held - (long)(f->n + f->n / 2)) &&
+           (f->parent_held < most || shmem_bytes(getppid()) < f->parent_held - (long)(f->n / 2));
+}
+
 /* A buffer freed after its messages: its memory goes back to the system
  * soon, as natively (the share held it until the next share was made or
  * MPI_Finalize; the proxy now asks the library about once a second to
@@ -560,22 +588,10 @@ static long shmem_bytes(pid_t pid)
  * shared memory, and the parent (the launcher's) holds little. */
 static void freed_given_back(void)
 {
-    size_t n = 256 * MIB;
-    unsigned char *p = malloc(n);
-    if (!p) abort();
-    fill(p, n, 136);
-    pingpong(p, p, 0, 0, n, 136, "freed");
-    expect_shared(p + MIB, "freed");
-    long held = shmem_bytes(0), parent_held = shmem_bytes(getppid());
-    free(p);
+    struct freed f = share_then_free(256 * MIB, 136, "freed");
     int back = 0;
     for (int i = 0; i < 200 && !back; i++) {
-        /* the buffer's mapping went with free(); the share's other
-         * mappings (the library's mirror of the memfd, the proxy's) must
-         * go too */
-        int mine = (held < (long)(192 * MIB) || shmem_bytes(0) < held - (long)(n + n / 2)) &&
-                   (parent_held < (long)(192 * MIB) ||
-                    shmem_bytes(getppid()) < parent_held - (long)(n / 2));
+        int mine = given_back(&f);
         MPI_Allreduce(&mine, &back, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
         if (!back) usleep(50000);
     }
@@ -596,22 +612,11 @@ static double seconds(void) /* (MPI_Wtime is an MPI call) */
 
 static void freed_while_computing(void)
 {
-    size_t n = 128 * MIB;
-    unsigned char *p = malloc(n);
-    if (!p) abort();
-    fill(p, n, 137);
-    pingpong(p, p, 0, 0, n, 137, "freed, then computing");
-    expect_shared(p + MIB, "freed, then computing");
-    long held = shmem_bytes(0), parent_held = shmem_bytes(getppid());
-    free(p);
+    struct freed f = share_then_free(128 * MIB, 137, "freed, then computing");
     int back = 0;
     volatile double x = 1;
-    for (int i = 0; i < 400 && !back; i++) {
-        back = (held < (long)(96 * MIB) || shmem_bytes(0) < held - (long)(n + n / 2)) &&
-               (parent_held < (long)(96 * MIB) ||
-                shmem_bytes(getppid()) < parent_held - (long)(n / 2));
+    for (int i = 0; i < 400 && !(back = given_back(&f)); i++)
         for (double until = seconds() + 0.05; seconds() < until;) x = x * 1.0000001 + 1e-9;
-    }
     int all = 0;
     MPI_Allreduce(&back, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     say("freed buffer, computing: its memory given back within 20 s: %s\n", all ? "yes" : "NO");
