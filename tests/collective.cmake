@@ -95,3 +95,20 @@ foreach(n 2 3 4)
     set_tests_properties(mpi.allreduce_same_bits${n} PROPERTIES RUN_SERIAL TRUE TIMEOUT 120
         PASS_REGULAR_EXPRESSION "allreduce same bits: PASS" FAIL_REGULAR_EXPRESSION "FAIL")
 endforeach()
+
+# Large broadcasts among 8 and 9 ranks, scattered and gathered
+# (src/lib/coll_bcast_split.c; recursive doubling at 8, a ring at 9): bytes,
+# ints, a strided type on the root only or everywhere, MPI_Ibcast and a
+# persistent MPI_Bcast_init (MPI_Ibcast in the native reference, which
+# fails it: CKPT_NATIVE_ARGS, and in the plain run at 9), against the
+# native run; at 8 ranks with checkpoints at random instants
+# (CKPT_REQUIRE=abandoned: a cut met a rank waiting inside a round).
+add_executable(t_ckpt_bcast_split ckpt/ckpt_bcast_split.c)
+target_link_libraries(t_ckpt_bcast_split PRIVATE PkgConfig::MPICH)
+target_compile_options(t_ckpt_bcast_split PRIVATE -O2)
+set_target_properties(t_ckpt_bcast_split PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+mpi_test(mpi.bcast_split9 9 t_ckpt_bcast_split 12 1 2)
+add_test(NAME ckpt.bcast_split8 COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 2 8
+    $<TARGET_FILE:t_ckpt_bcast_split> 24 2 1)
+set_tests_properties(ckpt.bcast_split8 PROPERTIES
+    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned;CKPT_NATIVE_ARGS=24 2 2" RUN_SERIAL TRUE TIMEOUT 300)

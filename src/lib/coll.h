@@ -126,6 +126,13 @@ int coll_copy(const void *src, MPI_Count count, const struct mpcr_type *st, void
 int coll_check_used(MPI_Count scount, const struct mpcr_type *st, MPI_Count rcount,
                     const struct mpcr_type *rt, int send_used, int recv_used);
 
+/* A broadcast of n packed bytes cut into one piece per rank, scattered,
+ * then gathered by all (coll_bcast_split.c), where wanted: from 8 ranks
+ * and 64 KiB on. */
+int coll_bcast_split_wanted(int size, uint64_t bytes);
+int coll_bcast_split(const struct coll *k, int phase, void *buf, MPI_Count count,
+                     const struct mpcr_type *t, int root, uint64_t n);
+
 /* ---- reductions (op.c) ---- */
 
 /* inout[i] = in[i] op inout[i] for count elements of type (MPI 4.0's

@@ -21,10 +21,15 @@ int mpcr_impl_Barrier(struct mpcr_comm *c)
 
 /* Binomial tree from the root (ranks counted from the root: vr): a rank
  * receives from the rank that differs in its lowest set bit, then sends
- * to every rank below that bit in one round. */
+ * to every rank below that bit in one round. Large messages among many
+ * ranks are scattered and gathered instead (coll_bcast_split.c). */
 int coll_bcast(const struct coll *k, int phase, void *buf, MPI_Count count,
                const struct mpcr_type *t, int root)
 {
+    uint64_t n;
+    if (coll_span(count, (uint64_t)t->size, &n)) return MPI_ERR_COUNT;
+    if (coll_bcast_split_wanted(k->size, n))
+        return coll_bcast_split(k, phase, buf, count, t, root, n);
     int size = k->size, vr = (k->rank - root + size) % size, mask = 1, err;
     while (mask < size && !(vr & mask))
         mask <<= 1;
