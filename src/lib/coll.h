@@ -133,6 +133,14 @@ int coll_bcast_split_wanted(int size, uint64_t bytes);
 int coll_bcast_split(const struct coll *k, int phase, void *buf, MPI_Count count,
                      const struct mpcr_type *t, int root, uint64_t n);
 
+/* MPI_Reduce_scatter(_block) by recursive halving, commutative ops
+ * (coll_basic.c): displs[i] where rank i's block starts in the `total`
+ * elements of acc (this rank's contribution; tmp as large); this rank's
+ * `mine` elements of the result go to recvbuf. */
+int coll_reduce_scatter_halving(const struct coll *k, void *acc, void *tmp, MPI_Count total,
+                                const MPI_Count *displs, MPI_Count mine, void *recvbuf,
+                                MPI_Datatype type, const struct mpcr_type *t, MPI_Op op);
+
 /* ---- reductions (op.c) ---- */
 
 /* inout[i] = in[i] op inout[i] for count elements of type (MPI 4.0's

@@ -2,47 +2,63 @@
  * (docs/collectives.md). */
 #include "coll.h"
 
+#include <stdlib.h>
+
 int coll_reduce(const struct coll *k, int phase, void *acc, MPI_Count count, MPI_Datatype type,
                 const struct mpcr_type *t, MPI_Op op, int root);
 int coll_load(void *acc, const void *sendbuf, const void *recvbuf, MPI_Count count,
               const struct mpcr_type *t);
 
-/* The whole vector reduced to rank 0 (binomial tree, rank order kept for
- * non-commutative ops), then rank i's block sent to it (one round at rank
- * 0, in rounds of 64). counts NULL: recvcount elements for everyone. */
+/* The whole vector reduced to rank 0 (binomial tree, rank order kept),
+ * then rank i's block sent to it (one round at rank 0, in rounds of 64). */
+static int to_root_then_scatter(const struct coll *k, void *acc, MPI_Count total,
+                                const MPI_Count *displs, MPI_Count mine, void *recvbuf,
+                                MPI_Datatype type, const struct mpcr_type *t, MPI_Op op)
+{
+    int err = coll_reduce(k, 0, acc, total, type, t, op, 0);
+    if (err) return err;
+    if (k->rank != 0) return coll_sendrecv(k, 2, MPI_PROC_NULL, NULL, 0, t, 0, recvbuf, mine, t);
+    struct coll_round r;
+    round_init(&r, k);
+    for (int i = 1; i < k->size; i++)
+        round_send(&r, i, 2, coll_at(acc, displs[i], t), displs[i + 1] - displs[i], t);
+    err = round_run(&r);
+    return err ? err : coll_copy(acc, mine, t, recvbuf, mine, t);
+}
+
+/* A commutative op: recursive halving (coll_basic.c), each element combined
+ * on one rank only; otherwise through rank 0, in rank order. counts NULL:
+ * recvcount elements for everyone. */
 static int reduce_scatter(struct mpcr_comm *c, const void *sendbuf, void *recvbuf,
                           MPI_Count recvcount, const struct mpcr_counts *counts, MPI_Datatype type,
                           const struct mpcr_type *t, MPI_Op op)
 {
     int err = mpcr_reduce_local(op, type, NULL, NULL, 0);
-    MPI_Count total = 0, mine = recvcount;
+    MPI_Count total = 0, mine = recvcount; /* displs[i]: where rank i's block starts */
+    MPI_Count *displs = err ? NULL : malloc(((size_t)c->size + 1) * sizeof *displs);
+    if (!err && !displs) err = MPI_ERR_NO_MEM;
     for (int i = 0; i < c->size && !err; i++) {
         MPI_Count n = counts ? mpcr_count_at(*counts, i) : recvcount;
-        if (n < 0) err = MPI_ERR_COUNT;
+        if (n < 0 || __builtin_add_overflow(total, n, &displs[i + 1])) err = MPI_ERR_COUNT;
         if (i == c->rank) mine = n;
-        total += n;
+        displs[i] = total, total = displs[i + 1];
     }
-    if (err) return err;
+    if (err) {
+        free(displs);
+        return err;
+    }
     struct coll k = coll_begin(c);
-    void *acc = coll_tmp(total, t);
-    if (!acc) return MPI_ERR_NO_MEM;
-    err = coll_load(acc, sendbuf, recvbuf, total, t);
-    if (!err) err = coll_reduce(&k, 0, acc, total, type, t, op, 0);
-    if (!err && c->rank == 0) {
-        struct coll_round r;
-        round_init(&r, &k);
-        MPI_Count off = 0;
-        for (int i = 0; i < c->size; i++) {
-            MPI_Count n = counts ? mpcr_count_at(*counts, i) : recvcount;
-            if (i) round_send(&r, i, 2, coll_at(acc, off, t), n, t);
-            off += n;
-        }
-        err = round_run(&r);
-        if (!err) err = coll_copy(acc, mine, t, recvbuf, mine, t);
-    } else if (!err) {
-        err = coll_sendrecv(&k, 2, MPI_PROC_NULL, NULL, 0, t, 0, recvbuf, mine, t);
-    }
-    coll_tmp_free(acc, t);
+    int halving = mpcr_op_commutes(op);
+    void *acc = coll_tmp(total, t), *tmp = acc && halving ? coll_tmp(total, t) : NULL;
+    if (!acc || (halving && !tmp)) err = MPI_ERR_NO_MEM;
+    if (!err) err = coll_load(acc, sendbuf, recvbuf, total, t);
+    if (!err)
+        err = halving ? coll_reduce_scatter_halving(&k, acc, tmp, total, displs, mine, recvbuf,
+                                                    type, t, op)
+                      : to_root_then_scatter(&k, acc, total, displs, mine, recvbuf, type, t, op);
+    if (tmp) coll_tmp_free(tmp, t);
+    if (acc) coll_tmp_free(acc, t);
+    free(displs);
     return err;
 }
 
