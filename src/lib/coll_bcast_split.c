@@ -16,13 +16,18 @@
 /* From this many ranks and bytes on (both the same on every rank). The
  * tree wins below: its log2(p) rounds against 2 log2(p) here, each a
  * proxied round trip (about 1 us with a core for every process, 4 us on 2
- * shared cores), and with fewer than 8 ranks its depth is at most 2. */
+ * shared cores), and with fewer than 8 ranks its depth is at most 2. The
+ * ring (p not a power of two) takes p - 1 rounds more than the tree, and
+ * saves (log2(p) - 2) n bytes of transfer: it wants n of about p times
+ * the bytes a round trip would move (16 KiB here). */
 #define SPLIT_MIN_RANKS 8
 #define SPLIT_MIN_BYTES (64u << 10)
+#define RING_BYTES_PER_RANK (16u << 10)
 
 int coll_bcast_split_wanted(int size, uint64_t bytes)
 {
-    return size >= SPLIT_MIN_RANKS && bytes >= SPLIT_MIN_BYTES;
+    if (size < SPLIT_MIN_RANKS || bytes < SPLIT_MIN_BYTES) return 0;
+    return !(size & (size - 1)) || bytes / (uint64_t)(size - 1) >= RING_BYTES_PER_RANK;
 }
 
 /* The message's pieces [from, to) of p, each of `piece` bytes (the last
@@ -51,14 +56,22 @@ static int real(const struct pieces *m, int vr)
     return (vr + m->root) % m->p;
 }
 
-/* One round: pieces [sfrom, sto) to relative rank `to`, [rfrom, rto) from
- * `from` (-1: none); an empty range is neither sent nor received, on both
- * sides alike. */
-static int exchange(const struct coll *k, int phase, const struct pieces *m, int to, int sfrom,
-                    int sto, int from, int rfrom, int rto)
+/* Whether relative rank vr holds pieces [from, to) since the scatter: its
+ * subtree's, [vr, vr + its lowest set bit); the root all of them. */
+static int holds(int vr, int from, int to)
 {
-    uint64_t out = to >= 0 ? length_of(m, sfrom, sto) : 0;
-    uint64_t in = from >= 0 ? length_of(m, rfrom, rto) : 0;
+    return vr == 0 || (from >= vr && to <= vr + (vr & -vr));
+}
+
+/* One round of the allgather: pieces [sfrom, sto) to relative rank `to`,
+ * [rfrom, rto) from `from`. A range that is empty, or that the receiver
+ * holds since the scatter, is neither sent nor received, on both sides
+ * alike (the root's buffer is never written). */
+static int exchange(const struct coll *k, int phase, const struct pieces *m, int vr, int to,
+                    int sfrom, int sto, int from, int rfrom, int rto)
+{
+    uint64_t out = holds(to, sfrom, sto) ? 0 : length_of(m, sfrom, sto);
+    uint64_t in = holds(vr, rfrom, rto) ? 0 : length_of(m, rfrom, rto);
     return coll_sendrecv(k, phase, out ? real(m, to) : MPI_PROC_NULL, m->base + start_of(m, sfrom),
                          (MPI_Count)out, m->bytes, in ? real(m, from) : MPI_PROC_NULL,
                          m->base + start_of(m, rfrom), (MPI_Count)in, m->bytes);
@@ -72,7 +85,9 @@ static int scatter(const struct coll *k, int phase, const struct pieces *m, int 
     int mask = 1, err;
     while (mask < m->p && !(vr & mask))
         mask <<= 1;
-    if (mask < m->p && (err = exchange(k, phase, m, -1, 0, 0, vr - mask, vr, vr + mask)))
+    uint64_t len = mask < m->p ? length_of(m, vr, vr + mask) : 0;
+    if (len && (err = coll_sendrecv(k, phase, MPI_PROC_NULL, NULL, 0, m->bytes, real(m, vr - mask),
+                                    m->base + start_of(m, vr), (MPI_Count)len, m->bytes)))
         return err;
     struct coll_round r;
     round_init(&r, k);
@@ -96,7 +111,7 @@ static int allgather(const struct coll *k, int phase, const struct pieces *m, in
     if (!(p & (p - 1))) {
         for (int mask = 1; mask < p; mask <<= 1) {
             int partner = vr ^ mask, mine = vr & ~(mask - 1), theirs = partner & ~(mask - 1);
-            if ((err = exchange(k, phase, m, partner, mine, mine + mask, partner, theirs,
+            if ((err = exchange(k, phase, m, vr, partner, mine, mine + mask, partner, theirs,
                                 theirs + mask)))
                 return err;
         }
@@ -105,7 +120,7 @@ static int allgather(const struct coll *k, int phase, const struct pieces *m, in
     int next = (vr + 1) % p, prev = (vr - 1 + p) % p;
     for (int s = 0; s < p - 1; s++) {
         int out = (vr - s + p) % p, in = (vr - s - 1 + p) % p;
-        if ((err = exchange(k, phase, m, next, out, out + 1, prev, in, in + 1))) return err;
+        if ((err = exchange(k, phase, m, vr, next, out, out + 1, prev, in, in + 1))) return err;
     }
     return MPI_SUCCESS;
 }
@@ -127,7 +142,7 @@ int coll_bcast_split(const struct coll *k, int phase, void *buf, MPI_Count count
                        .bytes = mpcr_type_get(MPI_BYTE)};
     int vr = (k->rank - root + k->size) % k->size;
     int err = scatter(k, phase, &m, vr);
-    if (!err) err = allgather(k, phase, &m, vr);
+    if (!err) err = allgather(k, phase + 1, &m, vr); /* (another step: its own phase) */
     if (!flat) {
         if (!err && k->rank != root) mpcr_unpack(buf, packed, n, t);
         coll_scratch_put(packed);
