@@ -4,6 +4,8 @@
  * trips; every other rank makes one. */
 #include "coll.h"
 
+#include <stdlib.h>
+
 /* Where rank i's block lies in the root's buffer, and how large it is:
  * the same count for every rank (displacement i * count), or counts and
  * displacements given per rank (the v forms). */
@@ -155,6 +157,46 @@ static int allgather_ring(const struct coll *k, void *rbuf, const struct blocks 
     return MPI_SUCCESS;
 }
 
+/* Bruck: the blocks packed in a temporary in the order this rank's own,
+ * then rank + 1's, and so on; in round j (d = 2^j) each rank sends its first
+ * min(d, p - d) blocks to rank - d and receives as many into place d from
+ * rank + d, which sends the blocks of ranks rank + d onwards. ceil(log2 p)
+ * rounds for any p, where the ring takes p - 1; each rank sends p - 1 blocks
+ * either way, and here copies every block once more (into and out of the
+ * temporary). `total`: the packed bytes of all blocks. */
+static int allgather_bruck(const struct coll *k, void *rbuf, const struct blocks *b,
+                           const struct mpcr_type *rt, uint64_t total)
+{
+    int p = k->size, r = k->rank, err = MPI_SUCCESS;
+    uint64_t *at = malloc(((size_t)p + 1) * sizeof *at); /* at[i]: block (r + i) % p */
+    char *tmp = at && total < SIZE_MAX - 128 ? coll_scratch_get((size_t)total + 1) : NULL;
+    if (!tmp) {
+        free(at);
+        return MPI_ERR_NO_MEM;
+    }
+    at[0] = 0;
+    for (int i = 0; i < p; i++)
+        at[i + 1] = at[i] + (uint64_t)block_count(b, (r + i) % p) * (uint64_t)rt->size;
+    mpcr_pack(tmp, coll_at(rbuf, block_displ(b, r), rt), block_count(b, r), rt);
+    const struct mpcr_type *bytes = mpcr_type_get(MPI_BYTE);
+    for (int d = 1; d < p && !err; d <<= 1) {
+        int n = d < p - d ? d : p - d;
+        err = coll_sendrecv(k, 1, (r - d + p) % p, tmp, (MPI_Count)at[n], bytes, (r + d) % p,
+                            tmp + at[d], (MPI_Count)(at[d + n] - at[d]), bytes);
+    }
+    for (int i = 1; i < p && !err; i++) {
+        int from = (r + i) % p;
+        mpcr_unpack(coll_at(rbuf, block_displ(b, from), rt), tmp + at[i], at[i + 1] - at[i], rt);
+    }
+    coll_scratch_put(tmp);
+    free(at);
+    return err;
+}
+
+/* Below this many bytes in all, Bruck's log2(p) rounds (each a proxied
+ * round trip) cost less than the ring's p - 1 plus Bruck's extra copy. */
+#define ALLGATHER_BRUCK_MAX (128u << 10)
+
 static int allgather(const struct coll *k, const void *sbuf, MPI_Count scount,
                      const struct mpcr_type *st, void *rbuf, const struct blocks *b,
                      const struct mpcr_type *rt)
@@ -166,6 +208,13 @@ static int allgather(const struct coll *k, const void *sbuf, MPI_Count scount,
     if (err || k->size == 1) return err;
     if (!b->counts.p && !(k->size & (k->size - 1)))
         return allgather_doubling(k, rbuf, b->count, rt);
+    uint64_t total = 0, bytes; /* the same on every rank: MPI's signatures match */
+    for (int i = 0; i < k->size; i++) {
+        if (coll_span(block_count(b, i), (uint64_t)rt->size, &bytes) ||
+            __builtin_add_overflow(total, bytes, &total))
+            return MPI_ERR_COUNT;
+    }
+    if (k->size > 2 && total < ALLGATHER_BRUCK_MAX) return allgather_bruck(k, rbuf, b, rt, total);
     return allgather_ring(k, rbuf, b, rt);
 }
 
