@@ -135,9 +135,9 @@ int coll_bcast_split(const struct coll *k, int phase, void *buf, MPI_Count count
 
 /* MPI_Reduce_scatter(_block) by recursive halving, commutative ops
  * (coll_basic.c): displs[i] where rank i's block starts in the `total`
- * elements of acc (this rank's contribution; tmp as large); this rank's
- * `mine` elements of the result go to recvbuf. */
-int coll_reduce_scatter_halving(const struct coll *k, void *acc, void *tmp, MPI_Count total,
+ * elements of acc (this rank's contribution); this rank's `mine` elements
+ * of the result go to recvbuf. */
+int coll_reduce_scatter_halving(const struct coll *k, void *acc, MPI_Count total,
                                 const MPI_Count *displs, MPI_Count mine, void *recvbuf,
                                 MPI_Datatype type, const struct mpcr_type *t, MPI_Op op);
 

@@ -2,7 +2,6 @@
  * Each round of a schedule is one round trip to the proxy (coll_round.c). */
 #include "coll.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Dissemination barrier: in round k every rank signals rank + 2^k and waits
@@ -216,22 +215,43 @@ static MPI_Count piece_at(MPI_Count count, int pof2, int i)
     return i * q + (i < rest ? i : rest);
 }
 
-/* Reduce-scatter by recursive halving among the pof2 new ranks: piece i
- * is elements [at[i], at[i + 1]) of acc; in each round a rank keeps the
- * half of its pieces on its side of its partner, sends the other half and
- * combines what comes back into the half it keeps. At the end this rank's
- * piece (newrank) holds the reduction over all ranks. Commutative ops
- * only: a piece's parts are combined in no rank order, but each element on
- * one rank only, so every rank gets the same bits. */
-static int halving(const struct coll *k, const struct fold *f, void *acc, void *tmp,
-                   const MPI_Count *at, MPI_Datatype type, const struct mpcr_type *t, MPI_Op op)
+/* Where the pof2 pieces of a halving lie: piece i is elements
+ * [bound(i), bound(i + 1)) of the vector. Equal pieces of `count` elements
+ * (displs NULL: piece_at), or the blocks of the ranks new rank i stands for
+ * (Reduce_scatter: displs[r] where rank r's block starts, `count` the
+ * total). Computed, not tabled: nothing to allocate, so nothing that could
+ * fail on one rank while its partners wait. */
+struct bounds {
+    const MPI_Count *displs;
+    MPI_Count count;
+    const struct fold *f;
+};
+
+static MPI_Count bound(const struct bounds *b, int i)
 {
+    if (!b->displs) return piece_at(b->count, b->f->pof2, i);
+    if (i == b->f->pof2) return b->count;
+    return b->displs[i < b->f->rem ? 2 * i : i + b->f->rem]; /* the first rank it stands for */
+}
+
+/* Reduce-scatter by recursive halving among the pof2 new ranks: in each
+ * round a rank keeps the half of its pieces on its side of its partner,
+ * sends the other half and combines what comes back into the half it
+ * keeps. At the end this rank's piece (newrank) holds the reduction over
+ * all ranks. Commutative ops only: a piece's parts are combined in no rank
+ * order, but each element on one rank only, so every rank gets the same
+ * bits. */
+static int halving(const struct coll *k, const struct bounds *b, void *acc, void *tmp,
+                   MPI_Datatype type, const struct mpcr_type *t, MPI_Op op)
+{
+    const struct fold *f = b->f;
     int lo = 0, hi = f->pof2; /* the pieces this rank is responsible for */
     for (int mask = f->pof2 / 2; mask > 0; mask >>= 1) {
         int partner = f->newrank ^ mask, peer = old_rank(f, partner), mid = lo + (hi - lo) / 2;
         int keep_lo = f->newrank < partner ? lo : mid, keep_hi = f->newrank < partner ? mid : hi;
         int give_lo = f->newrank < partner ? mid : lo, give_hi = f->newrank < partner ? hi : mid;
-        MPI_Count k0 = at[keep_lo], k1 = at[keep_hi], g0 = at[give_lo], g1 = at[give_hi];
+        MPI_Count k0 = bound(b, keep_lo), k1 = bound(b, keep_hi);
+        MPI_Count g0 = bound(b, give_lo), g1 = bound(b, give_hi);
         int err = coll_sendrecv(k, 1, peer, coll_at(acc, g0, t), g1 - g0, t, peer,
                                 coll_at(tmp, k0, t), k1 - k0, t);
         if (!err)
@@ -249,20 +269,18 @@ static int halving_doubling(const struct coll *k, const struct fold *f, void *ac
                             MPI_Count count, MPI_Datatype type, const struct mpcr_type *t,
                             MPI_Op op)
 {
-    MPI_Count *at = malloc(((size_t)f->pof2 + 1) * sizeof *at);
-    if (!at) return MPI_ERR_NO_MEM;
-    for (int i = 0; i <= f->pof2; i++)
-        at[i] = piece_at(count, f->pof2, i);
-    int err = halving(k, f, acc, tmp, at, type, t, op);
+    struct bounds b = {NULL, count, f};
+    int err = halving(k, &b, acc, tmp, type, t, op);
     int lo = f->newrank, hi = lo + 1;
     for (int mask = 1; mask < f->pof2 && !err; mask <<= 1) {
         int partner = f->newrank ^ mask, peer = old_rank(f, partner);
         int width = hi - lo, plo = partner < f->newrank ? lo - width : hi;
-        err = coll_sendrecv(k, 2, peer, coll_at(acc, at[lo], t), at[hi] - at[lo], t, peer,
-                            coll_at(acc, at[plo], t), at[plo + width] - at[plo], t);
+        MPI_Count m0 = bound(&b, lo), m1 = bound(&b, hi);
+        MPI_Count p0 = bound(&b, plo), p1 = bound(&b, plo + width);
+        err = coll_sendrecv(k, 2, peer, coll_at(acc, m0, t), m1 - m0, t, peer, coll_at(acc, p0, t),
+                            p1 - p0, t);
         lo = lo < plo ? lo : plo, hi = lo + 2 * width;
     }
-    free(at);
     return err;
 }
 
@@ -271,28 +289,28 @@ static int halving_doubling(const struct coll *k, const struct fold *f, void *ac
  * by recursive halving, a new rank's piece being the blocks of the ranks
  * it stands for, and a rank that folded in gets its block from its
  * partner at the end. displs[i]: where rank i's block starts in the vector
- * of `total` elements in acc (tmp as large); this rank's block (`mine`
- * elements) goes to recvbuf. log2(pof2) rounds, 2 more with a fold. */
-int coll_reduce_scatter_halving(const struct coll *k, void *acc, void *tmp, MPI_Count total,
+ * of `total` elements in acc; this rank's block (`mine` elements) goes to
+ * recvbuf. log2(pof2) rounds, 2 more with a fold. */
+int coll_reduce_scatter_halving(const struct coll *k, void *acc, MPI_Count total,
                                 const MPI_Count *displs, MPI_Count mine, void *recvbuf,
                                 MPI_Datatype type, const struct mpcr_type *t, MPI_Op op)
 {
     struct fold f = fold_of(k->rank, k->size);
+    if (f.newrank < 0) { /* folded in; the block comes back from the partner */
+        int err = fold_in(k, &f, acc, NULL, total, type, t, op);
+        return err ? err : coll_sendrecv(k, 3, MPI_PROC_NULL, NULL, 0, t, k->rank + 1, recvbuf,
+                                         mine, t);
+    }
+    void *tmp = coll_tmp(total, t); /* what partners send, before it is combined */
+    if (!tmp) return MPI_ERR_NO_MEM;
+    struct bounds b = {displs, total, &f};
     int err = fold_in(k, &f, acc, tmp, total, type, t, op);
-    if (err) return err;
-    if (f.newrank < 0) /* folded in: the block comes back from the partner */
-        return coll_sendrecv(k, 3, MPI_PROC_NULL, NULL, 0, t, k->rank + 1, recvbuf, mine, t);
-    MPI_Count *at = malloc(((size_t)f.pof2 + 1) * sizeof *at);
-    if (!at) return MPI_ERR_NO_MEM;
-    for (int i = 0; i < f.pof2; i++) /* from the first rank new rank i stands for */
-        at[i] = displs[i < f.rem ? 2 * i : i + f.rem];
-    at[f.pof2] = total;
-    err = halving(k, &f, acc, tmp, at, type, t, op);
+    if (!err) err = halving(k, &b, acc, tmp, type, t, op);
     if (!err && k->rank < 2 * f.rem) /* the partner's block, before this rank's */
         err = coll_sendrecv(k, 3, k->rank - 1, coll_at(acc, displs[k->rank - 1], t),
                             displs[k->rank] - displs[k->rank - 1], t, MPI_PROC_NULL, NULL, 0, t);
     if (!err) err = coll_copy(coll_at(acc, displs[k->rank], t), mine, t, recvbuf, mine, t);
-    free(at);
+    coll_tmp_free(tmp, t);
     return err;
 }
 

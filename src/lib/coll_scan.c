@@ -48,15 +48,13 @@ static int reduce_scatter(struct mpcr_comm *c, const void *sendbuf, void *recvbu
         return err;
     }
     struct coll k = coll_begin(c);
-    int halving = mpcr_op_commutes(op);
-    void *acc = coll_tmp(total, t), *tmp = acc && halving ? coll_tmp(total, t) : NULL;
-    if (!acc || (halving && !tmp)) err = MPI_ERR_NO_MEM;
+    void *acc = coll_tmp(total, t);
+    if (!acc) err = MPI_ERR_NO_MEM;
     if (!err) err = coll_load(acc, sendbuf, recvbuf, total, t);
     if (!err)
-        err = halving ? coll_reduce_scatter_halving(&k, acc, tmp, total, displs, mine, recvbuf,
-                                                    type, t, op)
-                      : to_root_then_scatter(&k, acc, total, displs, mine, recvbuf, type, t, op);
-    if (tmp) coll_tmp_free(tmp, t);
+        err = mpcr_op_commutes(op)
+                  ? coll_reduce_scatter_halving(&k, acc, total, displs, mine, recvbuf, type, t, op)
+                  : to_root_then_scatter(&k, acc, total, displs, mine, recvbuf, type, t, op);
     if (acc) coll_tmp_free(acc, t);
     free(displs);
     return err;
