@@ -4,15 +4,18 @@
  *   bcast_1MiB_us       from rank 0
  *   alltoall_4KiB_us    4 KiB to every rank
  *   allgather_64KiB_us  64 KiB from every rank
+ *   reduce_scatter_1MiB_us  MPI_Reduce_scatter_block of 1 MiB of doubles
+ *                       (sum), a block of 1 MiB / ranks each
  *   collectives [SECONDS]   (default 0.5 per measurement; any number of ranks) */
 #include "bench_mpi.h"
 
 #include <string.h>
 
-enum { AR_8B, AR_64K, AR_1M, BCAST_1M, A2A_4K, AG_64K, NKINDS };
-static const char *const names[NKINDS] = {"allreduce_8B_us",   "allreduce_64KiB_us",
-                                          "allreduce_1MiB_us", "bcast_1MiB_us",
-                                          "alltoall_4KiB_us",  "allgather_64KiB_us"};
+enum { AR_8B, AR_64K, AR_1M, BCAST_1M, A2A_4K, AG_64K, RS_1M, NKINDS };
+static const char *const names[NKINDS] = {
+    "allreduce_8B_us", "allreduce_64KiB_us", "allreduce_1MiB_us",     "bcast_1MiB_us",
+    "alltoall_4KiB_us", "allgather_64KiB_us", "reduce_scatter_1MiB_us"};
+static int nranks;
 
 static char *sbuf, *rbuf;
 
@@ -34,8 +37,12 @@ static double run(int kind, long n)
         case A2A_4K:
             MPI_Alltoall(sbuf, 4096, MPI_BYTE, rbuf, 4096, MPI_BYTE, MPI_COMM_WORLD);
             break;
-        default:
+        case AG_64K:
             MPI_Allgather(sbuf, 65536, MPI_BYTE, rbuf, 65536, MPI_BYTE, MPI_COMM_WORLD);
+            break;
+        default:
+            MPI_Reduce_scatter_block(sbuf, rbuf, 131072 / nranks, MPI_DOUBLE, MPI_SUM,
+                                     MPI_COMM_WORLD);
         }
     }
     return bench_now() - t0;
@@ -47,6 +54,7 @@ int main(int argc, char **argv)
     int size;
     MPI_Init(&argc, &argv);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    nranks = size;
     size_t bytes = (size_t)(size < 16 ? 16 : size) * 65536;
     sbuf = malloc(bytes), rbuf = malloc(bytes);
     memset(sbuf, 1, bytes);

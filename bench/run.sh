@@ -265,6 +265,7 @@ for n in $COLL_RANKS; do
     row "Bcast 1 MiB, $n ranks (us)" bcast_1MiB_us "coll$n.native" "coll$n.mpcr"
     row "Alltoall 4 KiB, $n ranks (us)" alltoall_4KiB_us "coll$n.native" "coll$n.mpcr"
     row "Allgather 64 KiB, $n ranks (us)" allgather_64KiB_us "coll$n.native" "coll$n.mpcr"
+    row "Reduce_scatter_block 1 MiB, $n ranks (us)" reduce_scatter_1MiB_us "coll$n.native" "coll$n.mpcr"
 done
 for k in stencil3d stencil3d_persistent cg particles fft2d; do
     row "kernel $k, 2 ranks (us/iter)" "kernel_${k}_us" kern.native kern.mpcr
