@@ -20,8 +20,8 @@
  * ring (p not a power of two) takes p - 1 rounds more than the tree, and
  * saves (log2(p) - 2) n bytes of transfer: it wants n of about p times
  * the bytes a round trip would move (16 KiB here). */
-#define SPLIT_MIN_RANKS 8
-#define SPLIT_MIN_BYTES (64u << 10)
+#define SPLIT_MIN_RANKS     8
+#define SPLIT_MIN_BYTES     (64u << 10)
 #define RING_BYTES_PER_RANK (16u << 10)
 
 int coll_bcast_split_wanted(int size, uint64_t bytes)

@@ -25,8 +25,9 @@
  * computes (SWEEP_TICK_US).
  *
  * It starts with the first task that pauses, the first post queued or the
- * first shared buffer made, never for a program without any of them; MPCR_PROGRESS_THREAD=0 keeps it off
- * (then only MPI calls advance tasks, and nothing is queued). Its state is
+ * first shared buffer made, never for a program without any of them;
+ * MPCR_PROGRESS_THREAD=0 keeps it off (then only MPI calls advance tasks,
+ * and nothing is queued). Its state is
  * program memory: a checkpoint saves the thread with the others, wherever
  * it stands. */
 #include "coll_task.h"

@@ -1,8 +1,9 @@
 /* MPI_Reduce_scatter with counts drawn per call (zeros among them, all
  * zero now and then, blocks of up to 40000 elements), by MPI_SUM on ints
  * (also MPI_IN_PLACE), MPI_MAX, a commutative user op, and MPI_SUM on
- * doubles with exact values (every other call MPI_Reduce_scatter_block). Every rank checks its block against the
- * reduction it computes itself from every rank's data; rank 0 prints how
+ * doubles with exact values (every other call MPI_Reduce_scatter_block).
+ * Every rank checks its block against the reduction it computes itself
+ * from every rank's data; rank 0 prints how
  * many elements were checked and how many were wrong. mpcr reduces a
  * commutative op by recursive halving, ranks beyond a power of two folded
  * in (src/lib/coll_basic.c), so the rank counts that matter are 2^k, and
@@ -64,14 +65,18 @@ int main(int argc, char **argv)
             memcpy(out, in, sizeof(int) * (size_t)total);
             MPI_Reduce_scatter(MPI_IN_PLACE, out, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         } else {
-            MPI_Reduce_scatter(in, out, counts, MPI_INT, kind == 2 ? MPI_MAX : kind == 3 ? op : MPI_SUM,
+            MPI_Reduce_scatter(in, out, counts, MPI_INT,
+                               kind == 2   ? MPI_MAX
+                               : kind == 3 ? op
+                                           : MPI_SUM,
                                MPI_COMM_WORLD);
         }
         if (call % 2) /* the block form, every block as large as rank 0's */
             MPI_Reduce_scatter_block(din, dout, counts[0], MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         else
             MPI_Reduce_scatter(din, dout, counts, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        int dblock = call % 2 ? counts[0] : counts[rank], dbefore = call % 2 ? rank * counts[0] : before;
+        int dblock = call % 2 ? counts[0] : counts[rank],
+            dbefore = call % 2 ? rank * counts[0] : before;
         for (int j = 0; j < dblock; j++) {
             double dwant = 0;
             for (int r = 0; r < size; r++)
