@@ -6,6 +6,6 @@
 #define MPCR_STATE_FORMAT_H
 
 #define MPCR_STATE_MAGIC   "MPCRPST1"
-#define MPCR_STATE_VERSION 5 /* 4: pending MPI_Comm_idup duplicates in the record; 5: whether a creation was polled */
+#define MPCR_STATE_VERSION 6 /* 6: a section per resource kind of the proxy (src/proxy/resources) */
 
 #endif

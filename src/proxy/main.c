@@ -9,6 +9,7 @@
 #include "shared.h"
 #include "report.h"
 #include "requests.h"
+#include "resource.h"
 #include "state.h"
 #include "triggers.h"
 
@@ -431,7 +432,7 @@ int main(int argc, char **argv)
     if (restore) {
         /* A call published and not answered before the checkpoint is served again. */
         proxy.last_seq = atomic_load(&proxy.chan->reply.seq);
-        req_repost_all();
+        resources_resume();
     }
     serve();
 }

@@ -4,7 +4,8 @@
 # whose CRC32C is right (state_patch): a request token of 0xfffffff0 and
 # one just above the bound (the proxy would size its request table by it:
 # gigabytes, or, before the bound, a table accepted silently), and a
-# header that announces 2^31 requests. `mpcr restart` must fail on each
+# header that announces 2^31 requests, and a section of a kind this mpcr
+# does not know (the requests' renamed: so it also lacks one). `mpcr restart` must fail on each
 # within 60 s, with a message that names the state file, leaving no
 # process. The intact directory then restarts and the job ends with 0.
 #   state_refuse.sh MPCR PROGRAM STATE_PATCH ARGS...   (PROGRAM: an MPI program of tests/ckpt)
@@ -51,6 +52,7 @@ refused() {
 refused "request token 0xfffffff0" "token" token 0xfffffff0
 refused "request token 2^20 + 1" "token" token 0x100001
 refused "2^31 requests announced" "damaged" nreqs 0x80000000
+refused "a section this mpcr does not know" "section 'windows' is unknown" rename windows
 
 timeout -k 10 120 "$mpcr" restart "$D" </dev/null >"$T/out1" 2>"$T/err1" || fail "the intact checkpoint did not restart to the end (status $?)"
 leftovers "the restart of the intact checkpoint"

@@ -2,11 +2,9 @@
  * channel's doorbell, so that a proxy asleep waiting for a call wakes up;
  * everything else happens on the proxy's one MPI thread, in ckpt_poll. */
 #include "ckpt.h"
-#include "cache.h"
-#include "creation.h"
-#include "idup.h"
 #include "proxy.h"
 #include "report.h"
+#include "resource.h"
 #include "requests.h"
 #include "state.h"
 #include "stats.h"
@@ -188,47 +186,16 @@ void ckpt_finalizing(void)
     say("finalizing %d", proxy.rank);
 }
 
-/* Receives every message that has arrived into the cache, and lets pending
- * requests complete. Called over and over while quiesced. */
+/* One step of the drain: every resource kind takes its part (the drain
+ * cache takes what has arrived, pending requests move, creations whose
+ * members have all entered are made). Called over and over while quiesced. */
 static void drain_step(void)
 {
-    req_progress(NULL, 0);
-    uint32_t n = map_comm_slots();
-    for (uint32_t i = 0; i < 2 * n; i++) {
-        uint32_t vid = i < n ? i : (i - n) | MPCR_COLL_CONTEXT;
-        MPI_Comm comm = real_comm(vid);
-        if (comm == MPI_COMM_NULL) continue;
-        for (;;) {
-            int flag = 0;
-            MPI_Message msg;
-            MPI_Status st;
-            if (MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, &msg, &st) != MPI_SUCCESS ||
-                !flag)
-                break;
-            uint64_t bytes = status_bytes(&st);
-            void *data = malloc(bytes ? bytes : 1);
-            if (!data) {
-                mpcr_report("rank %d: out of memory for a drained message of %llu bytes",
-                            proxy.rank, (unsigned long long)bytes);
-                MPI_Abort(MPI_COMM_WORLD, 1);
-            }
-            int source = neutral_source(st.MPI_SOURCE), tag = neutral_tag(st.MPI_TAG);
-            int rc = real_mrecv(data, bytes, &msg, &st);
-            /* A failed receive still took the message: the program's
-             * receive of it reports the failure. */
-            if (cache_add(vid, source, tag, error_class(rc), bytes, data)) {
-                mpcr_report("rank %d: out of memory for the drain cache", proxy.rank);
-                MPI_Abort(MPI_COMM_WORLD, 1);
-            }
-            proxy.received++;
-            stats_count(STAT_DRAINED);
-        }
-    }
-    creation_progress(); /* may make a communicator: every member will */
+    resources_drain();
     /* A drain ends in moments unless a member is inside a real creation
      * that another has not joined: say why, before the coordinator's
      * time-out, whose message names only the rank that did not quiesce. */
-    if (ckpt_settle_overdue(&drain_since)) creation_report_waiting();
+    if (ckpt_settle_overdue(&drain_since)) resources_report_waiting();
     if (proxy.received != reported_received) {
         reported_received = proxy.received;
         say("count %lu %llu", gen, (unsigned long long)proxy.received);
@@ -244,7 +211,7 @@ static void drain_step(void)
 static void coordinator_lost(void)
 {
     enum ckpt_stage was = stage;
-    if (stage == CKPT_IMAGING) req_repost_all();
+    if (stage == CKPT_IMAGING) resources_resume();
     stage = CKPT_RUNNING, image_asked = 0;
     close(coord_fd);
     coord_fd = -1; /* say() says nothing from now on */
@@ -279,7 +246,7 @@ static void on_line(const char *line)
         image_asked = 1; /* taken in ckpt_hold, outside any call */
         image_fork = strstr(line, " fork") != NULL;
     } else if (!strcmp(word, "resume") && k == gen && stage != CKPT_RUNNING) {
-        if (stage == CKPT_IMAGING) req_repost_all();
+        if (stage == CKPT_IMAGING) resources_resume();
         stage = CKPT_RUNNING;
         say("resumed %lu", k);
     } else if (!strcmp(word, "exit") && k == gen && stage == CKPT_IMAGING) {
@@ -291,7 +258,7 @@ int ckpt_poll(void)
 {
     /* Every wait of the proxy, and the idle proxy, come here: pending
      * MPI_Comm_idup duplicates advance with them (idup.h). */
-    if (stage != CKPT_IMAGING) idup_progress();
+    if (stage != CKPT_IMAGING) resources_poll();
     for (const char *word; (word = triggers_take());)
         say("signal %s", word);
     while (atomic_load_explicit(&q_count, memory_order_acquire)) {
@@ -319,13 +286,11 @@ int ckpt_settle_overdue(uint64_t *start_ns)
     return 1;
 }
 
-/* Every message is in its receiver's cache: settle requests, save this
- * proxy's part, and have the program write its image. */
+/* Every message is in its receiver's cache: settle every resource kind,
+ * save this proxy's part, and have the program write its image. */
 static void take_image(void)
 {
-    idup_settle_for_image();
-    creation_settle_for_image();
-    req_settle_for_image();
+    resources_settle();
     char err[256] = "";
     if (state_save(gen, err, sizeof err)) {
         say("failed %lu rank %d: %s", gen, proxy.rank, err);

@@ -5,6 +5,7 @@
 #include "proxy.h"
 #include "record.h"
 #include "report.h"
+#include "resource.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -465,7 +466,7 @@ int creation_running(void)
     return running > 0;
 }
 
-void creation_report_waiting(void)
+static void report_waiting(void)
 {
     for (uint32_t i = 0; i < count; i++) {
         const struct creation *e = list[i];
@@ -481,7 +482,7 @@ void creation_report_waiting(void)
     }
 }
 
-void creation_settle_for_image(void)
+static void settle(void)
 {
     uint64_t since = 0;
     for (;;) {
@@ -520,13 +521,14 @@ static size_t entry_bytes(uint32_t nparent, uint32_t ngroup)
     return padded(sizeof(struct saved) + nparent + (size_t)ngroup * sizeof(int32_t));
 }
 
-void *creation_save(size_t *len)
+static int save(struct section *out, char *err, size_t cap)
 {
+    (void)err, (void)cap; /* only memory can fail: the caller's reason */
     size_t n = 8;
     for (uint32_t i = 0; i < count; i++)
         n += entry_bytes(list[i]->nparent, list[i]->ngroup);
     char *buf = calloc(1, n), *p = buf + 8;
-    if (!buf) return NULL;
+    if (!buf) return -1;
     memcpy(buf, &count, sizeof count);
     for (uint32_t i = 0; i < count; i++) {
         const struct creation *e = list[i];
@@ -538,11 +540,12 @@ void *creation_save(size_t *len)
         if (e->ngroup) memcpy(p + sizeof s + e->nparent, e->group, e->ngroup * sizeof(int32_t));
         p += entry_bytes(e->nparent, e->ngroup);
     }
-    *len = n;
-    return buf;
+    int rc = section_put(out, buf, n);
+    free(buf);
+    return rc;
 }
 
-size_t creation_saved_size(const void *buf, size_t len)
+static size_t saved_size(const void *buf, size_t len)
 {
     uint32_t n;
     if (len < 8) return 0;
@@ -560,7 +563,7 @@ size_t creation_saved_size(const void *buf, size_t len)
     return at;
 }
 
-/* One saved creation at p (its size checked by creation_saved_size). */
+/* One saved creation at p (its size checked by saved_size). */
 static int load_one(const char *p, char *err, size_t cap)
 {
     struct saved s;
@@ -592,9 +595,9 @@ static int load_one(const char *p, char *err, size_t cap)
     return 0;
 }
 
-int creation_load(const void *buf, size_t len, char *err, size_t cap)
+static int load(const void *buf, size_t len, char *err, size_t cap)
 {
-    if (creation_saved_size(buf, len) != len)
+    if (saved_size(buf, len) != len)
         return snprintf(err, cap, "its creation record is damaged"), -1;
     uint32_t n;
     memcpy(&n, buf, sizeof n);
@@ -607,3 +610,13 @@ int creation_load(const void *buf, size_t len, char *err, size_t cap)
     }
     return 0;
 }
+
+const struct proxy_resource resource_creations = {
+    .name = "creations",
+    .version = 1,
+    .drain = creation_progress, /* may make a communicator: every member will */
+    .report_waiting = report_waiting,
+    .settle = settle,
+    .save = save,
+    .load = load,
+};

@@ -62,26 +62,17 @@ void creation_init(int provided);
  * has entered, makes the real creation. */
 void creation_progress(void);
 
-/* In a drain that has lasted (ckpt.c): says, for each creation not done,
- * which members have not entered yet or that its real call is under way;
- * a checkpoint that times out in the quiesce stage, a member being inside
- * the real call, then shows why the others did not join it. */
-void creation_report_waiting(void);
 
 /* Whether a real call is under way in a thread of its own: a wait that
  * polls the real MPI meanwhile should let MPICH's lock go between polls
  * (sched_yield), or that thread starves. */
 int creation_running(void);
 
-/* Before an image: waits for every real call under way (each returns: all
- * its members have entered) and records its outcome. */
-void creation_settle_for_image(void);
-
-/* The state file's part: a malloc'd buffer (NULL: out of memory), and
- * its reading back. 0, or -1 with a reason in err. */
-void *creation_save(size_t *len);
-/* Bytes of a saved creation at buf (a multiple of 8); 0 when it cannot be one. */
-size_t creation_saved_size(const void *buf, size_t len);
-int creation_load(const void *buf, size_t len, char *err, size_t cap);
+/* As a resource (resource.h: resource_creations): its drain is
+ * creation_progress; before an image it waits for every real call under
+ * way (each returns: all its members have entered) and records its outcome;
+ * a drain that lasts says, for each creation not done, which members have
+ * not entered yet or that its real call is under way, so that a checkpoint
+ * that times out in the quiesce stage shows why. */
 
 #endif

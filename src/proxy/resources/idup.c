@@ -6,6 +6,7 @@
 #include "record.h"
 #include "report.h"
 #include "requests.h"
+#include "resource.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,7 +265,7 @@ static void report_waiting(const uint8_t *ends)
     }
 }
 
-void idup_settle_for_image(void)
+static void settle(void)
 {
     uint64_t since = 0;
     for (;;) {
@@ -296,13 +297,14 @@ static size_t padded(size_t n)
     return (n + 7) / 8 * 8;
 }
 
-void *idup_save(size_t *len)
+static int save(struct section *out, char *err, size_t cap)
 {
+    (void)err, (void)cap; /* only memory can fail: the caller's reason */
     size_t n = 8;
     for (uint32_t i = 0; i < count; i++)
         n += padded(sizeof(struct saved) + list[i]->nparent);
     char *buf = calloc(1, n), *p = buf + 8;
-    if (!buf) return NULL;
+    if (!buf) return -1;
     memcpy(buf, &count, sizeof count);
     for (uint32_t i = 0; i < count; i++) {
         const struct idup *e = list[i];
@@ -311,11 +313,12 @@ void *idup_save(size_t *len)
         memcpy(p + sizeof s, e->entered, e->nparent);
         p += padded(sizeof s + e->nparent);
     }
-    *len = n;
-    return buf;
+    int rc = section_put(out, buf, n);
+    free(buf);
+    return rc;
 }
 
-size_t idup_saved_size(const void *buf, size_t len)
+static size_t saved_size(const void *buf, size_t len)
 {
     uint32_t n;
     if (len < 8) return 0;
@@ -331,10 +334,10 @@ size_t idup_saved_size(const void *buf, size_t len)
     return at;
 }
 
-int idup_load(const void *buf, size_t len, char *err, size_t cap)
+static int load(const void *buf, size_t len, char *err, size_t cap)
 {
     uint32_t n;
-    if (!idup_saved_size(buf, len)) return snprintf(err, cap, "its pending MPI_Comm_idup record is damaged"), -1;
+    if (saved_size(buf, len) != len) return snprintf(err, cap, "its pending MPI_Comm_idup record is damaged"), -1;
     memcpy(&n, buf, sizeof n);
     const char *p = (const char *)buf + 8;
     for (uint32_t i = 0; i < n; i++) {
@@ -357,3 +360,12 @@ int idup_load(const void *buf, size_t len, char *err, size_t cap)
     }
     return 0;
 }
+
+const struct proxy_resource resource_idups = {
+    .name = "idups",
+    .version = 1,
+    .poll = idup_progress,
+    .settle = settle,
+    .save = save,
+    .load = load,
+};

@@ -28,8 +28,6 @@
 void idup_start(const struct mpcr_call *c, struct mpcr_reply *r);
 /* Advances every pending duplicate; cheap when there is none. */
 void idup_progress(void);
-/* Before an image: finishes every duplicate whose members have all entered. */
-void idup_settle_for_image(void);
 /* Whether a duplicate on parent has not ended yet. */
 int idup_pending_on(uint32_t parent);
 /* Whether a pending duplicate will make communicator id. */
@@ -40,9 +38,8 @@ int idup_requested(uint32_t token);
  * the duplicate goes on, nobody is told when it is made. */
 void idup_forget(uint32_t token);
 
-/* The state file's part (as creation.h's). */
-void *idup_save(size_t *len);
-size_t idup_saved_size(const void *buf, size_t len);
-int idup_load(const void *buf, size_t len, char *err, size_t cap);
+/* As a resource (resource.h: resource_idups): polled with every wait;
+ * before an image, every duplicate whose members have all entered is
+ * finished, the others saved with who has entered. */
 
 #endif

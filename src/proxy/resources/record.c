@@ -2,6 +2,7 @@
 #include "record.h"
 #include "record_form.h"
 #include "proxy.h"
+#include "resource.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,11 +11,6 @@
 static struct outcome *live;
 static uint32_t nlive, caplive;
 static uint64_t clock; /* the largest key this rank has seen */
-
-uint32_t record_count(void)
-{
-    return nlive;
-}
 
 static int add(struct outcome o)
 {
@@ -116,9 +112,14 @@ int comm_free(uint32_t id)
 
 /* ---- the saved form (record_form.c) ---- */
 
-void *record_save(size_t *len)
+static int save(struct section *out, char *err, size_t cap)
 {
-    return record_encode(live, nlive, clock, len);
+    (void)err, (void)cap; /* only memory can fail: the caller's reason */
+    size_t len;
+    void *buf = record_encode(live, nlive, clock, &len);
+    int rc = buf ? section_put(out, buf, len) : -1;
+    free(buf);
+    return rc;
 }
 
 /* Every rank's saved record, decoded: (*theirs)[r], (*counts)[r]. */
@@ -183,7 +184,7 @@ static int made_and_freed(MPI_Comm comm)
 /* Re-creates, in key order, every communicator this rank is a member of in
  * any rank's record (record_merge): the ones it still holds go to the id
  * map, the ones it had freed before the cut are freed again once made. */
-int record_rebuild(const void *buf, size_t len, char *err, size_t cap)
+static int rebuild(const void *buf, size_t len, char *err, size_t cap)
 {
     struct outcome *mine = NULL, *o = NULL, **theirs = NULL;
     uint32_t nmine = 0, n = 0, *counts = NULL;
@@ -223,3 +224,10 @@ int record_rebuild(const void *buf, size_t len, char *err, size_t cap)
                -1;
     return 0;
 }
+
+const struct proxy_resource resource_comms = {
+    .name = "comms",
+    .version = 1,
+    .save = save,
+    .load = rebuild, /* collective over the job: every rank's proxy loads it */
+};

@@ -37,13 +37,8 @@ uint64_t record_key(uint32_t id);
 /* The world ranks of live communicator id's members (NULL: not recorded). */
 const int32_t *record_members(uint32_t id, uint32_t *n);
 
-/* Live communicators recorded (MPI_COMM_WORLD and MPI_COMM_SELF excluded). */
-uint32_t record_count(void);
-/* The record in the state file's form (state.c): a malloc'd buffer of *len
- * bytes; NULL when out of memory. */
-void *record_save(size_t *len);
-/* Re-creates the communicators of a saved record (collective over every
- * rank of the job). 0, or -1 with a reason in err. */
-int record_rebuild(const void *buf, size_t len, char *err, size_t cap);
+/* As a resource (resource.h: resource_comms): saved in record_form.c's
+ * form; a new proxy re-creates the communicators of the saved record
+ * (collective over every rank of the job). */
 
 #endif

@@ -5,10 +5,13 @@
 #include "shared.h"
 #include "cache.h"
 #include "idup.h"
+#include "resource.h"
 #include "stats.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct req *reqs;
 uint32_t nreqs;
@@ -24,6 +27,9 @@ struct req *req_get(uint32_t token)
     return &reqs[token - 1];
 }
 
+static int req_table_reserve(uint32_t n);
+static void req_slot_used(uint32_t token);
+
 struct req *req_new(uint32_t *token)
 {
     uint32_t i = 0;
@@ -36,7 +42,7 @@ struct req *req_new(uint32_t *token)
     return &reqs[i];
 }
 
-int req_table_reserve(uint32_t n)
+static int req_table_reserve(uint32_t n)
 {
     if (n <= nreqs) return 0;
     struct req *t = realloc(reqs, n * sizeof *t);
@@ -47,7 +53,8 @@ int req_table_reserve(uint32_t n)
     return 0;
 }
 
-void req_slot_used(uint32_t token)
+/* Slot `token` is in use. */
+static void req_slot_used(uint32_t token)
 {
     if (token > top) top = token;
 }
@@ -184,7 +191,7 @@ int req_pending(void)
 
 static int cancel_active(struct req *q);
 
-void req_settle_for_image(void)
+static void settle(void)
 {
     for (;;) { /* sends: every message has been received, so each completes */
         req_progress(NULL, 0);
@@ -236,7 +243,7 @@ static int by_posting(const void *a, const void *b)
     return x->posted < y->posted ? -1 : x->posted > y->posted;
 }
 
-void req_repost_all(void)
+static void repost_all(void)
 {
     uint32_t n = 0, *order = malloc((nreqs + 1) * sizeof *order);
     if (!order) {
@@ -266,3 +273,95 @@ void req_repost_all(void)
         if (reqs[i].posted > posting_clock) posting_clock = reqs[i].posted;
     free(order);
 }
+
+/* ---- the state file's section: u32 count, u32 0, then count x struct
+ * saved_req (the slots that are not free, with their token) ---- */
+
+struct saved_req {
+    uint32_t token;
+    uint8_t state, kind, pad[2];
+    uint32_t comm;
+    int32_t peer, tag;
+    uint64_t offset, bytes, posted;
+    struct req_status done;
+};
+_Static_assert(sizeof(struct saved_req) == 72, "a saved request's layout changed: bump its section's version");
+
+/* Tokens index the table, sized by the largest one on a restart: a bound
+ * keeps a hostile token from asking for gigabytes. One million requests
+ * pending at once in one rank is far beyond real programs; a checkpoint
+ * above it is refused, so that what is written is read. */
+#define MAX_TOKEN (1u << 20)
+
+static int save(struct section *out, char *err, size_t cap)
+{
+    uint32_t used = 0, zero = 0;
+    for (uint32_t i = 0; i < nreqs; i++) {
+        if (reqs[i].state == REQ_FREE) continue;
+        if (i >= MAX_TOKEN)
+            return snprintf(err, cap, "request %u is pending, beyond the %u pending requests a "
+                            "checkpoint can hold", i + 1, MAX_TOKEN), -1;
+        used++;
+    }
+    if (section_put(out, &used, sizeof used) || section_put(out, &zero, sizeof zero)) return -1;
+    for (uint32_t i = 0; i < nreqs; i++) {
+        const struct req *q = &reqs[i];
+        if (q->state == REQ_FREE) continue;
+        struct saved_req s = {i + 1,  q->state,  q->kind,  {0},       q->comm, q->peer,
+                              q->tag, q->offset, q->bytes, q->posted, q->done};
+        if (section_put(out, &s, sizeof s)) return -1;
+    }
+    return 0;
+}
+
+/* One saved request into its slot. 0, or -1 with a reason in err. */
+static int load_one(const struct saved_req *s, char *err, size_t cap)
+{
+    if (s->token == 0 || s->token > MAX_TOKEN)
+        return snprintf(err, cap, "request token %u is outside 1..%u", s->token, MAX_TOKEN), -1;
+    if (req_table_reserve(s->token) || reqs[s->token - 1].state != REQ_FREE)
+        return snprintf(err, cap, "request token %u %s", s->token,
+                        s->token <= nreqs ? "appears twice (damaged)" : "cannot be reserved (out of memory)"),
+               -1;
+    /* Sends complete and receives are cancelled before an image; only a
+     * duplicate not yet entered by all its members is still active. */
+    if (s->kind > REQ_IDUP || s->state == REQ_FREE || s->state > REQ_REPOST ||
+        (s->state == REQ_ACTIVE && (s->kind != REQ_IDUP || !idup_requested(s->token))))
+        return snprintf(err, cap, "request token %u: a request in state %u of kind %u cannot have "
+                        "been saved (damaged)", s->token, s->state, s->kind),
+               -1;
+    reqs[s->token - 1] = (struct req){s->state,  s->kind,  s->comm,   s->peer, s->tag,
+                                      s->offset, s->bytes, s->posted, s->done, MPI_REQUEST_NULL};
+    req_slot_used(s->token);
+    return 0;
+}
+
+static int load(const void *buf, size_t len, char *err, size_t cap)
+{
+    uint32_t n;
+    if (len < 8) return snprintf(err, cap, "%zu bytes, too short for its count (damaged)", len), -1;
+    memcpy(&n, buf, sizeof n);
+    if (n > MAX_TOKEN || (len - 8) / sizeof(struct saved_req) != n || (len - 8) % sizeof(struct saved_req))
+        return snprintf(err, cap, "it counts %u requests in %zu bytes (damaged)", n, len), -1;
+    for (uint32_t i = 0; i < n; i++) {
+        struct saved_req s;
+        memcpy(&s, (const char *)buf + 8 + i * sizeof s, sizeof s);
+        if (load_one(&s, err, cap)) return -1;
+    }
+    return 0;
+}
+
+static void progress_all(void)
+{
+    req_progress(NULL, 0);
+}
+
+const struct proxy_resource resource_requests = {
+    .name = "requests",
+    .version = 1,
+    .drain = progress_all, /* sends complete as their receivers drain */
+    .settle = settle,
+    .save = save,
+    .load = load,
+    .resume = repost_all,
+};

@@ -38,9 +38,6 @@ extern uint32_t nreqs; /* table size; tokens are 1..nreqs */
 
 struct req *req_get(uint32_t token); /* NULL for a bad token or a free slot */
 struct req *req_new(uint32_t *token);
-int req_table_reserve(uint32_t n);
-/* Slot `token` is in use (req_new; a restore that fills slots itself). */
-void req_slot_used(uint32_t token); /* 0, or -1 when out of memory */
 void req_release(struct req *q);
 
 /* Starts a send of the call's kind; counts it. */
@@ -64,9 +61,6 @@ int req_pending(void);
 /* Whether a send is under way in the real MPI (a quiesced proxy that
  * naps between drain steps would slow a large one down: ckpt.c). */
 int req_sending(void);
-/* For a checkpoint: waits until every send has completed, cancels every
- * pending receive (REQ_REPOST). */
-void req_settle_for_image(void);
 /* Cancels a request nobody will wait for (or lets it complete, if it
  * cannot be cancelled any more) and frees its entry. */
 void req_withdraw(struct req *q);
@@ -74,8 +68,10 @@ void req_withdraw(struct req *q);
  * real MPI and its entry freed (1); a matched receive completes, a send
  * goes on (0), as with MPICH, which never cancels a send. */
 int req_cancel(struct req *q);
-/* After a checkpoint (or in a new proxy): posts the cancelled receives again. */
-void req_repost_all(void);
+/* As a resource (resource.h: resource_requests): before an image every
+ * send completes and every pending receive is cancelled (REQ_REPOST);
+ * the table is saved; when calls are served again (resume) the cancelled
+ * receives are posted again, in the order they were first posted. */
 /* Completion of a real receive or send into neutral terms. */
 void req_status_from(struct req_status *s, int rc, const MPI_Status *st);
 

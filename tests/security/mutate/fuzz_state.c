@@ -1,12 +1,13 @@
 /* Mutation fuzzing of the proxy's state-file reader, state_load
- * (src/proxy/state.c; mutate.h): linked with the proxy's own files (all
+ * (src/proxy/ckpt/state.c; mutate.h): linked with the proxy's own files (all
  * but its main.c) under AddressSanitizer and UBSan, it starts MPI once (a
  * singleton: one rank, as the state file of a one-rank job says) and loads
  * each damaged copy in a forked child, which replays it as a restarted
  * proxy would: communicators re-created, requests and cache filled. Besides
  * plain damage, the header's counts, saved requests, cached messages and
  * the communicator record are given extreme values or random bytes with the
- * trailing CRC32C made right again, so that the checks behind it are tried.
+ * trailing CRC32C made right again, so that the checks behind it are tried;
+ * so are the sections' headers (names, versions, sizes).
  *   fuzz_state STATE_FILE SCRATCH_DIR   (MUTATE_ITERATIONS, MUTATE_SEED)
  * STATE_FILE: rank-0.state of a one-rank job's checkpoint. */
 #include <errno.h>
@@ -51,28 +52,32 @@ _Noreturn void child_ended(void)
     _exit(3);
 }
 
-/* The layout state.c writes (its comment): header, record, requests,
- * cached messages, identity, CRC32C. */
+/* The layout state.c writes (its comment): header, a section per resource
+ * kind (a 32-byte header, its bytes padded to 8), identity, CRC32C. */
 #define HEADER 32
+#define SECTION_HEADER 32
 #define REQ 72
 #define MSG 24
 #define TRAILER (16 + 4)
 
-enum kind { FLIP, TRUNCATE, RANDOM, COUNTS, REQUEST, MESSAGE, RECORD, RANDOM_FIXED, KINDS };
+enum kind { FLIP, TRUNCATE, RANDOM, COUNTS, SECTION, REQUEST, MESSAGE, RECORD, RANDOM_FIXED, KINDS };
 static const char *const kind_name[KINDS] = {
-    "bit flips",        "truncated",         "random bytes",
-    "header counts",    "request fields",    "cached message fields",
-    "record bytes",     "random bytes with the checksum right"};
+    "bit flips",        "truncated",          "random bytes",
+    "header fields",    "section headers",    "request fields",
+    "cached message fields", "communicator and creation sections",
+    "random bytes with the checksum right"};
 
-static const struct mutate_field header_fields[] = {{"version", 8, 4}, {"rank", 12, 4},
-                                             {"size", 16, 4},    {"record_bytes", 20, 4},
-                                             {"nreqs", 24, 4},   {"ncache", 28, 4}};
+static const struct mutate_field header_fields[] = {
+    {"version", 8, 4}, {"rank", 12, 4}, {"size", 16, 4}, {"nsections", 20, 4}};
+static const struct mutate_field section_fields[] = {
+    {"name", 0, 8}, {"name's end", 8, 8}, {"version", 16, 4}, {"bytes", 24, 8}};
 static const struct mutate_field req_fields[] = {{"token", 0, 4},  {"state", 4, 1},   {"kind", 5, 1},
                                           {"comm", 8, 4},   {"peer", 12, 4},   {"tag", 16, 4},
                                           {"offset", 24, 8}, {"bytes", 32, 8}, {"posted", 40, 8},
                                           {"done", 48, 8}};
 static const struct mutate_field msg_fields[] = {
     {"comm", 0, 4}, {"source", 4, 4}, {"tag", 8, 4}, {"rc", 12, 4}, {"bytes", 16, 8}};
+static const struct mutate_field count_field = {"count", 0, 4};
 #define COUNT(a) (sizeof a / sizeof a[0])
 
 static int load(void *gen_dir)
@@ -85,10 +90,37 @@ static int load(void *gen_dir)
     return 0;
 }
 
-/* Where the valid file's parts lie (from its own header). */
-static uint32_t record_bytes, nreqs, ncache;
-static size_t reqs_at, msgs_at;
+/* Where the valid file's sections lie (from its own headers). */
+#define MAX_SECTIONS 16
+static size_t section_at[MAX_SECTIONS], section_bytes[MAX_SECTIONS], nsections;
+static char section_name[MAX_SECTIONS][17];
 static char state_path[4300], gen_dir[4200];
+
+/* Where the data of section `name` begins (its count first); *bytes 0 when
+ * there is none. */
+static size_t section_data(const char *name, size_t *bytes)
+{
+    for (size_t i = 0; i < nsections; i++)
+        if (!strcmp(section_name[i], name)) return *bytes = section_bytes[i], section_at[i] + SECTION_HEADER;
+    return *bytes = 0, 0;
+}
+
+/* A record of a section of fixed-size records after an 8-byte count, or,
+ * now and then, the count. */
+static void damage_record(struct mutate_rng *g, unsigned char *buf, const char *name, size_t size,
+                          const struct mutate_field *fields, size_t nfields, char *what, size_t cap)
+{
+    size_t bytes, at = section_data(name, &bytes), n = bytes >= 8 ? (bytes - 8) / size : 0;
+    char where[64];
+    snprintf(where, sizeof where, "%s: ", name);
+    if (!n || mutate_below(g, 4) == 0) {
+        if (bytes >= 8) mutate_set_field(g, buf + at, &count_field, what, cap, where);
+        return;
+    }
+    uint64_t i = mutate_below(g, n);
+    snprintf(where, sizeof where, "%s %llu: ", name, (unsigned long long)i);
+    mutate_set_field(g, buf + at + 8 + size * i, &fields[mutate_below(g, nfields)], what, cap, where);
+}
 
 static void damage(struct mutate_rng *g, int kind, unsigned char *buf, size_t len, size_t *size,
                    char *what, size_t cap)
@@ -103,32 +135,40 @@ static void damage(struct mutate_rng *g, int kind, unsigned char *buf, size_t le
         mutate_set_field(g, buf, &header_fields[mutate_below(g, COUNT(header_fields))], what, cap,
                          "header ");
         break;
-    case REQUEST: {
-        if (!nreqs) break;
-        uint64_t i = mutate_below(g, nreqs);
-        snprintf(where, sizeof where, "request %llu: ", (unsigned long long)i);
-        mutate_set_field(g, buf + reqs_at + REQ * i, &req_fields[mutate_below(g, COUNT(req_fields))],
+    case SECTION: {
+        size_t k = mutate_below(g, nsections);
+        snprintf(where, sizeof where, "section %s: ", section_name[k]);
+        mutate_set_field(g, buf + section_at[k], &section_fields[mutate_below(g, COUNT(section_fields))],
                          what, cap, where);
         break;
     }
-    case MESSAGE:
-        if (!ncache) break;
-        mutate_set_field(g, buf + msgs_at, &msg_fields[mutate_below(g, COUNT(msg_fields))], what,
-                         cap, "first cached message: ");
+    case REQUEST: damage_record(g, buf, "requests", REQ, req_fields, COUNT(req_fields), what, cap); break;
+    case MESSAGE: { /* the first message's header: each message's bytes follow its header */
+        size_t bytes, at = section_data("drained", &bytes);
+        if (bytes >= 8 + MSG)
+            mutate_set_field(g, buf + at + 8, &msg_fields[mutate_below(g, COUNT(msg_fields))], what,
+                             cap, "first cached message: ");
+        else if (bytes >= 8)
+            mutate_set_field(g, buf + at, &count_field, what, cap, "drained: ");
         break;
-    case RECORD:
-        if (!record_bytes) break;
+    }
+    case RECORD: {
+        static const char *const records[] = {"comms", "creations", "idups"};
+        const char *name = records[mutate_below(g, 3)];
+        size_t bytes, at = section_data(name, &bytes);
+        if (!bytes) break;
         if (mutate_below(g, 2)) {
-            mutate_random_bytes(g, buf + HEADER, record_bytes);
+            mutate_random_bytes(g, buf + at, bytes);
         } else {
-            size_t at = HEADER + (mutate_below(g, record_bytes) & ~3ul);
-            int w = at + 8 <= reqs_at && mutate_below(g, 2) ? 8 : 4;
-            if (at + (size_t)w > reqs_at) break;
+            size_t off = mutate_below(g, bytes) & ~3ul;
+            int w = off + 8 <= bytes && mutate_below(g, 2) ? 8 : 4;
+            if (off + (size_t)w > bytes) break;
             struct mutate_field f = {"word", 0, w};
-            snprintf(where, sizeof where, "record byte %zu: ", at - HEADER);
-            mutate_set_field(g, buf + at, &f, what, cap, where);
+            snprintf(where, sizeof where, "%s byte %zu: ", name, off);
+            mutate_set_field(g, buf + at + off, &f, what, cap, where);
         }
         break;
+    }
     case KINDS: break;
     }
 }
@@ -160,10 +200,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "fuzz_state: cannot read the state file %s\n", argv[1]);
         return 2;
     }
-    record_bytes = (uint32_t)mutate_get(orig + 20, 4), nreqs = (uint32_t)mutate_get(orig + 24, 4),
-    ncache = (uint32_t)mutate_get(orig + 28, 4);
-    reqs_at = HEADER + record_bytes, msgs_at = reqs_at + (size_t)nreqs * REQ;
-    if (msgs_at > len - TRAILER) {
+    nsections = (size_t)mutate_get(orig + 20, 4);
+    size_t at = HEADER;
+    for (size_t k = 0; k < nsections; k++) {
+        if (k == MAX_SECTIONS || at + SECTION_HEADER > len - TRAILER) break;
+        memcpy(section_name[k], orig + at, 16);
+        section_at[k] = at, section_bytes[k] = (size_t)mutate_get(orig + at + 24, 8);
+        at += SECTION_HEADER + (section_bytes[k] + 7) / 8 * 8;
+    }
+    if (at != len - TRAILER) {
         fprintf(stderr, "fuzz_state: %s is no state file of this format\n", argv[1]);
         return 2;
     }

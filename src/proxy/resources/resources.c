@@ -1,0 +1,38 @@
+/* The table of the proxy's resource kinds (resource.h) and the loops over it.
+ * The order matters and is the same for every loop:
+ *   - load: communicators first (every other kind names them), requests after
+ *     the duplicates (a pending MPI_Comm_idup completes a request);
+ *   - settle: duplicates before blocking creations (settling a duplicate may
+ *     begin a creation whose members have all entered, which the creations'
+ *     settling then finishes), requests after both. */
+#include "resource.h"
+
+const struct proxy_resource *const proxy_resources[] = {
+    &resource_comms, &resource_idups, &resource_creations, &resource_requests, &resource_drained,
+};
+const size_t proxy_resource_count = sizeof proxy_resources / sizeof proxy_resources[0];
+
+#define EACH(op)                                   \
+    for (size_t i = 0; i < proxy_resource_count; i++) \
+        if (proxy_resources[i]->op) proxy_resources[i]->op()
+
+void resources_poll(void)
+{
+    EACH(poll);
+}
+void resources_drain(void)
+{
+    EACH(drain);
+}
+void resources_report_waiting(void)
+{
+    EACH(report_waiting);
+}
+void resources_settle(void)
+{
+    EACH(settle);
+}
+void resources_resume(void)
+{
+    EACH(resume);
+}
