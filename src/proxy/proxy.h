@@ -1,7 +1,12 @@
 /* mpcr-proxy: the process that holds the real MPI library for one rank and
- * serves its application's calls over the channel. It keeps no state that
- * must survive a checkpoint (DESIGN section 2): only real handles that the
- * library's virtual ids map to, and calls in progress. */
+ * serves its application's calls over the channel (serve/). It is never
+ * checkpointed, but it keeps some state that must survive one: the record
+ * of communicators, creations and duplicates under way, the program's
+ * pending requests, messages a drain took out of the network. Each is a
+ * resource kind (resources/resource.h, docs/proxy-resources.md), settled
+ * and written to the rank's state file at a checkpoint (ckpt/) and rebuilt
+ * from it by a new proxy, of either MPI. Everything else here (the map of
+ * the library's ids to real handles, calls in progress) is re-created. */
 #ifndef MPCR_PROXY_H
 #define MPCR_PROXY_H
 
