@@ -21,7 +21,6 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "control.h"
@@ -277,9 +276,7 @@ int ckpt_poll(void)
 
 int ckpt_settle_overdue(uint64_t *start_ns)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    uint64_t now = (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+    uint64_t now = mpcr_now_ns();
     if (!*start_ns) *start_ns = now;
     if (*start_ns == UINT64_MAX || now - *start_ns < 10000000000ull) return 0;
     *start_ns = UINT64_MAX;

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { CR_NONE, CR_ENTERED, CR_DONE, CR_RUNNING };
 enum { ABI_COMM_TYPE_SHARED = 1 }; /* MPICH's value, mpcr's ABI */
@@ -51,13 +50,6 @@ static uint64_t last_change_ns; /* when a real call last began or ended */
  * it comes before the first of them (see step), and in any case. */
 #define OVERLAP_AFTER_NS     2000000ull
 #define OVERLAP_ALL_AFTER_NS 50000000ull
-
-static uint64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
 
 /* Open MPI 4.1 makes MPI_Comm_create_group's agreement with point-to-point
  * messages on the parent, under the program's tag, which a receive of any
@@ -286,7 +278,7 @@ static void begin(struct creation *e, int polled)
     e->real_tag = e->op == MPCR_OP_COMM_CREATE_GROUP ? unprobed_tag(e) : 0;
     e->share = record_key_share();
     running++;
-    last_change_ns = now_ns();
+    last_change_ns = mpcr_now_ns();
     if (polled && e->polled && threaded && !pthread_create(&e->thread, NULL, real_call_thread, e)) {
         e->state = CR_RUNNING, e->has_thread = 1;
         return;
@@ -310,7 +302,7 @@ static void end(struct creation *e)
     if (e->has_thread) pthread_join(e->thread, NULL);
     e->has_thread = 0;
     running--;
-    last_change_ns = now_ns();
+    last_change_ns = mpcr_now_ns();
     int rc = e->real_rc, member = rc == MPI_SUCCESS && e->comm != MPI_COMM_NULL, rank = 0, size = 0;
     if (member) {
         MPI_Comm_rank(e->comm, &rank);
@@ -380,7 +372,7 @@ static void step(int polled, int force)
         begin(next, polled);
         return;
     }
-    uint64_t idle = now_ns() - last_change_ns;
+    uint64_t idle = mpcr_now_ns() - last_change_ns;
     if (idle < OVERLAP_AFTER_NS) return;
     for (uint32_t i = 0; i < count; i++) {
         struct creation *e = list[i];
