@@ -5,6 +5,7 @@
  *
  *   mpcr-proxy-mpich --lib-dir DIR [--] PROGRAM ARGS...  */
 #include "creation.h"
+#include "ckpt.h"
 #include "proxy.h"
 #include "shared.h"
 #include "report.h"

@@ -19,7 +19,6 @@
 #include <sys/types.h>
 
 #include "channel.h"
-#include "ckpt.h"
 
 struct proxy {
     int rank, size;

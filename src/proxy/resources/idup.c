@@ -2,6 +2,7 @@
 #include "idup.h"
 #include "creation.h"
 #include "entered.h"
+#include "ckpt.h"
 #include "proxy.h"
 #include "record.h"
 #include "report.h"

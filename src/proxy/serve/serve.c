@@ -2,6 +2,7 @@
  * dispatches to them. Blocking operations run as the non-blocking real call
  * plus progress_wait, so that the proxy keeps control while it waits (it
  * must notice its application dying, and later, checkpoint requests). */
+#include "ckpt.h"
 #include "proxy.h"
 #include "report.h"
 #include "cache.h"

@@ -6,6 +6,7 @@
  * and a message matched before a restart is received after it. */
 #include "serve_p2p.h"
 #include "cache.h"
+#include "ckpt.h"
 #include "proxy.h"
 #include "report.h"
 #include "requests.h"
