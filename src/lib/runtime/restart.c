@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "mpcr/engine.h"
-#include "../engine/parse.h" /* libc-free: this runs in the engine's signal context */
+#include "../../engine/parse.h" /* libc-free: this runs in the engine's signal context */
 
 static _Noreturn void restart_failed(const char *why)
 {
