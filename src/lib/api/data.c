@@ -1,6 +1,6 @@
 /* Data symbols that MPICH's mpi.h makes programs refer to. Their values are
  * only ever compared by address (sentinels), never dereferenced by users. */
-#include "lib.h"
+#include <mpi.h>
 
 /* MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY point to marks of their own. As in
  * MPICH, MPIR_C_MPI_UNWEIGHTED and MPIR_C_MPI_WEIGHTS_EMPTY are pointer

@@ -12,7 +12,10 @@
 #ifndef MPCR_COLL_H
 #define MPCR_COLL_H
 
-#include "api_gen.h"
+#include "api/api.h"
+#include "channel.h"
+#include "comm/comm.h"
+#include "datatype/typemap.h"
 
 /* A collective's messages carry its sequence number on the communicator
  * (each member counts the collectives it starts on it, in the order MPI

@@ -5,7 +5,13 @@
  * one round (one round trip) per window, so up to 33 ranks exchange
  * everything in one round trip. Rank r's window w receives from the ranks
  * whose window w sends to r, so windows never wait for one another. */
+#include "api/api.h"
+#include "api_gen.h"
+#include "channel.h"
 #include "coll.h"
+#include "comm/comm.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
 
 #include <stdlib.h>
 #include <string.h>

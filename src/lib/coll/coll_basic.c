@@ -1,6 +1,10 @@
 /* MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce (docs/collectives.md).
  * Each round of a schedule is one round trip to the proxy (coll_round.c). */
+#include "api_gen.h"
 #include "coll.h"
+#include "comm/comm.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
 
 #include <string.h>
 

@@ -12,6 +12,8 @@
  * place, any other is packed into a temporary first (the root) and
  * unpacked from it at the end (the others). */
 #include "coll.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
 
 /* From this many ranks and bytes on (both the same on every rank). The
  * tree wins below: its log2(p) rounds against 2 log2(p) here, each a

@@ -2,7 +2,12 @@
  * The root's receives (Gather) and sends (Scatter) go in rounds of up to
  * MPCR_BATCH_MAX, so a root of n ranks makes ceil((n - 1) / 64) round
  * trips; every other rank makes one. */
+#include "api/api.h"
+#include "api_gen.h"
 #include "coll.h"
+#include "comm/comm.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
 
 #include <stdlib.h>
 

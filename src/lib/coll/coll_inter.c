@@ -13,7 +13,13 @@
  * alike. So every step is a round of an existing schedule: a checkpoint
  * finds a rank between two rounds or inside one, as for any collective
  * (docs/collectives.md). */
+#include "api/api.h"
+#include "api_gen.h"
+#include "coll.h"
 #include "coll_inter.h"
+#include "comm/comm.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
 
 #include <stdlib.h>
 

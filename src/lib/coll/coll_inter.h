@@ -7,6 +7,7 @@
 #define MPCR_COLL_INTER_H
 
 #include "coll.h"
+#include "comm/comm.h"
 
 /* Starts a collective on c's span: its messages between the groups. Ranks
  * in its rounds are the span's (inter_remote). */

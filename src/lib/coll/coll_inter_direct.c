@@ -10,7 +10,13 @@
  * Every message is one of a round on the span's collective context
  * (coll_inter.h), so a checkpoint finds a rank between two rounds or inside
  * one, as for any collective (docs/collectives.md). */
+#include "api/api.h"
+#include "api_gen.h"
+#include "channel.h"
+#include "coll.h"
 #include "coll_inter.h"
+#include "comm/comm.h"
+#include "datatype/typemap.h"
 
 /* Every rank sends block j of `out` to remote rank j and receives block j
  * of `in` from it, in windows of MPCR_BATCH_MAX / 2 remote ranks, one

@@ -4,8 +4,12 @@
  * allocation in the staging area, but for large contiguous buffers, which
  * move through shared buffers (shared_buffers.c) as point-to-point
  * messages do. */
+#include "channel.h"
 #include "coll.h"
 #include "coll_task.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
+#include "runtime/staging.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,10 @@
 /* MPI_Reduce_scatter(_block), MPI_Scan, MPI_Exscan, MPI_Reduce_local
  * (docs/collectives.md). */
+#include "api/api.h"
+#include "api_gen.h"
 #include "coll.h"
+#include "comm/comm.h"
+#include "datatype/typemap.h"
 
 #include <stdlib.h>
 

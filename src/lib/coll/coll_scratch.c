@@ -14,6 +14,7 @@
  * thread holding the lock finds it again as it was after a restart (a
  * plain mutex keeps no thread id). */
 #include "coll.h"
+#include "datatype/typemap.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -5,11 +5,20 @@
  * Tasks run inside MPI calls, one at a time, holding the library (threads.h):
  * on a program's thread, or on the progress helper's while the program
  * computes (progress.c; tasks with a user op there only under MULTIPLE). */
-#include "coll_task.h"
+#include "channel.h"
 #include "coll.h"
 #include "coll_stack.h"
-#include "op_user.h"
-#include "p2p.h"
+#include "coll_task.h"
+#include "comm/comm.h"
+#include "datatype/typemap.h"
+#include "env/errors.h"
+#include "op.h"
+#include "pt2pt/p2p.h"
+#include "pt2pt/request.h"
+#include "runtime/handle.h"
+#include "runtime/runtime.h"
+#include "runtime/staging.h"
+#include "runtime/threads.h"
 
 #include <stdlib.h>
 #include <string.h>

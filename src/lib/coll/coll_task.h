@@ -15,12 +15,15 @@
 #ifndef MPCR_COLL_TASK_H
 #define MPCR_COLL_TASK_H
 
-#include "lib.h"
+#include "channel.h"
+#include "comm/comm.h"
+#include "datatype/typemap.h"
+#include "pt2pt/request.h"
 
 #include <stddef.h>
 
 /* Runs the blocking collective on the arguments a task keeps (generated:
- * src/lib/gen_api.py, the `nonblocking` and `persistent` flags). */
+ * src/lib/api/gen_api.py, the `nonblocking` and `persistent` flags). */
 typedef int mpcr_coll_run_fn(const void *args);
 
 /* MPI_Ixxx (persistent 0: starts at once) and MPI_Xxx_init (persistent 1:

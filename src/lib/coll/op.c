@@ -7,7 +7,7 @@
  * (its tests check it unless USE_STRICT_MPI), logical ops on floating
  * point. */
 #include "coll.h"
-#include "op_user.h"
+#include "op.h"
 
 #include <complex.h>
 #include <stdbool.h>

@@ -1,7 +1,10 @@
-/* MPI_Op_create(_c), MPI_Op_free, MPI_Op_commutative (op_user.h). */
-#include "op_user.h"
-
+/* MPI_Op_create(_c), MPI_Op_free, MPI_Op_commutative (op.h). */
 #include "api_gen.h"
+#include "coll.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
+#include "op.h"
+#include "runtime/handle.h"
 
 #include <limits.h>
 

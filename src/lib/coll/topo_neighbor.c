@@ -3,9 +3,17 @@
  * communicator's collective context, so a checkpoint may land in the
  * middle (the batch is served again, channel.h). The neighbours come from
  * the topology in the program's memory (topo.h). */
+#include "api/api.h"
 #include "api_gen.h"
+#include "channel.h"
 #include "coll.h"
-#include "topo.h"
+#include "comm/comm.h"
+#include "comm/topo.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
+#include "env/errors.h"
+#include "pt2pt/p2p.h"
+#include "runtime/staging.h"
 
 #include <stdlib.h>
 

@@ -7,6 +7,16 @@
  * frees while requests on it are pending lives on until they are done; the
  * proxy frees its real communicator only then. */
 #include "api_gen.h"
+#include "channel.h"
+#include "comm.h"
+#include "env/attr.h"
+#include "env/errors.h"
+#include "env/info.h"
+#include "pt2pt/request.h"
+#include "runtime/handle.h"
+#include "runtime/runtime.h"
+#include "runtime/staging.h"
+#include "runtime/threads.h"
 #include "topo.h"
 
 #include <stdlib.h>

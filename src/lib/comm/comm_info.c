@@ -10,8 +10,9 @@
  * and MPI_Comm_idup_with_info take the hints of their info; every other constructor, MPI_Comm_dup
  * included, starts from the defaults, as MPICH 4.0.2 does (a library
  * handed a duplicate must not inherit its caller's assertions). */
-#include "lib.h"
 #include "api_gen.h"
+#include "comm.h"
+#include "env/info.h"
 
 #include <stdbool.h>
 #include <strings.h>

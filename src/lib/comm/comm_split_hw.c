@@ -20,6 +20,10 @@
  * different directories, for a rank that cannot write there, and for any
  * other key (network_topo included: mpcr knows no network topology). */
 #include "api_gen.h"
+#include "comm.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
+#include "env/info.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,9 @@
  * after a restart, whatever MPI or placement the job has then. Results
  * that are empty are MPI_GROUP_EMPTY, as MPICH answers them. */
 #include "api_gen.h"
+#include "comm.h"
+#include "runtime/handle.h"
+#include "runtime/runtime.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,14 +7,18 @@
  * lower world rank first, so both sides agree on it), which the record
  * re-creates at a restart from its members as it does every communicator.
  * The inter-communicator itself, its local group (struct mpcr_comm's
- * members, rank, size) and its remote group (struct mpcr_inter, lib.h),
+ * members, rank, size) and its remote group (struct mpcr_inter, comm.h),
  * lives in the program's memory, so in its image: after a restart the
  * handle means what it meant (docs/communicators.md). Point-to-point
- * translates ranks between the remote group and the span (lib.h:
+ * translates ranks between the remote group and the span (comm.h:
  * mpcr_comm_peer_out/in); the collectives (coll_inter.c) also use a hidden
  * intra-communicator over the local group. */
 #include "api_gen.h"
-#include "topo.h" /* mpcr_comm_dup, mpcr_comm_handle */
+#include "comm.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
+#include "pt2pt/p2p.h"
+#include "runtime/runtime.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,7 @@
  * program's memory (topo.h), without the proxy, so the same after a
  * restart. Constructors: topo_create.c. */
 #include "api_gen.h"
+#include "comm.h"
 #include "topo.h"
 
 #include <stdlib.h>

@@ -2,6 +2,10 @@
  * split keeping the ranks, as MPICH does with or without reorder, or a
  * duplicate), then its topology is attached to it (topo.h). */
 #include "api_gen.h"
+#include "comm.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
+#include "env/info.h"
 #include "topo.h"
 
 #include <stdlib.h>

@@ -8,6 +8,9 @@
  * "direct" handles with holes in their layout. */
 #include "api_gen.h"
 #include "dtype.h"
+#include "pt2pt/p2p.h"
+#include "runtime/handle.h"
+#include "typemap.h"
 
 #include <stddef.h>
 #include <stdio.h>

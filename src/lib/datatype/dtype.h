@@ -1,14 +1,18 @@
-/* Datatype handles, info objects, keyvals with attributes, user error
- * handlers: the library-side objects of MPI 4.0 chapters 5, 7.7, 9 and 10.
- * Each is an object of the handle system (handle.h) in the application's
- * heap, so it is in every image and keeps its handle value across a
- * restart; none has a counterpart in the proxy. */
+/* Datatypes as the rest of the library uses them (datatype.c, pack.c,
+ * type_*.c): handles, the predefined types, packing; the type maps
+ * themselves are typemap.h's. A derived datatype is an object of the handle
+ * system (runtime/handle.h) in the application's heap, so it is in every
+ * image and keeps its handle value across a restart; none has a
+ * counterpart in the proxy. */
 #ifndef MPCR_DTYPE_H
 #define MPCR_DTYPE_H
 
-#include "lib.h"
-
 #include <errno.h>
+#include <mpi.h>
+#include <stdint.h>
+
+#include "runtime/handle.h"
+#include "typemap.h"
 
 /* ---- derived datatypes (datatype.c) ---- */
 
@@ -41,53 +45,22 @@ static inline int mpcr_type_errclass(int neg_errno)
                                   : MPI_ERR_OTHER;
 }
 
-/* ---- attributes (attr.c) ---- */
+/* ---- all datatypes (datatype.c; struct mpcr_type and pack/unpack: typemap.h) ---- */
+/* NULL when the handle is not a valid datatype. */
+const struct mpcr_type *mpcr_type_get(MPI_Datatype type);
+int64_t mpcr_type_pair_first(const struct mpcr_type *t); /* datatype.c */
+void mpcr_pack(void *dst, const void *src, MPI_Count count, const struct mpcr_type *t);
+void mpcr_unpack(void *dst, const void *src, uint64_t bytes, const struct mpcr_type *t);
+/* Where count elements of t at buf lie when they are one range of bytes
+ * (packing them is one memcpy), or NULL. */
+const void *mpcr_type_flat_data(const void *buf, MPI_Count count, const struct mpcr_type *t);
 
-/* The objects attributes attach to: communicator, datatype, window. */
-enum mpcr_attr_on { MPCR_ATTR_COMM, MPCR_ATTR_TYPE, MPCR_ATTR_WIN };
-/* Copies the attributes of object `from` to `to` as MPI's dup does (each
- * keyval's copy callback decides), `from_handle` being what the callbacks
- * are given. An MPI error class (a callback's failure) or MPI_SUCCESS. */
-int mpcr_attr_copy_all(enum mpcr_attr_on on, uint32_t from, uint32_t to);
-/* Deletes every attribute of an object being freed, running the delete
- * callbacks (last set first); the first callback's failure is returned. */
-int mpcr_attr_delete_all(enum mpcr_attr_on on, uint32_t handle);
-
-/* How an attribute's value was given, with MPICH's values of
- * MPIR_Attr_type (libmpichfort.so.12 passes them): a C pointer, a Fortran
- * address-sized integer (MPI_COMM_SET_ATTR), a Fortran INTEGER
- * (MPI_ATTR_PUT). As a reader's kind: the language reading it. */
-enum mpcr_attr_kind { MPCR_ATTR_PTR = 0, MPCR_ATTR_AINT = 1, MPCR_ATTR_INT = 3 };
-/* MPICH's language proxies (MPII_Attr_copy_proxy / MPII_Attr_delete_proxy):
- * they call a keyval's callbacks `fn` with another language's conventions. */
-typedef int mpcr_attr_copy_proxy(MPI_Comm_copy_attr_function *fn, int handle, int keyval,
-                                 void *extra_state, enum mpcr_attr_kind kind, void *value,
-                                 void **copy, int *flag);
-typedef int mpcr_attr_delete_proxy(MPI_Comm_delete_attr_function *fn, int handle, int keyval,
-                                   enum mpcr_attr_kind kind, void *value, void *extra_state);
-/* Sets, reads an attribute of the object with handle `object`, the value
- * being given / read as `kind` (an MPI error class or MPI_SUCCESS). */
-int mpcr_attr_set(enum mpcr_attr_on on, uint32_t object, int keyval, void *value,
-                  enum mpcr_attr_kind kind);
-int mpcr_attr_get(enum mpcr_attr_on on, uint32_t object, int keyval, void *value, int *flag,
-                  enum mpcr_attr_kind reader);
-/* mpcr_attr_get for communicators, the predefined attributes included. */
-int mpcr_attr_comm_get(struct mpcr_comm *c, int keyval, void *value, int *flag,
-                       enum mpcr_attr_kind reader);
-/* A window's predefined attributes (win.c: MPI_WIN_BASE...; MPI_ERR_KEYVAL
- * for another keyval). */
-struct mpcr_win;
-int mpcr_win_predefined(struct mpcr_win *w, int keyval, void *value, int *flag);
-/* Makes keyval's callbacks run through the proxies (an invalid keyval: nothing). */
-void mpcr_keyval_set_proxy(int keyval, mpcr_attr_copy_proxy *copy, mpcr_attr_delete_proxy *del);
-
-/* The handle of a communicator object, MPI_COMM_WORLD and SELF included. */
-MPI_Comm mpcr_comm_handle_of(struct mpcr_comm *c);
-
-/* ---- error handlers (errhandler.c) and codes (errors.c) ---- */
-/* Calls e's function with comm and err when e is a user handler (1), else 0. */
-int mpcr_errhandler_call(MPI_Errhandler e, MPI_Comm comm, int err);
-/* The largest error code in use (MPI_LASTUSEDCODE). */
-int mpcr_last_used_code(void);
+/* Whether a datatype handle is one of MPI's predefined types (a NULL buffer
+ * with one of them is an error; with a derived type it is MPI_BOTTOM). */
+static inline int mpcr_type_is_predefined(MPI_Datatype type)
+{
+    uint32_t u = (uint32_t)type;
+    return (u >> 30) == 1 || (u >= 0x8c000000u && u <= 0x8c000004u); /* the MINLOC pairs */
+}
 
 #endif

@@ -3,7 +3,10 @@
  * with every basic value big-endian. The packed form is typemap's
  * (data in type-map order, no header), as MPICH's on one machine. */
 #include "api_gen.h"
+#include "comm/comm.h"
 #include "dtype.h"
+#include "env/errors.h"
+#include "typemap.h"
 
 #include <stdlib.h>
 #include <string.h>

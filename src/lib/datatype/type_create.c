@@ -3,8 +3,12 @@
  * same name (typemap.h) and gives the new type a handle (datatype.c). The
  * int and _c forms share one implementation (the generator converts the
  * counts); the MPI-1 forms call the MPI-2 ones. */
+#include "api/api.h"
 #include "api_gen.h"
 #include "dtype.h"
+#include "env/attr.h"
+#include "runtime/handle.h"
+#include "typemap.h"
 
 #include <stdlib.h>
 

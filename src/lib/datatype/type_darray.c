@@ -5,8 +5,10 @@
  * the type made for the faster dimensions, resized to a whole row of
  * dimension k; then the process's first element as a displacement and the
  * whole array's extent, as MPICH and ROMIO build it. */
+#include "api/api.h"
 #include "api_gen.h"
 #include "dtype.h"
+#include "typemap.h"
 
 #include <stdlib.h>
 

@@ -6,6 +6,8 @@
  * restart, like every handle). */
 #include "api_gen.h"
 #include "dtype.h"
+#include "env/errors.h"
+#include "typemap.h"
 
 #include <float.h>
 

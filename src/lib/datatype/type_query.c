@@ -1,7 +1,12 @@
 /* Datatype handles' life (commit, free) and queries: bounds, sizes,
  * envelopes and contents, names, MPI_Type_match_size, addresses. */
+#include "api/api.h"
 #include "api_gen.h"
 #include "dtype.h"
+#include "env/attr.h"
+#include "env/errors.h"
+#include "runtime/handle.h"
+#include "typemap.h"
 
 #include <stdio.h>
 #include <string.h>

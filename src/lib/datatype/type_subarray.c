@@ -1,7 +1,9 @@
 /* MPI_Type_create_subarray (MPI 4.0 section 5.1.3): the type map from
  * typemap (mpcr_type_subarray), made to report its own envelope. */
+#include "api/api.h"
 #include "api_gen.h"
 #include "dtype.h"
+#include "typemap.h"
 
 #include <stdlib.h>
 

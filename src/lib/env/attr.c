@@ -15,7 +15,13 @@
  * deleted through it, and freeing it again does nothing (MPICH's tests
  * attr/fkeyval and keyval_double_free do both). */
 #include "api_gen.h"
-#include "dtype.h"
+#include "attr.h"
+#include "comm/comm.h"
+#include "datatype/dtype.h"
+#include "errors.h"
+#include "rma/win.h"
+#include "runtime/handle.h"
+#include "runtime/runtime.h"
 
 #include <stdlib.h>
 #include <string.h>

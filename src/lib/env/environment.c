@@ -1,6 +1,7 @@
 /* Environmental queries answered by the library itself: no proxy round
  * trip. Wtime is the monotonic clock, which is what MPICH uses too. */
-#include "lib.h"
+#include "api/api.h"
+#include "runtime/runtime.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,7 +6,9 @@
  * is set to MPI_ERRHANDLER_NULL. Like every library object it is in the
  * image, so a communicator's handler survives a restart. */
 #include "api_gen.h"
-#include "dtype.h"
+#include "comm/comm.h"
+#include "errors.h"
+#include "runtime/handle.h"
 
 #include <stdarg.h>
 

@@ -1,8 +1,11 @@
 /* Error classes, their texts, and error handlers. The library returns MPI
  * error classes as error codes; the proxy converts whatever its MPI returns
  * into a class before it crosses the channel. */
-#include "dtype.h"
+#include "api/api.h"
 #include "api_gen.h"
+#include "comm/comm.h"
+#include "errors.h"
+#include "runtime/runtime.h"
 #include "report.h"
 
 #include <stdarg.h>

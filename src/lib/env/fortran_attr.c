@@ -4,11 +4,16 @@
  * MPI_COMM_SET_ATTR's INTEGER(KIND=MPI_ADDRESS_KIND)), the language
  * proxies of keyvals created from Fortran, and generalized requests'
  * Fortran callbacks. Names and arguments are MPICH 4.0.2's; the kinds are
- * MPICH's MPIR_Attr_type values (enum mpcr_attr_kind in dtype.h). The
+ * MPICH's MPIR_Attr_type values (enum mpcr_attr_kind in attr.h). The
  * attributes themselves are attr.c's, so C and Fortran share them (MPI 4.0
  * section 19.3.7). */
-#include "dtype.h"
-#include "p2p.h"
+#include "api/api.h"
+#include "attr.h"
+#include "comm/comm.h"
+#include "datatype/dtype.h"
+#include "errors.h"
+#include "pt2pt/p2p.h"
+#include "runtime/threads.h"
 
 /* Exported under MPICH's names (exports.map lets MPII_* through). */
 int MPII_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag,

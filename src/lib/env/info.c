@@ -4,7 +4,8 @@
  * under its mpiexec. Keys keep the order they were first set in (the order
  * MPI_Info_get_nthkey reports, as MPICH). */
 #include "api_gen.h"
-#include "dtype.h"
+#include "info.h"
+#include "runtime/handle.h"
 
 #include <stdlib.h>
 #include <string.h>

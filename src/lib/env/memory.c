@@ -4,6 +4,7 @@
  * the info object changes anything (MPI lets an implementation ignore
  * them); an invalid info object is still an error, as in MPICH. */
 #include "api_gen.h"
+#include "info.h"
 
 #include <stdlib.h>
 

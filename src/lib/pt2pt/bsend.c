@@ -9,7 +9,11 @@
  * checkpoint finds it pending at the proxy, which completes it in the
  * drain: it is neither lost nor sent twice (docs/pt2pt.md). */
 #include "api_gen.h"
+#include "comm/comm.h"
+#include "datatype/typemap.h"
 #include "p2p.h"
+#include "request.h"
+#include "runtime/runtime.h"
 
 static void *attached;
 static uint64_t attached_size, in_use;

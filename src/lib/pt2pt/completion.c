@@ -6,9 +6,15 @@
  * so what is kept is its error handler and handle (struct raise), not the
  * communicator. */
 #include "api_gen.h"
-#include "coll_task.h"
-#include "dtype.h"
+#include "channel.h"
+#include "coll/coll_task.h"
+#include "comm/comm.h"
+#include "env/errors.h"
 #include "p2p.h"
+#include "request.h"
+#include "runtime/runtime.h"
+#include "runtime/staging.h"
+#include "runtime/threads.h"
 
 #include <stdlib.h>
 

@@ -13,7 +13,9 @@
  * last ierror argument; the status is a Fortran status, whose layout is
  * the C one in mpcr's ABI (status.c asserts it). */
 #include "api_gen.h"
+#include "comm/comm.h"
 #include "p2p.h"
+#include "request.h"
 
 #include <stdlib.h>
 

@@ -7,8 +7,17 @@
  * proxy loads, and a message handle taken before a checkpoint is received
  * after it (docs/pt2pt.md). */
 #include "api_gen.h"
-#include "coll_task.h"
+#include "channel.h"
+#include "coll/coll_task.h"
+#include "comm/comm.h"
+#include "datatype/typemap.h"
+#include "env/errors.h"
 #include "p2p.h"
+#include "request.h"
+#include "runtime/handle.h"
+#include "runtime/runtime.h"
+#include "runtime/staging.h"
+#include "runtime/threads.h"
 
 #include <sched.h>
 

@@ -4,8 +4,17 @@
  * the generated entry points (api_gen.c), so the proxy only sees valid
  * calls; counts arrive as MPI_Count (the _c forms share these bodies). */
 #include "api_gen.h"
-#include "coll_task.h"
+#include "channel.h"
+#include "coll/coll_task.h"
+#include "comm/comm.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
 #include "p2p.h"
+#include "request.h"
+#include "runtime/handle.h"
+#include "runtime/runtime.h"
+#include "runtime/staging.h"
+#include "runtime/threads.h"
 
 #include <stdlib.h>
 

@@ -7,8 +7,14 @@
  * reposted or restored as any other; the handle the program holds never
  * changes (docs/pt2pt.md). */
 #include "api_gen.h"
-#include "coll_task.h"
+#include "channel.h"
+#include "coll/coll_task.h"
+#include "comm/comm.h"
+#include "datatype/typemap.h"
+#include "env/errors.h"
 #include "p2p.h"
+#include "request.h"
+#include "runtime/runtime.h"
 
 static int init(enum mpcr_op op, int buffered, const void *buf, MPI_Count count,
                 const struct mpcr_type *t, int peer, int tag, struct mpcr_comm *c,

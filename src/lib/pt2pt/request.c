@@ -11,8 +11,17 @@
  * buffer, a send's staging is freed. Across a checkpoint it is an
  * ordinary pending request of the proxy (docs/pt2pt.md). */
 #include "api_gen.h"
-#include "coll_task.h"
+#include "channel.h"
+#include "coll/coll_task.h"
+#include "comm/comm.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
 #include "p2p.h"
+#include "request.h"
+#include "runtime/handle.h"
+#include "runtime/runtime.h"
+#include "runtime/staging.h"
+#include "runtime/threads.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,9 @@
  * section 3.2.5); calls completing several requests set it themselves.
  * Also the status functions of MPI 4.0 sections 3.2.5, 3.8.4 and 13.2. */
 #include "api_gen.h"
+#include "datatype/dtype.h"
+#include "datatype/typemap.h"
+#include "env/errors.h"
 #include "p2p.h"
 #include <stddef.h>
 #include <string.h>

@@ -8,8 +8,11 @@
  * (window error handlers are not made yet); MPI_Win_create's to its
  * communicator's. */
 #include "api_gen.h"
-#include "dtype.h"
-#include "topo.h"
+#include "comm/comm.h"
+#include "env/attr.h"
+#include "env/info.h"
+#include "runtime/handle.h"
+#include "win.h"
 
 #include <stdlib.h>
 #include <string.h>

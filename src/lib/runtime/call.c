@@ -1,6 +1,7 @@
 /* The library's side of a call to the proxy: publish, then wait for the
  * reply, spinning briefly and sleeping after that (see channel.h). */
-#include "lib.h"
+#include "channel.h"
+#include "runtime.h"
 
 #include <errno.h>
 #include <stddef.h>

@@ -1,8 +1,14 @@
 /* Start and end of MPI: connecting to the proxy, MPI_Finalize, MPI_Abort
  * and the thread-level queries. */
-#include "coll_task.h"
-#include "dtype.h"
-#include "lib.h"
+#include "api/api.h"
+#include "channel.h"
+#include "coll/coll_task.h"
+#include "env/attr.h"
+#include "env/errors.h"
+#include "pt2pt/request.h"
+#include "runtime.h"
+#include "staging.h"
+#include "threads.h"
 #include "report.h"
 
 #include <errno.h>

@@ -13,7 +13,8 @@
  * the program made it. Nothing is done and
  * nothing is asked while the program's memory holds no share; glibc's own
  * calls (malloc's) do not come here, and need not. */
-#include "lib.h"
+#include "channel.h"
+#include "staging.h"
 
 #include <errno.h>
 #include <stdarg.h>

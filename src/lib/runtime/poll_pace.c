@@ -29,7 +29,8 @@
  *
  * MPCR_POLL_PACE_NS sets the pace instead of the round trip's own length;
  * 0 asks the proxy at every poll. */
-#include "lib.h"
+#include "channel.h"
+#include "runtime.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
  * is written into a queue, an IBATCH call's operations in the staging
  * area, and the call returns at once. The queue reaches the proxy:
  *
- * - carried by the next call to the proxy, whatever it is (lib.h,
+ * - carried by the next call to the proxy, whatever it is (runtime.h,
  *   mpcr_call_begin: the call line's pre_count and pre_offset; the proxy
  *   starts the posts before it serves the call, and mpcr_call_finish gives
  *   them their tokens: mpcr_posts_settle_carried), so the proxy sees every
@@ -42,12 +42,18 @@
  * Queuing is used below MPI_THREAD_MULTIPLE only, in the program's
  * outermost call, and only where the progress helper runs; MPCR_POST_QUEUE=0
  * turns it off (every post then waits for its token, as before). */
-#include "p2p.h"
+#include "channel.h"
+#include "comm/comm.h"
+#include "pt2pt/p2p.h"
+#include "pt2pt/request.h"
+#include "runtime.h"
+#include "staging.h"
+#include "threads.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-unsigned mpcr_posts_queued, mpcr_posts_carried; /* lib.h */
+unsigned mpcr_posts_queued, mpcr_posts_carried; /* runtime.h */
 static struct mpcr_request *queued_requests[MPCR_BATCH_MAX];
 static uint64_t ops_offset; /* the IBATCH operations, in the staging area, while any is queued */
 static uint32_t generation; /* counts the queue's starts from empty (mpcr_posts_overdue) */
@@ -104,7 +110,7 @@ int mpcr_post_enqueue(struct mpcr_request *q, enum mpcr_op op, int peer, int tag
     if (mpcr_posts_queued == MPCR_BATCH_MAX) mpcr_posts_flush();
     if (!mpcr_posts_queued) {
         /* the operations' room now, so that a flush never allocates (and
-         * never moves the staging area under a caller: lib.h) */
+         * never moves the staging area under a caller: runtime.h) */
         int err = mpcr_staging_alloc(MPCR_BATCH_MAX * sizeof(struct mpcr_batch_op), &ops_offset);
         if (err) return err;
         __atomic_store_n(&generation, generation + 1, __ATOMIC_RELAXED);

@@ -30,7 +30,11 @@
  * and nothing is queued). Its state is
  * program memory: a checkpoint saves the thread with the others, wherever
  * it stands. */
-#include "coll_task.h"
+#include "channel.h"
+#include "coll/coll_task.h"
+#include "runtime.h"
+#include "staging.h"
+#include "threads.h"
 
 #include <signal.h>
 #include <stdlib.h>

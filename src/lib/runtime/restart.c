@@ -5,7 +5,9 @@
  * may hold pointers into it), hands that to the new proxy, which serves an
  * unanswered call again. Everything here runs inside the engine's signal
  * handler with the other threads stopped: system calls only. */
-#include "lib.h"
+#include "channel.h"
+#include "runtime.h"
+#include "staging.h"
 #include "report.h"
 
 #include <errno.h>

@@ -27,7 +27,11 @@
  * with the same contents at the same offset, handed to the new proxy before
  * it serves that call. A fork child gets private copies. The design, and
  * what it costs: docs/pt2pt.md, "Large messages without copies". */
-#include "lib.h"
+#include "channel.h"
+#include "env/errors.h"
+#include "runtime.h"
+#include "staging.h"
+#include "threads.h"
 
 #include <errno.h>
 #include <fcntl.h>

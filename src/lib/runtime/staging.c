@@ -5,7 +5,10 @@
  * with first fit is enough. The area grows when the proxy extends the memfd
  * (GROW) and the library then extends its own mapping; pages are allocated
  * only when touched. */
-#include "lib.h"
+#include "channel.h"
+#include "env/errors.h"
+#include "runtime.h"
+#include "staging.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -100,7 +103,7 @@ static int grow(uint64_t need)
         size *= 2;
     size_t old_total = MPCR_CHAN_CONTROL + mpcr.staging_size, total = MPCR_CHAN_CONTROL + size;
     __atomic_store_n(&mpcr.staging_growing, size, __ATOMIC_RELEASE);
-    struct mpcr_call *call = mpcr_call_begin_aside(MPCR_OP_GROW); /* lib.h: not the queue's turn */
+    struct mpcr_call *call = mpcr_call_begin_aside(MPCR_OP_GROW); /* runtime.h: queue stays */
     call->bytes = size;
     int err = mpcr_call_finish()->rc;
     if (err) {

@@ -7,7 +7,9 @@
  * mutex and the depths are program memory: a checkpoint saves them with
  * the threads that hold or wait for the lock, and a restarted program goes
  * on with them as they were. */
-#include "lib.h"
+#include "runtime.h"
+#include "staging.h"
+#include "threads.h"
 
 #include <sched.h>
 #include <time.h>

@@ -1,10 +1,15 @@
 /* MPI_THREAD_MULTIPLE (docs/threads.md): one lock serialises the library,
  * and a call that waits lets it go while it waits, so that other threads'
  * calls run meanwhile. Below MULTIPLE none of this costs more than a test
- * of the level, inlined into every entry point. Included by lib.h after
- * struct mpcr_lib, whose thread_level it reads. */
+ * of the level (mpcr.thread_level, runtime.h), inlined into every entry
+ * point. */
 #ifndef MPCR_THREADS_H
 #define MPCR_THREADS_H
+
+#include <mpi.h>
+#include <stdatomic.h>
+
+#include "runtime.h"
 
 /* 1 when the program asked for (and got) MPI_THREAD_MULTIPLE. */
 static inline int mpcr_threads_shared(void)
