@@ -5,7 +5,7 @@
  *
  * Natively this is MPICH's own Iprobe (one poll of its queues). Under mpcr
  * a loop of negative Iprobes asks the proxy at a pace, answering "nothing
- * yet" itself in between (src/lib/poll_pace.c): the figure of a program
+ * yet" itself in between (src/lib/runtime/poll_pace.c): the figure of a program
  * that polls. With MPCR_POLL_PACE_NS=0 every call is a full round trip over
  * the channel to the proxy, which runs the real Iprobe, so the difference
  * to native is the price of proxying one call (bench/run.sh runs both). Each

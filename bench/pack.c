@@ -1,6 +1,6 @@
 /* Packing and unpacking of derived datatypes, side by side in one run:
  * MPICH's own MPI_Pack/MPI_Unpack (run natively) against mpcr's engine
- * (src/lib/typemap*.c, compiled in and called directly) on the same type
+ * (src/lib/datatype/typemap*.c, compiled in and called directly) on the same type
  * built from the same arguments. Before timing, the packed bytes of both
  * are compared (a mismatch ends the run with status 1). Types, each packed
  * whole into 4-8 MiB:

@@ -144,7 +144,7 @@ for ((try = 1; quiet < REPS && try <= 2 * REPS; try++)); do
     run cc1.nospin env MPCR_SPIN_NS=0 "$MPCR" run -n 1 $BIN/callcost "$CC_SECONDS"
     run cc2.native mpiexec.mpich -n 2 $BIN/callcost "$CC_SECONDS"
     run cc2.mpcr "$MPCR" run -n 2 $BIN/callcost "$CC_SECONDS"
-    # every Iprobe asked of the proxy (src/lib/poll_pace.c): the price of one proxied call
+    # every Iprobe asked of the proxy (src/lib/runtime/poll_pace.c): the price of one proxied call
     run cc1.unpaced env MPCR_POLL_PACE_NS=0 "$MPCR" run -n 1 $BIN/callcost "$CC_SECONDS"
     run cc2.unpaced env MPCR_POLL_PACE_NS=0 "$MPCR" run -n 2 $BIN/callcost "$CC_SECONDS"
     # asking for MPI_THREAD_MULTIPLE, calling from one thread (issue 16)

@@ -9,7 +9,7 @@
  * RESULT lines, each the median over BENCH_BATCHES batches, in ns a call:
  *   clock_ns       clock_gettime(CLOCK_MONOTONIC): the spin loops read it
  *                  every 16 polls (channel.h mpcr_spin), poll pacing at each
- *                  Iprobe (src/lib/poll_pace.c)
+ *                  Iprobe (src/lib/runtime/poll_pace.c)
  *   syscall_ns     getppid(), the cheapest system call
  *   sigmask_ns     a pthread_sigmask pair, blocking and restoring one signal
  *                  (the library holds the checkpoint signal around work

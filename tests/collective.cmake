@@ -97,7 +97,7 @@ foreach(n 2 3 4)
 endforeach()
 
 # Large broadcasts among 8 and 9 ranks, scattered and gathered
-# (src/lib/coll_bcast_split.c; recursive doubling at 8, a ring at 9): bytes,
+# (src/lib/coll/coll_bcast_split.c; recursive doubling at 8, a ring at 9): bytes,
 # ints, a strided type on the root only or everywhere, MPI_Ibcast and a
 # persistent MPI_Bcast_init (MPI_Ibcast in the native reference, which
 # fails it: CKPT_NATIVE_ARGS, and in the plain run at 9), against the
@@ -113,7 +113,7 @@ add_test(NAME ckpt.bcast_split8 COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh
 set_tests_properties(ckpt.bcast_split8 PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned;CKPT_NATIVE_ARGS=24 2 2" RUN_SERIAL TRUE TIMEOUT 300)
 
-# MPI_Reduce_scatter by recursive halving (commutative ops; src/lib/coll_basic.c),
+# MPI_Reduce_scatter by recursive halving (commutative ops; src/lib/coll/coll_basic.c),
 # each rank checking its block itself: counts drawn per call, zeros among them,
 # in place, a user op, the block form; 7 ranks (3 pairs folded in) and 8 (none).
 # Under mpcr alone: MPICH 4.0.2 natively fails it from 6 ranks on

@@ -41,7 +41,7 @@ set_tests_properties(mpi.intercomm_split_type5 PROPERTIES RUN_SERIAL TRUE
 # delete callbacks, error classes (no one-sided communication yet).
 mpi_test(mpi.win_attr 3 t_win_attr)
 # MPI_COMM_TYPE_HW_GUIDED/_UNGUIDED and MPIX_COMM_TYPE_NEIGHBORHOOD by mpcr's
-# rules (src/lib/comm_split_hw.c): the host, or MPI_COMM_NULL.
+# rules (src/lib/comm/comm_split_hw.c): the host, or MPI_COMM_NULL.
 add_test(NAME mpi.split_hw COMMAND ${MPCR_EXE} run -n 3 $<TARGET_FILE:t_split_hw>)
 set_tests_properties(mpi.split_hw PROPERTIES RUN_SERIAL TRUE
     PASS_REGULAR_EXPRESSION "^guided mpi_shared_memory: size 3\nguided machine: size 3\nguided core: NULL\nguided no key: NULL\nguided no info: NULL\nunguided one host: NULL\nneighborhood \.: size 3\nneighborhood mismatched: NULL\nneighborhood unwritable: NULL\nneighborhood network_topo: NULL\n$"

@@ -5,7 +5,7 @@ mpi_program(t_p2p_more mpi/p2p_more.c)
 mpi_test(mpi.p2p_more 2 t_p2p_more)
 
 # MPI_Startall over 100 persistent requests of every kind (mpcr posts the sends and receives in
-# batches of up to 64, one call each: src/lib/persistent.c); mpcr only (MPICH 4.0.2 starts a request
+# batches of up to 64, one call each: src/lib/pt2pt/persistent.c); mpcr only (MPICH 4.0.2 starts a request
 # named twice): a request named twice and an active one refused before anything starts.
 mpi_program(t_startall_batch mpi/startall_batch.c)
 mpi_test(mpi.startall_batch 2 t_startall_batch)
@@ -13,7 +13,7 @@ add_test(NAME mpi.startall_errors COMMAND ${MPCR_EXE} run -n 2 $<TARGET_FILE:t_s
 set_tests_properties(mpi.startall_errors PROPERTIES RUN_SERIAL TRUE
     PASS_REGULAR_EXPRESSION "rank 0: startall errors: PASS" FAIL_REGULAR_EXPRESSION "FAIL")
 
-# Posts queued by the library (src/lib/post_queue.c) meet every other kind of call: order with
+# Posts queued by the library (src/lib/runtime/post_queue.c) meet every other kind of call: order with
 # blocking, buffered, synchronous and ready sends, more posts than one IBATCH, a queued send freed,
 # a queued receive cancelled, Isendrecv, Iprobe, MPI_Start, Test loops; compared with native MPICH.
 mpi_program(t_post_queue mpi/post_queue.c)
@@ -21,7 +21,7 @@ mpi_test(mpi.post_queue 2 t_post_queue)
 
 # Polling loops that mix questions which never match with the one that will (MPI_Iprobe and
 # MPI_Improbe; mpcr answers a repeated negative poll without its proxy for a while:
-# src/lib/poll_pace.c), and a message to itself polled for right after a negative answer; with
+# src/lib/runtime/poll_pace.c), and a message to itself polled for right after a negative answer; with
 # the pace at its longest (50 us) too; under MPI_THREAD_MULTIPLE, a thread polling while another of
 # its rank makes calls. Compared with native MPICH.
 mpi_program(t_poll_pace mpi/poll_pace.c)
@@ -31,7 +31,7 @@ mpi_test(mpi.poll_pace_longest 2 t_poll_pace)
 set_property(TEST mpi.poll_pace_longest APPEND PROPERTY ENVIRONMENT "MPCR_POLL_PACE_NS=50000")
 mpi_test(mpi.poll_pace_threads 2 t_poll_pace threads)
 
-# Large messages through shared buffers (src/lib/shared_buffers.c): offsets and lengths inside one
+# Large messages through shared buffers (src/lib/runtime/shared_buffers.c): offsets and lengths inside one
 # buffer, short receives, memory freed, unmapped and replaced behind MPI's back, fork, synchronous
 # and strided sends; against native (sharing asked for: MPCR_SHARE_MIN). The same with the threshold
 # lowered to three pages.
@@ -71,7 +71,7 @@ set_property(TEST mpi.isendrecv_send_error APPEND PROPERTY ENVIRONMENT "MPCR_FAU
 # mpcr only (natively MPICH moves a large message only inside MPI calls): a 16 MiB MPI_Isend, a
 # 16 MiB MPI_Ibcast and an MPI_Iallreduce complete at the other ranks while one rank computes
 # without MPI calls (its proxy drives the requests posted: src/proxy/main.c, wait_call; at 3 ranks
-# the library's progress helper posts the later rounds: src/lib/progress.c); fails after 60 s
+# the library's progress helper posts the later rounds: src/lib/runtime/progress.c); fails after 60 s
 # rather than hanging.
 mpi_program(t_progress_computing mpi/progress_computing.c)
 # (_multiple: MPI_THREAD_MULTIPLE, and an MPI_Iallreduce with a user op, which the helper runs

@@ -1,5 +1,5 @@
 /* Large broadcasts among 8 or more ranks, which mpcr scatters and gathers
- * (src/lib/coll_bcast_split.c), against the native run, with and without
+ * (src/lib/coll/coll_bcast_split.c), against the native run, with and without
  * checkpoints at random instants. Each round broadcasts from another root
  * one of several sizes (64 KiB exactly, odd sizes, 1 MiB), as bytes, as
  * ints, or with a strided type on the root only or on every rank (the

@@ -1,4 +1,4 @@
-/* Checkpoint scenario: pages left over from shared buffers (src/lib/
+/* Checkpoint scenario: pages left over from shared buffers (src/lib/runtime/
  * shared_buffers.c) while no share is left in the library's table. Ranks
  * pair up (0-1, 2-3, ...). Each iteration a 4 MiB buffer becomes shared at
  * both ranks (a message there and back), both discard its second MiB

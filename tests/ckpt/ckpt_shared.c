@@ -1,4 +1,4 @@
-/* Checkpoint scenario: large messages through shared buffers (src/lib/
+/* Checkpoint scenario: large messages through shared buffers (src/lib/runtime/
  * shared_buffers.c) at any cut. Ranks pair up (0-1, 2-3, ...) and exchange
  * messages of 300 KiB to 2 MiB with blocking MPI_Send/MPI_Recv (and now
  * and then MPI_Sendrecv into another buffer, MPI_Sendrecv_replace, or the

@@ -13,7 +13,7 @@
  *   - every BIG_EVERY-th iteration (when given), a large message from each
  *     even rank to the next (tag 64 + t), 4, 8 or 16 MiB in turn: the staging
  *     area grows, and the channel moves, while the other threads pass the
- *     library's lock round (that once faulted: src/lib/staging.c).
+ *     library's lock round (that once faulted: src/lib/runtime/staging.c).
  * What a thread receives goes into its running hash; at the end rank 0
  * prints every thread of every rank's hash (report()). Thread 0 of rank 0
  * prints a progress line every 25 iterations.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A restarted program waits as its new placement asks, not as its image
 # remembers: the library's spin and yield times come from the new proxy at
-# restart (src/lib/restart.c, docs/channel.md). Each job starts with one
+# restart (src/lib/runtime/restart.c, docs/channel.md). Each job starts with one
 # MPCR_SPIN_NS, is checkpointed with --exit after round 2, and restarts with
 # the other; rank 1's share of CPU while it waits in MPI_Recv (rank 0 sleeps
 # 200 ms a round) must follow the restart's setting: near 0 when it sleeps,

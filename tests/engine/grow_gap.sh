@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A checkpoint between the proxy's reply to GROW (the memfd extended) and
 # the library's mremap of the larger staging area: with MPCR_FAULT=grow-gap
-# each rank's first GROW waits in that gap until restarted (src/lib/staging.c).
+# each rank's first GROW waits in that gap until restarted (src/lib/runtime/staging.c).
 # Once every rank has said so, `mpcr checkpoint --exit`, then `mpcr restart`:
 # the restarted ranks resume into the mremap, and the job must end as the
 # native run (mpiexec.mpich) does: same exit status, same lines (sorted).

@@ -4,7 +4,7 @@
  * offsets and lengths outside the staging area (some wrapping around 2^64),
  * dead or made-up communicator ids, bad tokens, peers and tags, an unknown
  * operation and a COMPLETE with a huge count, publishes each as the library
- * does (src/lib/call.c) and checks that the proxy answers each with the MPI
+ * does (src/lib/runtime/call.c) and checks that the proxy answers each with the MPI
  * error class MPI prescribes for that argument. Then it puts the channel's
  * sequence number back where the library expects it and checks that the
  * proxy still works through the ordinary MPI calls.

@@ -1,5 +1,5 @@
 /* Polling loops whose questions change (mpcr paces the polls that keep
- * finding nothing: src/lib/poll_pace.c). Each round rank 1 computes a
+ * finding nothing: src/lib/runtime/poll_pace.c). Each round rank 1 computes a
  * while, then sends one message; rank 0 polls for it among other
  * questions that never match (another tag, another source, another
  * communicator, MPI_Improbe beside MPI_Iprobe), so a pace that starved one

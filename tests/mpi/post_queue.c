@@ -1,4 +1,4 @@
-/* Posts queued by mpcr's library (src/lib/post_queue.c: MPI_Isend,
+/* Posts queued by mpcr's library (src/lib/runtime/post_queue.c: MPI_Isend,
  * MPI_Irecv and MPI_Start(all) return before the proxy has their start)
  * meet every other kind of call, and the program sees what MPI says it
  * sees: 2 ranks, the output compared with native MPICH's.

@@ -10,7 +10,7 @@
  *      proxy drives the send);
  *   1: MPI_Ibcast of 16 MiB from rank 0 (computing): one round at 2
  *      ranks; at 3, two rounds of the root, the second posted by the
- *      library's progress helper (src/lib/progress.c);
+ *      library's progress helper (src/lib/runtime/progress.c);
  *   2: MPI_Iallreduce (MPI_SUM) of 4 Mi ints, rank 1 computing: at 3 ranks
  *      rank 1 takes rank 0's part, exchanges with rank 2, and sends the
  *      result back to rank 0: three rounds, each posted by the helper;
@@ -21,7 +21,7 @@
  *      half a second, then every rank waits; a wait that never resumes the
  *      task hangs, and the test fails after LIMIT_S (SIGALRM);
  *   4: MPI_Irecv of 16 MiB at rank 1 (computing) from rank 0: the library
- *      queues the receive's start (src/lib/post_queue.c) and the progress
+ *      queues the receive's start (src/lib/runtime/post_queue.c) and the progress
  *      helper must hand it to the proxy while rank 1 computes, or rank 0's
  *      send never completes (case 0 is the same for a queued send).
  * Run with 2 or 3 ranks. */

@@ -6,7 +6,7 @@
  * from every rank's data; rank 0 prints how
  * many elements were checked and how many were wrong. mpcr reduces a
  * commutative op by recursive halving, ranks beyond a power of two folded
- * in (src/lib/coll_basic.c), so the rank counts that matter are 2^k, and
+ * in (src/lib/coll/coll_basic.c), so the rank counts that matter are 2^k, and
  * 2^k + 1 ... 2^(k+1) - 1. (Natively MPICH 4.0.2 fails this program from 6
  * ranks on: an assertion on overlapping memcpy ranges in its in-place
  * path.)

@@ -1,4 +1,4 @@
-/* Large messages through shared buffers (src/lib/shared_buffers.c): the
+/* Large messages through shared buffers (src/lib/runtime/shared_buffers.c): the
  * buffers' pages become memory the proxy maps too, so every way a program
  * may treat its memory must still give MPI's answers. Rank 0 and rank 1:
  *   - ping-pong of large messages at many offsets and lengths inside one

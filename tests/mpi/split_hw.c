@@ -1,5 +1,5 @@
 /* MPI_Comm_split_type's hardware types and MPICH's neighbourhood type, as
- * mpcr answers them (src/lib/comm_split_hw.c; natively MPICH splits by
+ * mpcr answers them (src/lib/comm/comm_split_hw.c; natively MPICH splits by
  * hwloc's levels, so this is checked against mpcr's rules, not a native
  * run): rank 0 prints one line per case, the size of its new communicator
  * or NULL. */

@@ -1,5 +1,5 @@
 /* MPI_Startall over many persistent requests of every kind, which mpcr
- * posts in batches of up to 64 (src/lib/persistent.c): 100 requests a rank
+ * posts in batches of up to 64 (src/lib/pt2pt/persistent.c): 100 requests a rank
  * (receives of a contiguous and of a vector type, standard, synchronous
  * and buffered sends, MPI_PROC_NULL peers) started by one call, three
  * times with new contents, every received value checked; 2 ranks, the

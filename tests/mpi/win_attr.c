@@ -1,4 +1,4 @@
-/* Windows as objects (src/lib/win.c): MPI_Win_create on MPI_COMM_WORLD and
+/* Windows as objects (src/lib/rma/win.c): MPI_Win_create on MPI_COMM_WORLD and
  * on a split, the group, the name, the predefined attributes, keyvals with
  * delete callbacks (run by MPI_Win_delete_attr, by a new value and by
  * MPI_Win_free; a keyval freed while attributes use it), and the error

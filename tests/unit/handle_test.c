@@ -1,6 +1,6 @@
-/* The handle system (src/lib/handle.c): kinds are told apart, freed
+/* The handle system (src/lib/runtime/handle.c): kinds are told apart, freed
  * handles are refused, slots are reused, references keep objects alive. */
-#include "handle.h"
+#include "runtime/handle.h"
 #include "unit.h"
 
 struct thing {

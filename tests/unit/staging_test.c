@@ -1,8 +1,10 @@
-/* The staging allocator (src/lib/staging.c): aligned, non-overlapping
+/* The staging allocator (src/lib/runtime/staging.c): aligned, non-overlapping
  * extents inside the area, first fit, the area grown through the proxy's
  * GROW (played here: the memfd is extended by this test) with its contents
  * kept. No MPI, no proxy. */
-#include "lib.h"
+#include "env/errors.h"
+#include "runtime/runtime.h"
+#include "runtime/staging.h"
 #include "unit.h"
 
 #include <stdarg.h>
@@ -26,7 +28,7 @@ const struct mpcr_reply *mpcr_call_finish(void)
     return &reply;
 }
 
-/* No offset the allocator gives is a shared buffer's (lib.h: mpcr_staging_free). */
+/* No offset the allocator gives is a shared buffer's (staging.h: mpcr_staging_free). */
 void mpcr_share_release(uint64_t offset)
 {
     ASSERT_TRUE(offset < MPCR_SHARED_BASE);

@@ -1,4 +1,4 @@
-/* Unit tests of src/lib/typemap: bounds of every constructor against
+/* Unit tests of src/lib/datatype/typemap: bounds of every constructor against
  * values worked out by hand from MPI 4.0 section 5.1, envelopes and
  * references, and pack/unpack against a reference packer that walks the
  * constructors' arguments element by element, on random nested types, in
@@ -6,7 +6,7 @@
  *
  * `unit_typemap bench` measures pack against memcpy and hand-written loops
  * instead (docs/datatypes.md); the test itself never times anything. */
-#include "typemap.h"
+#include "datatype/typemap.h"
 #include "unit.h"
 
 #include <errno.h>

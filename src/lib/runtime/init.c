@@ -1,0 +1,203 @@
+/* Start and end of MPI: connecting to the proxy, MPI_Finalize, MPI_Abort
+ * and the thread-level queries. */
+#include "api/api.h"
+#include "channel.h"
+#include "coll/coll_task.h"
+#include "env/attr.h"
+#include "env/errors.h"
+#include "pt2pt/request.h"
+#include "runtime.h"
+#include "staging.h"
+#include "threads.h"
+#include "report.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+struct mpcr_lib mpcr;
+
+void mpcr_comm_setup(int rank, int size);
+
+
+static void on_proxy_death(int sig)
+{
+    (void)sig;
+    static const char msg[] = "mpcr: the proxy of this rank died; ending the program\n";
+    mpcr_report_raw(msg, sizeof msg - 1);
+    _exit(1);
+}
+
+static void watch_proxy(void)
+{
+    struct sigaction sa = {.sa_handler = on_proxy_death};
+    sigaction(MPCR_PROXY_DEATH_SIGNAL, &sa, NULL);
+    prctl(PR_SET_PDEATHSIG, MPCR_PROXY_DEATH_SIGNAL);
+    if (getppid() != mpcr.proxy_pid) on_proxy_death(0); /* died before the prctl */
+}
+
+/* Creates the channel and hands it to the proxy over the set-up socket. */
+static void connect_proxy(void)
+{
+    const char *fd_env = getenv(MPCR_ENV_CHANNEL_FD);
+    if (!fd_env) {
+        mpcr_report("this program is linked with mpcr's MPI library but was not started by "
+                    "`mpcr run`; start it with `mpcr run -n N PROGRAM`");
+        exit(1);
+    }
+    mpcr_report_open();
+    int sock = atoi(fd_env);
+    mpcr.proxy_pid = getppid();
+    int memfd = memfd_create("mpcr-channel", MFD_CLOEXEC);
+    if (memfd < 0 || ftruncate(memfd, MPCR_CHAN_CONTROL) < 0) {
+        perror("mpcr: cannot create the channel to the proxy");
+        exit(1);
+    }
+    mpcr.chan = mmap(NULL, MPCR_CHAN_CONTROL, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+    if (mpcr.chan == MAP_FAILED) {
+        perror("mpcr: cannot map the channel to the proxy");
+        exit(1);
+    }
+    mpcr.chan->magic = MPCR_CHAN_MAGIC;
+    mpcr.chan->version = MPCR_CHAN_VERSION;
+    struct mpcr_hello hello = {MPCR_CHAN_MAGIC, MPCR_CHAN_VERSION, 0};
+    int err = mpcr_send_fd(sock, memfd, &hello, sizeof hello);
+    if (err) {
+        mpcr_report("cannot reach the proxy: %s", strerror(-err));
+        exit(1);
+    }
+    /* The socket served only this; programs this one starts must not see
+     * it, nor mpcr's library path (they are not ranks of this job). */
+    close(sock);
+    close(memfd); /* the mapping stays; the proxy extends the file (GROW) */
+    unsetenv(MPCR_ENV_CHANNEL_FD);
+    const char *path = getenv(MPCR_ENV_SAVED_LIBRARY_PATH);
+    if (path && *path)
+        setenv("LD_LIBRARY_PATH", path, 1);
+    else if (path)
+        unsetenv("LD_LIBRARY_PATH");
+    unsetenv(MPCR_ENV_SAVED_LIBRARY_PATH);
+    watch_proxy();
+    mpcr_checkpoint_setup();
+}
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc, (void)argv;
+    if (mpcr.initialized)
+        return mpcr_error_world(MPI_ERR_OTHER, "MPI_Init or MPI_Init_thread (a second time)");
+    /* The engine takes checkpoints from the program's start (its
+     * constructor): one that came while the channel is made would find the
+     * set-up socket still open and the report socket not yet left out of
+     * images, and fail. It waits (the checkpoint signal held) until then. */
+    sigset_t ckpt, mask;
+    sigemptyset(&ckpt);
+    sigaddset(&ckpt, SIGRTMAX);
+    pthread_sigmask(SIG_BLOCK, &ckpt, &mask);
+    connect_proxy();
+    pthread_sigmask(SIG_SETMASK, &mask, NULL);
+    mpcr.initialized = 1;
+    /* As MPICH's MPI_Init does: output reaches mpiexec as it is printed, and
+     * is not lost in a buffer when a rank dies. */
+    setbuf(stdout, NULL);
+    /* The level asked for (MULTIPLE: threads.h serialises the calls). */
+    mpcr.thread_level = required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
+    if (mpcr.thread_level < MPI_THREAD_SINGLE) mpcr.thread_level = MPI_THREAD_SINGLE;
+    if (provided) *provided = mpcr.thread_level;
+    mpcr.main_thread = pthread_self();
+
+    uint64_t off;
+    if (mpcr_staging_alloc(MPCR_INIT_NAME_MAX + MPCR_INIT_VERSION_MAX, &off))
+        mpcr_fatal("cannot allocate the channel's staging area");
+    struct mpcr_call *c = mpcr_call_begin(MPCR_OP_INIT);
+    c->offset = off;
+    c->bytes = MPCR_INIT_NAME_MAX + MPCR_INIT_VERSION_MAX;
+    const struct mpcr_reply *r = mpcr_call_finish();
+    if (r->rc) mpcr_fatal("the proxy failed to start MPI (error class %d)", r->rc);
+    mpcr.rank = r->value;
+    mpcr.size = r->source;
+    mpcr.tag_ub = r->tag;
+    mpcr_set_spin_ns(r->bytes);
+    const char *s = mpcr_staging_ptr(off);
+    snprintf(mpcr.processor_name, sizeof mpcr.processor_name, "%s", s);
+    snprintf(mpcr.proxy_version, sizeof mpcr.proxy_version, "%s", s + MPCR_INIT_NAME_MAX);
+    mpcr_staging_free(off);
+    mpcr_comm_setup(mpcr.rank, mpcr.size);
+    return MPI_SUCCESS;
+}
+MPCR_ALIAS(Init_thread);
+
+int PMPI_Init(int *argc, char ***argv)
+{
+    int provided;
+    return PMPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
+}
+MPCR_ALIAS(Init);
+
+int PMPI_Initialized(int *flag)
+{
+    *flag = mpcr.initialized;
+    return MPI_SUCCESS;
+}
+MPCR_ALIAS(Initialized);
+
+int PMPI_Finalized(int *flag)
+{
+    *flag = mpcr.finalized;
+    return MPI_SUCCESS;
+}
+MPCR_ALIAS(Finalized);
+
+int PMPI_Finalize(void)
+{
+    MPCR_REQUIRE_INIT("MPI_Finalize");
+    MPCR_SERIALIZED_CALL();
+    /* MPI 4.0 section 11.2.2: first, as if MPI_COMM_SELF were freed, its
+     * attributes' delete callbacks run (the last set first); they may
+     * still call MPI. Programs use this as an at-exit hook. */
+    int self_rc = mpcr_attr_delete_all(MPCR_ATTR_COMM, (uint32_t)MPI_COMM_SELF);
+    /* Requests the program freed while active (and buffered sends) are
+     * completed here: a freed send is delivered, a freed receive's data
+     * lands in its buffer (MPI 4.0 11.2.2; MPICH's rqfreeb). */
+    mpcr_orphans_finish();
+    mpcr_progress_stop();
+    const struct mpcr_reply *r = mpcr_call_finish_op(MPCR_OP_FINALIZE);
+    int rc = r->rc ? r->rc : self_rc;
+    mpcr.finalized = 1;
+    return mpcr_error_world(rc, "MPI_Finalize");
+}
+MPCR_ALIAS(Finalize);
+
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    (void)comm; /* MPICH, too, ends the whole job whatever the communicator */
+    fflush(stdout);
+    fflush(stderr);
+    if (!mpcr.chan || mpcr.finalized) _exit(errorcode ? errorcode : 1);
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* the proxy's end is expected now: no message */
+    struct mpcr_call *c = mpcr_call_begin(MPCR_OP_ABORT);
+    c->tag = errorcode;
+    mpcr_call_finish(); /* the proxy ends the job; the reply never comes */
+    _exit(errorcode ? errorcode : 1);
+}
+MPCR_ALIAS(Abort);
+
+int PMPI_Query_thread(int *provided)
+{
+    *provided = mpcr.thread_level;
+    return MPI_SUCCESS;
+}
+MPCR_ALIAS(Query_thread);
+
+int PMPI_Is_thread_main(int *flag)
+{
+    *flag = pthread_equal(pthread_self(), mpcr.main_thread);
+    return MPI_SUCCESS;
+}
+MPCR_ALIAS(Is_thread_main);
