@@ -234,7 +234,7 @@ struct mpcr_call {
                       RECV: 1 = answer `pending` with a request's token then, PROBE:
                       `pending` (serve.c);
                       0 in images older than the field, which is how they were served */
-    /* Posts the program queued (src/lib/post_queue.c), carried by this call:
+    /* Posts the program queued (src/lib/runtime/post_queue.c), carried by this call:
      * pre_count operations (struct mpcr_batch_op) at pre_offset in the
      * staging area, started as IBATCH starts them before the call is served
      * (each marked `done` with its token, so a call served again after a
@@ -270,16 +270,16 @@ struct mpcr_chan {
     struct mpcr_call call;
     struct mpcr_reply reply;
     /* MPI_THREAD_MULTIPLE: threads of the program waiting for the library's
-     * lock (src/lib/threads.c); a waiting COMPLETE with poll set returns
+     * lock (src/lib/runtime/threads.c); a waiting COMPLETE with poll set returns
      * while it is not 0, so that the thread inside lets the lock go. */
     alignas(MPCR_CACHE_LINE) _Atomic uint32_t lock_wanted;
-    /* The library's progress helper (src/lib/progress.c): helper_waits is
+    /* The library's progress helper (src/lib/runtime/progress.c): helper_waits is
      * 1 while it sleeps with collectives in flight; the proxy, when its
      * idle progress completes a request meanwhile, bumps progress_kick and
      * wakes it there (src/proxy/main.c wait_call). */
     alignas(MPCR_CACHE_LINE) _Atomic uint32_t helper_waits;
     _Atomic uint32_t progress_kick;
-    /* Shared buffers (src/lib/shared_buffers.c): set by the proxy about once
+    /* Shared buffers (src/lib/runtime/shared_buffers.c): set by the proxy about once
      * a second while it maps any; the library's next call clears it and
      * drops the shares whose buffers the program has given back (a freed
      * buffer's pages would otherwise stay in the memfd). Read at every

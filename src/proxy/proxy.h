@@ -130,7 +130,7 @@ int map_comm_size(uint32_t vid);
  * use, not MPI_COMM_WORLD's or MPI_COMM_SELF's, and below MAP_COMM_ID_END. */
 int map_comm_id_free(uint32_t vid);
 /* The library's communicator ids are 2 + the slot index of its handles,
- * which has 20 bits (src/lib/handle.h): no id it makes reaches this, and a
+ * which has 20 bits (src/lib/runtime/handle.h): no id it makes reaches this, and a
  * made-up one cannot make the proxy's table huge. */
 #define MAP_COMM_ID_END (2u + (1u << 20))
 int error_class(int real_code);

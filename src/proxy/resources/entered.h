@@ -29,7 +29,7 @@
 /* Per rank of the parent. */
 enum { ENTERED_MISSING, ENTERED_IN, ENTERED_NOT_TAKING_PART };
 
-/* Above every tag of the library's collectives (src/lib/coll.h); MPI
+/* Above every tag of the library's collectives (src/lib/coll/coll.h); MPI
  * guarantees tags up to 32767 everywhere. */
 enum { ENTERED_TAG_BLOCKING = 32766, ENTERED_TAG_IDUP = 32765 };
 

@@ -257,7 +257,7 @@ static void repost_all(void)
         struct req *q = &reqs[order[k]];
         uint64_t keep = q->posted;
         /* its data's place: a shared buffer the restarted program could not
-         * hand over (src/lib/shared_buffers.c) is none */
+         * hand over (src/lib/runtime/shared_buffers.c) is none */
         int rc = in_staging(q->offset, q->bytes) || in_shared(q->offset, q->bytes) ? req_post_recv(q)
                                                                                    : MPI_ERR_BUFFER;
         stats_count(STAT_REPOSTED);

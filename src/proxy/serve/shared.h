@@ -22,7 +22,7 @@ void shared_nudge(struct mpcr_chan *ch);
 int in_shared(uint64_t offset, uint64_t bytes);
 
 /* After a restart: the program hands each range's new memfd over the
- * set-up socket (src/lib/restart.c); maps them until the socket closes. */
+ * set-up socket (src/lib/runtime/restart.c); maps them until the socket closes. */
 void shared_accept(int sock);
 
 #endif
