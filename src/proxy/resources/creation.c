@@ -500,9 +500,9 @@ struct saved {
     uint32_t state, op, parent, new_id;
     int32_t color, key, rc, member, rank, size;
     uint32_t nparent, ngroup;
-    uint32_t polled, unused; /* (state file version 5) */
+    uint32_t polled, unused;
 };
-_Static_assert(sizeof(struct saved) == 56, "a saved creation's layout changed: bump MPCR_STATE_VERSION");
+_Static_assert(sizeof(struct saved) == 56, "a saved creation's layout changed: bump its section's version");
 
 static size_t padded(size_t n)
 {
@@ -517,25 +517,17 @@ static size_t entry_bytes(uint32_t nparent, uint32_t ngroup)
 static int save(struct section *out, char *err, size_t cap)
 {
     (void)err, (void)cap; /* only memory can fail: the caller's reason */
-    size_t n = 8;
-    for (uint32_t i = 0; i < count; i++)
-        n += entry_bytes(list[i]->nparent, list[i]->ngroup);
-    char *buf = calloc(1, n), *p = buf + 8;
-    if (!buf) return -1;
-    memcpy(buf, &count, sizeof count);
+    if (section_put_count(out, count)) return -1;
     for (uint32_t i = 0; i < count; i++) {
         const struct creation *e = list[i];
         struct saved s = {e->state,  e->op,     e->parent,  e->new_id,          e->color,
                           e->key,    e->rc,     e->member,  e->rank,            e->size,
                           e->nparent, e->ngroup, (uint32_t)e->polled, 0};
-        memcpy(p, &s, sizeof s);
-        memcpy(p + sizeof s, e->entered, e->nparent);
-        if (e->ngroup) memcpy(p + sizeof s + e->nparent, e->group, e->ngroup * sizeof(int32_t));
-        p += entry_bytes(e->nparent, e->ngroup);
+        if (section_put(out, &s, sizeof s) || section_put(out, e->entered, e->nparent) ||
+            section_put(out, e->group, e->ngroup * sizeof(int32_t)) || section_align(out))
+            return -1;
     }
-    int rc = section_put(out, buf, n);
-    free(buf);
-    return rc;
+    return 0;
 }
 
 static size_t saved_size(const void *buf, size_t len)

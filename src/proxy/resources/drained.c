@@ -68,15 +68,13 @@ static size_t padding(uint64_t n)
 static int save(struct section *out, char *err, size_t cap)
 {
     (void)err, (void)cap; /* only memory can fail: the caller's reason */
-    static const char zeros[8];
-    uint32_t head[2] = {ncache, 0};
-    if (section_put(out, head, sizeof head)) return -1;
+    if (section_put_count(out, ncache)) return -1;
     for (uint32_t i = 0; i < ncache; i++) {
         const struct cached_msg *m = &cache[i];
         struct saved_msg s = {m->comm, m->source, m->tag, m->rc, m->bytes};
         /* the data by reference: the cache holds it until the file is written */
         if (section_put(out, &s, sizeof s) || section_put_ref(out, m->data, m->bytes) ||
-            section_put(out, zeros, padding(m->bytes)))
+            section_align(out))
             return -1;
     }
     return 0;

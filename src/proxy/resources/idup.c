@@ -301,22 +301,15 @@ static size_t padded(size_t n)
 static int save(struct section *out, char *err, size_t cap)
 {
     (void)err, (void)cap; /* only memory can fail: the caller's reason */
-    size_t n = 8;
-    for (uint32_t i = 0; i < count; i++)
-        n += padded(sizeof(struct saved) + list[i]->nparent);
-    char *buf = calloc(1, n), *p = buf + 8;
-    if (!buf) return -1;
-    memcpy(buf, &count, sizeof count);
+    if (section_put_count(out, count)) return -1;
     for (uint32_t i = 0; i < count; i++) {
         const struct idup *e = list[i];
         struct saved s = {e->parent, e->new_id, e->token, e->nparent};
-        memcpy(p, &s, sizeof s);
-        memcpy(p + sizeof s, e->entered, e->nparent);
-        p += padded(sizeof s + e->nparent);
+        if (section_put(out, &s, sizeof s) || section_put(out, e->entered, e->nparent) ||
+            section_align(out))
+            return -1;
     }
-    int rc = section_put(out, buf, n);
-    free(buf);
-    return rc;
+    return 0;
 }
 
 static size_t saved_size(const void *buf, size_t len)

@@ -295,7 +295,7 @@ _Static_assert(sizeof(struct saved_req) == 72, "a saved request's layout changed
 
 static int save(struct section *out, char *err, size_t cap)
 {
-    uint32_t used = 0, zero = 0;
+    uint32_t used = 0;
     for (uint32_t i = 0; i < nreqs; i++) {
         if (reqs[i].state == REQ_FREE) continue;
         if (i >= MAX_TOKEN)
@@ -303,7 +303,7 @@ static int save(struct section *out, char *err, size_t cap)
                             "checkpoint can hold", i + 1, MAX_TOKEN), -1;
         used++;
     }
-    if (section_put(out, &used, sizeof used) || section_put(out, &zero, sizeof zero)) return -1;
+    if (section_put_count(out, used)) return -1;
     for (uint32_t i = 0; i < nreqs; i++) {
         const struct req *q = &reqs[i];
         if (q->state == REQ_FREE) continue;

@@ -21,6 +21,10 @@ int section_put(struct section *s, const void *p, size_t n);
 /* Appends n bytes that stay where they are until the file is written (the
  * drain cache's messages: no second copy of what may be gigabytes). */
 int section_put_ref(struct section *s, const void *p, size_t n);
+/* Appends zeros up to a multiple of 8 bytes. */
+int section_align(struct section *s);
+/* Appends the 8 bytes that open most sections: u32 count, u32 0. */
+int section_put_count(struct section *s, uint32_t count);
 
 /* Every operation may be NULL: the kind has nothing to do then. */
 struct proxy_resource {

@@ -4,6 +4,7 @@
  * the section, hands it to the kind's save, then writes its pieces. */
 #include "section.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@ static int add_piece(struct section *s, struct piece p)
 
 int section_put(struct section *s, const void *p, size_t n)
 {
+    if (!n) return 0;
     struct piece *last = s->npieces ? &s->pieces[s->npieces - 1] : NULL;
     if (!last || !last->room || last->room - last->len < n) {
         size_t room = n > PIECE_MIN ? n : PIECE_MIN;
@@ -42,6 +44,18 @@ int section_put_ref(struct section *s, const void *p, size_t n)
     if (add_piece(s, (struct piece){(void *)p, n, 0})) return -1;
     s->bytes += n;
     return 0;
+}
+
+int section_align(struct section *s)
+{
+    static const char zeros[8];
+    return section_put(s, zeros, -s->bytes & 7);
+}
+
+int section_put_count(struct section *s, uint32_t count)
+{
+    uint32_t head[2] = {count, 0};
+    return section_put(s, head, sizeof head);
 }
 
 void section_free(struct section *s)
