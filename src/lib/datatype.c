@@ -8,6 +8,7 @@
  * "direct" handles with holes in their layout. */
 #include "api_gen.h"
 #include "dtype.h"
+#include "real_type.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -159,6 +160,7 @@ const struct mpcr_type *mpcr_type_get(MPI_Datatype h)
 
 static void dtype_destroy(void *obj)
 {
+    mpcr_real_type_forget(obj);
     mpcr_type_unref(((struct mpcr_dtype *)obj)->t);
 }
 
