@@ -98,12 +98,51 @@ static struct entry {
     uint32_t handle; /* 0: empty */
     MPI_Datatype type;
 } *cache;
-static uint32_t cache_cap;
+static uint32_t cache_cap, cache_live;
+
+/* At most this many real types are kept (MPCR_REAL_TYPES_MAX): the oldest
+ * goes first, and the library defines it again when it needs it (the
+ * proxy answers MPCR_TYPE_UNKNOWN). MPICH 4.0.2 packs wrongly once about
+ * 770 committed datatypes live at once (2 bytes short of 512 for a 512-byte
+ * contiguous type: a native program shows it; MPICH's datatype/tfree under
+ * MPCR_CHECK_REAL_TYPES met it), so the default stays well below that. */
+#define CACHE_MAX_DEFAULT 512
+static uint32_t cache_max;
+/* The handles in the order they were defined (stale ones skipped when
+ * met); compacted when mostly stale. */
+static uint32_t *order, order_head, order_len, order_cap;
 
 static struct entry *cache_find(uint32_t h)
 {
     uint32_t i = h & ((1u << SLOT_BITS) - 1);
     return derived_handle(h) && i < cache_cap && cache[i].handle == h ? &cache[i] : NULL;
+}
+
+static void cache_drop(struct entry *e)
+{
+    MPI_Type_free(&e->type);
+    e->handle = 0;
+    cache_live--;
+}
+
+/* Room for one more: the oldest live entries go while cache_max are kept. */
+static void cache_evict(void)
+{
+    if (!cache_max) {
+        const char *v = getenv("MPCR_REAL_TYPES_MAX");
+        long n = v ? strtol(v, NULL, 10) : 0;
+        cache_max = n > 0 && n < (1l << SLOT_BITS) ? (uint32_t)n : CACHE_MAX_DEFAULT;
+    }
+    while (cache_live >= cache_max && order_head < order_len) {
+        struct entry *e = cache_find(order[order_head++]);
+        if (e) cache_drop(e);
+    }
+    if (order_head > 64 && order_head * 2 > order_len) { /* compact: the live ones, in order */
+        uint32_t n = 0;
+        for (uint32_t i = order_head; i < order_len; i++)
+            if (cache_find(order[i])) order[n++] = order[i];
+        order_head = 0, order_len = n;
+    }
 }
 
 static int cache_put(uint32_t h, MPI_Datatype t)
@@ -117,8 +156,12 @@ static int cache_put(uint32_t h, MPI_Datatype t)
         memset(e + cache_cap, 0, (n - cache_cap) * sizeof *e);
         cache = e, cache_cap = n;
     }
-    if (cache[i].handle) MPI_Type_free(&cache[i].type); /* a slot's earlier handle */
+    if (grow_array(&order, &order_cap, order_len, 64, sizeof *order)) return MPI_ERR_NO_MEM;
+    if (cache[i].handle) cache_drop(&cache[i]); /* the handle defined again, or a slot's earlier one */
+    cache_evict();
     cache[i].handle = h, cache[i].type = t;
+    cache_live++;
+    order[order_len++] = h;
     return MPI_SUCCESS;
 }
 
@@ -576,9 +619,7 @@ void op_type_forget(const struct mpcr_call *c, struct mpcr_reply *r)
     struct entry *e = cache_find(c->token);
     r->rc = MPI_SUCCESS;
     r->flag = e != NULL;
-    if (!e) return;
-    MPI_Type_free(&e->type);
-    e->handle = 0;
+    if (e) cache_drop(e);
 }
 
 /* Whether lo + a * b + c stays in int64 (*out) . */
