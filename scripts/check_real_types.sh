@@ -63,7 +63,7 @@ python3 -B "$here/conformance/run.py" --suite "$suite" --mpcr "$tmp/mpcr" --mode
 differences=$(grep -c 'MPCR_CHECK_REAL_TYPES: datatype .* differs\|could not pack\|refused datatype' "$tmp/summary")
 echo "--- differences and refusals"
 grep -v 'MPCR_CHECK_REAL_TYPES: [0-9]* datatypes built' "$tmp/summary" | sort | uniq -c | sort -rn | head -40
-read -r types packs refused large other progs <<<"$(sed -n 's/.*(\([^)]*\)): MPCR_CHECK_REAL_TYPES: \([0-9]*\) datatypes built by the proxy ([^)]*), \([0-9]*\) packs equal to the library.s, \([0-9]*\) refused, \([0-9]*\) too large to pack, \([0-9]*\) with other true bounds/\2 \3 \4 \5 \6 \1/p' "$tmp/summary" |
+read -r types packs refused large other progs <<<"$(sed -n 's/.*(\([^)]*\)): MPCR_CHECK_REAL_TYPES: \([0-9]*\) datatypes built by the proxy, \([0-9]*\) packs equal to the library.s, \([0-9]*\) refused, \([0-9]*\) too large to pack, \([0-9]*\) with other true bounds.*/\2 \3 \4 \5 \6 \1/p' "$tmp/summary" |
     awk '{t += $1; p += $2; r += $3; l += $4; o += $5; prog[$6] = 1} END {n = 0; for (k in prog) n++; print t + 0, p + 0, r + 0, l + 0, o + 0, n}')"
 passed=$(sed -n 's/.*mpcr pass \([0-9]*\).*/\1/p' "$tmp/run.log" | awk '{s += $1} END {print s + 0}')
 tried=$(sed -n 's/.*tried \([0-9]*\).*/\1/p' "$tmp/run.log" | awk '{s += $1} END {print s + 0}')

@@ -27,8 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef OPEN_MPI
+#if defined(OPEN_MPI)
 #define MPI_NAME "Open MPI"
+#elif defined(MPICH_VERSION)
+#define MPI_NAME "MPICH " MPICH_VERSION
 #else
 #define MPI_NAME "this MPI"
 #endif
@@ -477,6 +479,8 @@ static int build_def(struct build *b, const char *def, uint64_t bytes, MPI_Datat
         rc = refuse(b, MPI_ERR_NO_MEM, "no memory");
         goto out;
     }
+    for (uint32_t i = 0; i < head.nodes; i++)
+        built[i] = MPI_DATATYPE_NULL; /* a marker's stays so (MPICH's is not 0) */
     uint64_t at = sizeof head;
     for (uint32_t i = 0; i < head.nodes && !rc; i++) {
         struct node n;
