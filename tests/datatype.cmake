@@ -62,3 +62,15 @@ if(TARGET mpcr-proxy-openmpi)
         ENVIRONMENT "MPCR=${MPCR_EXE};REAL_TYPES_REFUSED=2" RUN_SERIAL TRUE TIMEOUT 300)
     set_property(TEST ckpt.real_types_openmpi APPEND PROPERTY ENVIRONMENT "REAL_TYPES_CKPT=exit-restart 2")
 endif()
+# MPICH's test/mpi/datatype programs with MPCR_CHECK_REAL_TYPES=1 on either proxy
+# (scripts/check_real_types.sh: no difference, and no test failing that passes under plain
+# mpcr). The suite is fetched and built the first time, as for conformance.guard.
+add_test(NAME real_types.mpich_suite COMMAND ${PROJECT_SOURCE_DIR}/scripts/check_real_types.sh datatype)
+set_tests_properties(real_types.mpich_suite PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RUN_SERIAL TRUE
+    TIMEOUT 1800)
+if(TARGET mpcr-proxy-openmpi)
+    add_test(NAME real_types.mpich_suite_openmpi
+        COMMAND ${PROJECT_SOURCE_DIR}/scripts/check_real_types.sh --mpi openmpi datatype)
+    set_tests_properties(real_types.mpich_suite_openmpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}"
+        RUN_SERIAL TRUE TIMEOUT 1800)
+endif()
