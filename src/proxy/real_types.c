@@ -214,8 +214,9 @@ static int refuse(struct build *b, int cls, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int refuse(struct build *b, int cls, const char *fmt, ...)
 {
-    int n = snprintf(b->msg, sizeof b->msg, "node %u (%s): ", b->node,
-                     b->kind < MPCR_TYPE_KINDS ? ctor_name[b->kind] : "unknown constructor");
+    int n = b->kind < MPCR_TYPE_KINDS
+                ? snprintf(b->msg, sizeof b->msg, "node %u (%s): ", b->node, ctor_name[b->kind])
+                : snprintf(b->msg, sizeof b->msg, "node %u: ", b->node);
     va_list ap;
     va_start(ap, fmt);
     if (n > 0 && (size_t)n < sizeof b->msg) vsnprintf(b->msg + n, sizeof b->msg - (size_t)n, fmt, ap);
@@ -583,20 +584,20 @@ static int staged(uint64_t offset, uint64_t bytes)
 
 void op_type_define(const struct mpcr_call *c, struct mpcr_reply *r)
 {
-    struct build b = {0};
+    struct build b = {.kind = MPCR_TYPE_KINDS};
     r->value = -1;
     if (!derived_handle(c->token)) {
-        r->rc = MPI_ERR_TYPE;
+        r->rc = error_class(MPI_ERR_TYPE);
         return;
     }
     if (!staged(c->offset, c->bytes)) {
-        r->rc = MPI_ERR_BUFFER;
+        r->rc = error_class(MPI_ERR_BUFFER);
         return;
     }
     /* A copy: what is checked is what is built, whatever the program writes. */
     char *def = malloc(c->bytes ? c->bytes : 1);
     if (!def) {
-        r->rc = MPI_ERR_NO_MEM;
+        r->rc = error_class(MPI_ERR_NO_MEM);
         return;
     }
     memcpy(def, staging(c->offset), c->bytes);
@@ -639,13 +640,13 @@ void op_type_pack(const struct mpcr_call *c, struct mpcr_reply *r)
     struct mpcr_type_pack p, *shared = staging(c->offset);
     r->value = 0;
     if (c->bytes < sizeof p || !staged(c->offset, sizeof p)) {
-        r->rc = MPI_ERR_BUFFER;
+        r->rc = error_class(MPI_ERR_BUFFER);
         return;
     }
     memcpy(&p, shared, sizeof p);
     MPI_Datatype t = real_type(c->token);
     if (t == MPI_DATATYPE_NULL) {
-        r->rc = MPI_ERR_TYPE;
+        r->rc = error_class(MPI_ERR_TYPE);
         r->value = derived_handle(c->token) ? MPCR_TYPE_UNKNOWN : 0;
         return;
     }
@@ -671,7 +672,7 @@ void op_type_pack(const struct mpcr_call *c, struct mpcr_reply *r)
              (uint64_t)last <= p.data_bytes && (uint64_t)need <= p.out_bytes;
     }
     if (!ok) {
-        r->rc = MPI_ERR_ARG;
+        r->rc = error_class(MPI_ERR_ARG);
         memcpy(&shared->packed, &p.packed, sizeof p - offsetof(struct mpcr_type_pack, packed));
         return;
     }
@@ -683,7 +684,7 @@ void op_type_pack(const struct mpcr_call *c, struct mpcr_reply *r)
 #else
         int pos = 0;
         if (p.count > INT_MAX || p.out_bytes > INT_MAX) {
-            r->rc = MPI_ERR_COUNT;
+            r->rc = error_class(MPI_ERR_COUNT);
             return;
         }
         rc = MPI_Pack(in, (int)p.count, t, staging(p.out), (int)p.out_bytes, &pos, MPI_COMM_SELF);
