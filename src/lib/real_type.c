@@ -78,12 +78,14 @@ static int remember(struct ser *s, const struct mpcr_type *t)
         s->key = key, s->index = index, s->hcap = hcap;
         for (uint32_t j = 0; j < s->n; j++) {
             uint32_t i = hash_slot(s, s->node[j]);
-            while (s->key[i]) i = (i + 1) & (hcap - 1);
+            while (s->key[i])
+                i = (i + 1) & (hcap - 1);
             s->key[i] = s->node[j], s->index[i] = j;
         }
     }
     uint32_t i = hash_slot(s, t);
-    while (s->key[i]) i = (i + 1) & (s->hcap - 1);
+    while (s->key[i])
+        i = (i + 1) & (s->hcap - 1);
     s->key[i] = t, s->index[i] = s->n;
     s->node[s->n++] = t;
     return 0;
@@ -95,13 +97,23 @@ static int leaf(const struct mpcr_type *t, uint32_t *id)
 {
     MPI_Datatype h = MPI_DATATYPE_NULL;
     switch (t->combiner) {
-    case MPCR_COMBINER_NAMED: h = mpcr_type_predefined_handle(t); break;
-    case MPCR_COMBINER_F90_REAL: h = t->size == 4 ? MPI_REAL4 : MPI_REAL8; break;
-    case MPCR_COMBINER_F90_COMPLEX: h = t->size == 8 ? MPI_COMPLEX8 : MPI_COMPLEX16; break;
-    case MPCR_COMBINER_F90_INTEGER:
-        h = t->size == 1 ? MPI_INTEGER1 : t->size == 2 ? MPI_INTEGER2 : t->size == 4 ? MPI_INTEGER4 : MPI_INTEGER8;
+    case MPCR_COMBINER_NAMED:
+        h = mpcr_type_predefined_handle(t);
         break;
-    default: return 0;
+    case MPCR_COMBINER_F90_REAL:
+        h = t->size == 4 ? MPI_REAL4 : MPI_REAL8;
+        break;
+    case MPCR_COMBINER_F90_COMPLEX:
+        h = t->size == 8 ? MPI_COMPLEX8 : MPI_COMPLEX16;
+        break;
+    case MPCR_COMBINER_F90_INTEGER:
+        h = t->size == 1   ? MPI_INTEGER1
+            : t->size == 2 ? MPI_INTEGER2
+            : t->size == 4 ? MPI_INTEGER4
+                           : MPI_INTEGER8;
+        break;
+    default:
+        return 0;
     }
     *id = (uint32_t)h;
     return 1;
@@ -141,7 +153,8 @@ static void write_def(const struct ser *s, char *p)
             n.kind = MPCR_TYPE_NAMED, n.named = id;
         } else {
             n.kind = (uint32_t)t->combiner;
-            n.nints = (uint32_t)t->nints, n.naddrs = (uint32_t)t->naddrs, n.ntypes = (uint32_t)t->ntypes;
+            n.nints = (uint32_t)t->nints, n.naddrs = (uint32_t)t->naddrs,
+            n.ntypes = (uint32_t)t->ntypes;
         }
         memcpy(p, &n, sizeof n);
         p += sizeof n;
@@ -158,7 +171,6 @@ static void write_def(const struct ser *s, char *p)
     }
 }
 
-
 /* A line of the check's (a summary, a refusal, a difference): on stderr,
  * or appended to the file MPCR_CHECK_REAL_TYPES_SUMMARY names (a test
  * suite that judges a program's output: scripts/check_real_types.sh). */
@@ -166,10 +178,12 @@ static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void note(const char *fmt, ...)
 {
     char line[1536];
-    int n = snprintf(line, sizeof line, "mpcr: rank %d (%s): ", mpcr.rank, program_invocation_short_name);
+    int n = snprintf(line, sizeof line, "mpcr: rank %d (%s): ", mpcr.rank,
+                     program_invocation_short_name);
     va_list ap;
     va_start(ap, fmt);
-    if (n > 0 && (size_t)n < sizeof line) n += vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    if (n > 0 && (size_t)n < sizeof line)
+        n += vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
     va_end(ap);
     if (n < 0) return;
     if ((size_t)n > sizeof line - 2) n = (int)sizeof line - 2;
@@ -177,7 +191,8 @@ static void note(const char *fmt, ...)
     const char *path = getenv("MPCR_CHECK_REAL_TYPES_SUMMARY");
     int fd = path && *path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600) : 2;
     if (fd < 0) fd = 2;
-    while (write(fd, line, (size_t)n) < 0 && errno == EINTR) {}
+    while (write(fd, line, (size_t)n) < 0 && errno == EINTR) {
+    }
     if (fd != 2) close(fd);
 }
 
@@ -211,7 +226,9 @@ static int define(struct mpcr_dtype *d)
         snprintf(refusal, sizeof refusal, "no memory, or a part without a name");
         return MPI_ERR_NO_MEM;
     }
-    uint64_t bytes = sizeof(struct mpcr_type_def) + (uint64_t)s.n * sizeof(struct mpcr_type_node) + s.words * 8, off;
+    uint64_t bytes = sizeof(struct mpcr_type_def) + (uint64_t)s.n * sizeof(struct mpcr_type_node) +
+                     s.words * 8,
+             off;
     if (bytes < MESSAGE_ROOM) bytes = MESSAGE_ROOM;
     int err = mpcr_staging_alloc(bytes, &off);
     if (err) {
@@ -284,7 +301,6 @@ void mpcr_real_type_forget(struct mpcr_dtype *d)
 
 /* ---- MPCR_CHECK_REAL_TYPES ---- */
 
-
 static struct {
     int mode; /* -1: not read yet */
     unsigned long types, packs, refused, large, true_bounds;
@@ -293,9 +309,9 @@ static struct {
 static void summary(void)
 {
     note("MPCR_CHECK_REAL_TYPES: %lu datatypes built by the proxy, %lu packs equal to the "
-         "library's, %lu refused, %lu too large to pack, %lu with other true bounds, %lu defined again",
-         check.types, check.packs, check.refused, check.large, check.true_bounds,
-         defined_again);
+         "library's, %lu refused, %lu too large to pack, %lu with other true bounds, %lu defined "
+         "again",
+         check.types, check.packs, check.refused, check.large, check.true_bounds, defined_again);
 }
 
 int mpcr_real_type_checking(void)
@@ -330,7 +346,8 @@ static void fill(unsigned char *p, uint64_t n, uint64_t seed)
  * signature; a struct, each block's). */
 static int ld_parts(uint32_t id)
 {
-    if (id == (uint32_t)MPI_LONG_DOUBLE || id == (uint32_t)MPI_REAL16 || id == (uint32_t)MPI_LONG_DOUBLE_INT)
+    if (id == (uint32_t)MPI_LONG_DOUBLE || id == (uint32_t)MPI_REAL16 ||
+        id == (uint32_t)MPI_LONG_DOUBLE_INT)
         return 1;
     if (id == (uint32_t)MPI_C_LONG_DOUBLE_COMPLEX || id == (uint32_t)MPI_CXX_LONG_DOUBLE_COMPLEX ||
         id == (uint32_t)MPI_COMPLEX32)
@@ -377,28 +394,37 @@ static uint64_t first_difference(const struct mpcr_type *t, int64_t count, const
     unsigned char *pad = has_ld(t) ? calloc(n + 16, 1) : NULL;
     uint64_t pos = 0, at = 0;
     if (pad) ld_mask(t, count, pad, &pos);
-    while (at < n && (a[at] == b[at] || (pad && pad[at]))) at++;
+    while (at < n && (a[at] == b[at] || (pad && pad[at])))
+        at++;
     free(pad);
     return at;
 }
 
 /* How t was made, as far as `room` goes: "vector(3, 1, 2, MPI_INT)". */
 static const char *const combiner_name[] = {
-    [MPCR_COMBINER_NAMED] = "named", [MPCR_COMBINER_DUP] = "dup",
-    [MPCR_COMBINER_CONTIGUOUS] = "contiguous", [MPCR_COMBINER_VECTOR] = "vector",
-    [MPCR_COMBINER_HVECTOR] = "hvector", [MPCR_COMBINER_INDEXED] = "indexed",
-    [MPCR_COMBINER_HINDEXED] = "hindexed", [MPCR_COMBINER_INDEXED_BLOCK] = "indexed_block",
-    [MPCR_COMBINER_HINDEXED_BLOCK] = "hindexed_block", [MPCR_COMBINER_STRUCT] = "struct",
-    [MPCR_COMBINER_RESIZED] = "resized", [MPCR_COMBINER_SUBARRAY] = "subarray",
-    [MPCR_COMBINER_DARRAY] = "darray", [MPCR_COMBINER_F90_REAL] = "f90_real",
-    [MPCR_COMBINER_F90_COMPLEX] = "f90_complex", [MPCR_COMBINER_F90_INTEGER] = "f90_integer",
+    [MPCR_COMBINER_NAMED] = "named",
+    [MPCR_COMBINER_DUP] = "dup",
+    [MPCR_COMBINER_CONTIGUOUS] = "contiguous",
+    [MPCR_COMBINER_VECTOR] = "vector",
+    [MPCR_COMBINER_HVECTOR] = "hvector",
+    [MPCR_COMBINER_INDEXED] = "indexed",
+    [MPCR_COMBINER_HINDEXED] = "hindexed",
+    [MPCR_COMBINER_INDEXED_BLOCK] = "indexed_block",
+    [MPCR_COMBINER_HINDEXED_BLOCK] = "hindexed_block",
+    [MPCR_COMBINER_STRUCT] = "struct",
+    [MPCR_COMBINER_RESIZED] = "resized",
+    [MPCR_COMBINER_SUBARRAY] = "subarray",
+    [MPCR_COMBINER_DARRAY] = "darray",
+    [MPCR_COMBINER_F90_REAL] = "f90_real",
+    [MPCR_COMBINER_F90_COMPLEX] = "f90_complex",
+    [MPCR_COMBINER_F90_INTEGER] = "f90_integer",
 };
 
 static void describe(const struct mpcr_type *t, char **p, char *end, int depth)
 {
 #define PUT(...)                                                                                   \
     do {                                                                                           \
-        if (*p < end) *p += snprintf(*p, (size_t)(end - *p), __VA_ARGS__);                        \
+        if (*p < end) *p += snprintf(*p, (size_t)(end - *p), __VA_ARGS__);                         \
         if (*p > end) *p = end;                                                                    \
     } while (0)
     uint32_t id;
@@ -409,13 +435,17 @@ static void describe(const struct mpcr_type *t, char **p, char *end, int depth)
     }
     PUT("%s(", combiner_name[t->combiner]);
     int64_t shown = 0;
-    for (int64_t i = 0; i < t->nints && shown < 8; i++, shown++) PUT("%s%lld", shown ? ", " : "", (long long)t->ints[i]);
-    for (int64_t i = 0; i < t->naddrs && shown < 12; i++, shown++) PUT("%s%lld B", shown ? ", " : "", (long long)t->addrs[i]);
+    for (int64_t i = 0; i < t->nints && shown < 8; i++, shown++)
+        PUT("%s%lld", shown ? ", " : "", (long long)t->ints[i]);
+    for (int64_t i = 0; i < t->naddrs && shown < 12; i++, shown++)
+        PUT("%s%lld B", shown ? ", " : "", (long long)t->addrs[i]);
     if (t->nints + t->naddrs > shown) PUT(", ...");
     for (int64_t i = 0; i < t->ntypes && i < 3; i++) {
         PUT(", ");
-        if (depth < 4) describe(t->types[i], p, end, depth + 1);
-        else PUT("...");
+        if (depth < 4)
+            describe(t->types[i], p, end, depth + 1);
+        else
+            PUT("...");
     }
     if (t->ntypes > 3) PUT(", ...");
     PUT(")");
@@ -432,7 +462,8 @@ static int check_count(MPI_Datatype h, uint32_t id, const struct mpcr_type *t, i
 {
     int64_t n1 = count > 0 ? count - 1 : 0, step = n1 * t->extent;
     int64_t lo = lo1 + (step < 0 ? step : 0), hi = hi1 + (step > 0 ? step : 0);
-    uint64_t span = t->size && count ? (uint64_t)(hi - lo) : 0, packed = (uint64_t)(count * t->size);
+    uint64_t span = t->size && count ? (uint64_t)(hi - lo) : 0,
+             packed = (uint64_t)(count * t->size);
     uint64_t args = (sizeof(struct mpcr_type_pack) + 63) / 64 * 64, data_at = args,
              out_at = data_at + (span + 63) / 64 * 64, off;
     int err = mpcr_staging_alloc(out_at + packed + 1, &off);
@@ -440,8 +471,12 @@ static int check_count(MPI_Datatype h, uint32_t id, const struct mpcr_type *t, i
     char *base = mpcr_staging_ptr(off);
     fill((unsigned char *)base + data_at, span, (uint64_t)h * 3 + (uint64_t)count);
     memset(base + out_at, 0, packed);
-    struct mpcr_type_pack p = {.data = off + data_at, .data_bytes = span, .origin = span ? -lo : 0,
-                               .count = span ? count : 0, .out = off + out_at, .out_bytes = packed};
+    struct mpcr_type_pack p = {.data = off + data_at,
+                               .data_bytes = span,
+                               .origin = span ? -lo : 0,
+                               .count = span ? count : 0,
+                               .out = off + out_at,
+                               .out_bytes = packed};
     memcpy(base, &p, sizeof p);
     unsigned char *mine = malloc(packed + 1);
     if (!mine) {
@@ -465,8 +500,10 @@ static int check_count(MPI_Datatype h, uint32_t id, const struct mpcr_type *t, i
     const char *what = NULL;
     uint64_t at = 0;
     if (err == MPI_SUCCESS || err == MPI_ERR_ARG) { /* the proxy's bounds came back */
-        if (p.size != t->size) what = "size";
-        else if (p.lb != t->lb || p.extent != t->extent) what = "lb or extent";
+        if (p.size != t->size)
+            what = "size";
+        else if (p.lb != t->lb || p.extent != t->extent)
+            what = "lb or extent";
     }
     if (!what && err) {
         free(mine);
@@ -476,7 +513,8 @@ static int check_count(MPI_Datatype h, uint32_t id, const struct mpcr_type *t, i
              (long long)p.count, (unsigned)h, err);
     }
     if (!what && p.packed != (span ? packed : 0)) what = "number of bytes packed";
-    if (!what && span && (at = first_difference(t, count, mine, (unsigned char *)base + out_at, packed)) < packed)
+    if (!what && span &&
+        (at = first_difference(t, count, mine, (unsigned char *)base + out_at, packed)) < packed)
         what = "packed bytes";
     if (what) {
         const struct mpcr_dtype *d = mpcr_dtype_get(h);
@@ -487,10 +525,10 @@ static int check_count(MPI_Datatype h, uint32_t id, const struct mpcr_type *t, i
              "extent %lld true lb %lld true extent %lld packed %llu; library size %lld lb %lld "
              "extent %lld true lb %lld true extent %lld packed %llu; first packed byte "
              "differing: %llu",
-             (unsigned)h, d && d->name[0] ? d->name : "unnamed", made, what,
-             (long long)count, (long long)p.size, (long long)p.lb, (long long)p.extent,
-             (long long)p.true_lb, (long long)p.true_extent, (unsigned long long)p.packed,
-             (long long)t->size, (long long)t->lb, (long long)t->extent, (long long)t->true_lb,
+             (unsigned)h, d && d->name[0] ? d->name : "unnamed", made, what, (long long)count,
+             (long long)p.size, (long long)p.lb, (long long)p.extent, (long long)p.true_lb,
+             (long long)p.true_extent, (unsigned long long)p.packed, (long long)t->size,
+             (long long)t->lb, (long long)t->extent, (long long)t->true_lb,
              (long long)(t->true_ub - t->true_lb), (unsigned long long)(span ? packed : 0),
              (unsigned long long)at);
     }

@@ -69,19 +69,27 @@ static MPI_Datatype predefined(uint32_t id)
 {
     switch (id) {
 #define CASE(v, name)                                                                              \
-    case v: return name;
+    case v:                                                                                        \
+        return name;
         NEUTRAL_TYPES(CASE)
 #undef CASE
 #ifdef MPIX_C_FLOAT16
-    case 0x4c000246: return MPIX_C_FLOAT16;
+    case 0x4c000246:
+        return MPIX_C_FLOAT16;
 #endif
     }
     return MPI_DATATYPE_NULL;
 }
 
 /* MPICH's values of the constants of subarray and darray, mpcr's ABI. */
-enum { ABI_ORDER_C = 56, ABI_ORDER_FORTRAN = 57, ABI_BLOCK = 121, ABI_CYCLIC = 122, ABI_NONE = 123,
-       ABI_DFLT_DARG = -49767 };
+enum {
+    ABI_ORDER_C = 56,
+    ABI_ORDER_FORTRAN = 57,
+    ABI_BLOCK = 121,
+    ABI_CYCLIC = 122,
+    ABI_NONE = 123,
+    ABI_DFLT_DARG = -49767
+};
 
 /* ---- the cache: the library's handle -> the real type ---- */
 
@@ -99,7 +107,7 @@ static int derived_handle(uint32_t h)
 static struct entry {
     uint32_t handle; /* 0: empty */
     MPI_Datatype type;
-} *cache;
+} * cache;
 static uint32_t cache_cap, cache_live;
 
 /* At most this many real types are kept (MPCR_REAL_TYPES_MAX): the oldest
@@ -152,14 +160,16 @@ static int cache_put(uint32_t h, MPI_Datatype t)
     uint32_t i = h & ((1u << SLOT_BITS) - 1);
     if (i >= cache_cap) {
         uint32_t n = cache_cap ? cache_cap : 64;
-        while (n <= i) n *= 2;
+        while (n <= i)
+            n *= 2;
         struct entry *e = realloc(cache, n * sizeof *e);
         if (!e) return MPI_ERR_NO_MEM;
         memset(e + cache_cap, 0, (n - cache_cap) * sizeof *e);
         cache = e, cache_cap = n;
     }
     if (grow_array(&order, &order_cap, order_len, 64, sizeof *order)) return MPI_ERR_NO_MEM;
-    if (cache[i].handle) cache_drop(&cache[i]); /* the handle defined again, or a slot's earlier one */
+    if (cache[i].handle)
+        cache_drop(&cache[i]); /* the handle defined again, or a slot's earlier one */
     cache_evict();
     cache[i].handle = h, cache[i].type = t;
     cache_live++;
@@ -185,7 +195,7 @@ typedef MPI_Count real_disp;  /* byte displacements */
 #define LARGE 0
 typedef int real_count;
 typedef MPI_Aint real_disp;
-#define C(f) f
+#define C(f)  f
 #endif
 
 static const char *const ctor_name[MPCR_TYPE_KINDS] = {
@@ -219,7 +229,8 @@ static int refuse(struct build *b, int cls, const char *fmt, ...)
                 : snprintf(b->msg, sizeof b->msg, "node %u: ", b->node);
     va_list ap;
     va_start(ap, fmt);
-    if (n > 0 && (size_t)n < sizeof b->msg) vsnprintf(b->msg + n, sizeof b->msg - (size_t)n, fmt, ap);
+    if (n > 0 && (size_t)n < sizeof b->msg)
+        vsnprintf(b->msg + n, sizeof b->msg - (size_t)n, fmt, ap);
     va_end(ap);
     return cls;
 }
@@ -307,18 +318,30 @@ static int shape_ok(const struct node *n)
         ((arrays || h->kind == MPCR_TYPE_SUBARRAY) && k > (int64_t)h->nints + h->naddrs))
         return 0; /* a count < 0, or arrays longer than the words sent */
     switch (h->kind) {
-    case MPCR_TYPE_NAMED: return !h->nints && !h->naddrs && !h->ntypes;
-    case MPCR_TYPE_DUP: return !h->nints && !h->naddrs && h->ntypes == 1;
-    case MPCR_TYPE_CONTIGUOUS: return h->nints == 1 && !h->naddrs && h->ntypes == 1;
-    case MPCR_TYPE_VECTOR: return h->nints == 3 && !h->naddrs && h->ntypes == 1;
-    case MPCR_TYPE_HVECTOR: return h->nints == 2 && h->naddrs == 1 && h->ntypes == 1;
-    case MPCR_TYPE_INDEXED: return h->nints == 1 + 2 * k && !h->naddrs && h->ntypes == 1;
-    case MPCR_TYPE_HINDEXED: return h->nints == 1 + k && h->naddrs == k && h->ntypes == 1;
-    case MPCR_TYPE_INDEXED_BLOCK: return h->nints == 2 + k && !h->naddrs && h->ntypes == 1;
-    case MPCR_TYPE_HINDEXED_BLOCK: return h->nints == 2 && h->naddrs == k && h->ntypes == 1;
-    case MPCR_TYPE_STRUCT: return h->nints == 1 + k && h->naddrs == k && h->ntypes == k;
-    case MPCR_TYPE_RESIZED: return !h->nints && h->naddrs == 2 && h->ntypes == 1;
-    case MPCR_TYPE_SUBARRAY: return k >= 1 && h->nints == 3 * k + 2 && !h->naddrs && h->ntypes == 1;
+    case MPCR_TYPE_NAMED:
+        return !h->nints && !h->naddrs && !h->ntypes;
+    case MPCR_TYPE_DUP:
+        return !h->nints && !h->naddrs && h->ntypes == 1;
+    case MPCR_TYPE_CONTIGUOUS:
+        return h->nints == 1 && !h->naddrs && h->ntypes == 1;
+    case MPCR_TYPE_VECTOR:
+        return h->nints == 3 && !h->naddrs && h->ntypes == 1;
+    case MPCR_TYPE_HVECTOR:
+        return h->nints == 2 && h->naddrs == 1 && h->ntypes == 1;
+    case MPCR_TYPE_INDEXED:
+        return h->nints == 1 + 2 * k && !h->naddrs && h->ntypes == 1;
+    case MPCR_TYPE_HINDEXED:
+        return h->nints == 1 + k && h->naddrs == k && h->ntypes == 1;
+    case MPCR_TYPE_INDEXED_BLOCK:
+        return h->nints == 2 + k && !h->naddrs && h->ntypes == 1;
+    case MPCR_TYPE_HINDEXED_BLOCK:
+        return h->nints == 2 && h->naddrs == k && h->ntypes == 1;
+    case MPCR_TYPE_STRUCT:
+        return h->nints == 1 + k && h->naddrs == k && h->ntypes == k;
+    case MPCR_TYPE_RESIZED:
+        return !h->nints && h->naddrs == 2 && h->ntypes == 1;
+    case MPCR_TYPE_SUBARRAY:
+        return k >= 1 && h->nints == 3 * k + 2 && !h->naddrs && h->ntypes == 1;
     case MPCR_TYPE_DARRAY:
         return h->nints >= 3 && (k = n->ints[2]) >= 1 && k <= h->nints && h->nints == 4 * k + 4 &&
                !h->naddrs && h->ntypes == 1;
@@ -328,16 +351,20 @@ static int shape_ok(const struct node *n)
 
 static int order_of(struct build *b, int64_t abi, int *out)
 {
-    if (abi == ABI_ORDER_C) *out = MPI_ORDER_C;
-    else if (abi == ABI_ORDER_FORTRAN) *out = MPI_ORDER_FORTRAN;
-    else return refuse(b, MPI_ERR_ARG, "order %lld is neither C nor Fortran", (long long)abi);
+    if (abi == ABI_ORDER_C)
+        *out = MPI_ORDER_C;
+    else if (abi == ABI_ORDER_FORTRAN)
+        *out = MPI_ORDER_FORTRAN;
+    else
+        return refuse(b, MPI_ERR_ARG, "order %lld is neither C nor Fortran", (long long)abi);
     return MPI_SUCCESS;
 }
 
 static int darray(struct build *b, const struct node *n, MPI_Datatype old, MPI_Datatype *out)
 {
     const int64_t *v = n->ints;
-    int size = 0, rank = 0, ndims = 0, order = 0, rc, *distribs = NULL, *dargs = NULL, *psizes = NULL;
+    int size = 0, rank = 0, ndims = 0, order = 0, rc, *distribs = NULL, *dargs = NULL,
+        *psizes = NULL;
     real_count *gsizes = NULL;
     if ((rc = int_of(b, v[0], "size", &size)) || (rc = int_of(b, v[1], "rank", &rank)) ||
         (rc = int_of(b, v[2], "ndims", &ndims)) || (rc = order_of(b, v[4 * ndims + 3], &order)) ||
@@ -422,7 +449,8 @@ static int construct(struct build *b, const struct node *n, const MPI_Datatype *
     case MPCR_TYPE_STRUCT: {
         /* MPI_LB and MPI_UB entries are left out: the node's bounds come
          * from the library (resized afterwards where they differ). */
-        if ((rc = counts_of(b, v + 1, k, "block length", &lens)) || (rc = disps_of(b, a, k, &disps)))
+        if ((rc = counts_of(b, v + 1, k, "block length", &lens)) ||
+            (rc = disps_of(b, a, k, &disps)))
             break;
         if (!(types = malloc((size_t)(k ? k : 1) * sizeof *types))) {
             rc = refuse(b, MPI_ERR_NO_MEM, "no memory");
@@ -514,10 +542,12 @@ static int build_def(struct build *b, const char *def, uint64_t bytes, MPI_Datat
             break;
         }
         for (uint32_t j = 0; j < n.h.ntypes && !rc; j++) {
-            if (n.types[j] >= i) rc = refuse(b, MPI_ERR_ARG, "type %u is not an earlier node", j);
+            if (n.types[j] >= i)
+                rc = refuse(b, MPI_ERR_ARG, "type %u is not an earlier node", j);
             else if (built[n.types[j]] == MPI_DATATYPE_NULL && n.h.kind != MPCR_TYPE_STRUCT)
                 rc = refuse(b, MPI_ERR_ARG, "MPI_LB or MPI_UB outside a struct");
-            else old[j] = built[n.types[j]];
+            else
+                old[j] = built[n.types[j]];
         }
         if (rc) {
             free(old);
@@ -546,7 +576,8 @@ static int build_def(struct build *b, const char *def, uint64_t bytes, MPI_Datat
         }
         if (lb != n.h.lb || extent != n.h.extent) {
             MPI_Datatype r;
-            if ((rc = MPI_Type_create_resized(built[i], (MPI_Aint)n.h.lb, (MPI_Aint)n.h.extent, &r))) {
+            if ((rc = MPI_Type_create_resized(built[i], (MPI_Aint)n.h.lb, (MPI_Aint)n.h.extent,
+                                              &r))) {
                 rc = real_refused(b, rc);
                 break;
             }
@@ -563,8 +594,10 @@ static int build_def(struct build *b, const char *def, uint64_t bytes, MPI_Datat
             rc = real_refused(b, rc);
         } else {
             owned[top] = 1;
-            if ((rc = MPI_Type_commit(&built[top]))) rc = real_refused(b, rc);
-            else *result = built[top], owned[top] = 0; /* the caller's now */
+            if ((rc = MPI_Type_commit(&built[top])))
+                rc = real_refused(b, rc);
+            else
+                *result = built[top], owned[top] = 0; /* the caller's now */
         }
     }
 out:
@@ -680,7 +713,8 @@ void op_type_pack(const struct mpcr_call *c, struct mpcr_reply *r)
         const char *in = (const char *)staging(p.data) + p.origin;
 #if LARGE
         MPI_Count pos = 0;
-        rc = MPI_Pack_c(in, p.count, t, staging(p.out), (MPI_Count)p.out_bytes, &pos, MPI_COMM_SELF);
+        rc =
+            MPI_Pack_c(in, p.count, t, staging(p.out), (MPI_Count)p.out_bytes, &pos, MPI_COMM_SELF);
 #else
         int pos = 0;
         if (p.count > INT_MAX || p.out_bytes > INT_MAX) {

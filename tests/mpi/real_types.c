@@ -59,9 +59,12 @@ int main(int argc, char **argv)
         MPI_Datatype t = v[11].t; /* "vector of struct of vectors" */
         MPI_Type_commit(&t);
         static char buf[4096];
-        for (int i = 0; i < (int)sizeof buf; i++) buf[i] = (char)(rank ? 0 : i * 5 + 1);
-        if (rank == 0) MPI_Send(buf, 2, t, 1, 0, MPI_COMM_WORLD);
-        else MPI_Recv(buf, 2, t, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int i = 0; i < (int)sizeof buf; i++)
+            buf[i] = (char)(rank ? 0 : i * 5 + 1);
+        if (rank == 0)
+            MPI_Send(buf, 2, t, 1, 0, MPI_COMM_WORLD);
+        else
+            MPI_Recv(buf, 2, t, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         if (rank == 1) printf("received: hash %lx\n", rt_hash((unsigned char *)buf, sizeof buf));
         for (int i = 0; i < n; i++)
             if (v[i].t != t) MPI_Type_free(&v[i].t);

@@ -66,7 +66,8 @@ static int rt_make(struct rt_type *v)
         MPI_Aint disp[3] = {-24, 7, 40};
         MPI_Type_create_hindexed(3, len, disp, MPI_CHAR, &t), rt_add(v, "hindexed", t, P);
         int disp2[3] = {6, 0, 3};
-        MPI_Type_create_indexed_block(3, 2, disp2, MPI_UNSIGNED, &t), rt_add(v, "indexed_block", t, P);
+        MPI_Type_create_indexed_block(3, 2, disp2, MPI_UNSIGNED, &t),
+            rt_add(v, "indexed_block", t, P);
         MPI_Aint bdisp[4] = {-40, 0, 24, 9};
         MPI_Type_create_hindexed_block(4, 2, bdisp, MPI_SHORT, &t);
         rt_add(v, "hindexed_block negative", t, P);
@@ -106,8 +107,10 @@ static int rt_make(struct rt_type *v)
         MPI_Datatype pt[2] = {MPI_DOUBLE_INT, MPI_LONG_DOUBLE};
         MPI_Aint pd[2] = {0, 32};
         int pl[2] = {2, 1};
-        MPI_Type_create_struct(2, pl, pd, pt, &t), rt_add(v, "struct of pair, long double", t, RT_BOUNDS);
-        MPI_Type_vector(2, 1, 3, MPI_LONG_DOUBLE, &t), rt_add(v, "vector of long double", t, RT_BOUNDS);
+        MPI_Type_create_struct(2, pl, pd, pt, &t),
+            rt_add(v, "struct of pair, long double", t, RT_BOUNDS);
+        MPI_Type_vector(2, 1, 3, MPI_LONG_DOUBLE, &t),
+            rt_add(v, "vector of long double", t, RT_BOUNDS);
         MPI_Datatype mt[3] = {MPI_LB, MPI_INT, MPI_UB};
         MPI_Aint md[3] = {-4, 0, 12};
         int ml[3] = {1, 2, 1};
@@ -147,7 +150,8 @@ static int rt_make(struct rt_type *v)
         MPI_Get_address(&rt_abs.b[1], &disp[1]);
         MPI_Get_address(&rt_abs.c, &disp[2]);
         MPI_Datatype ty[3] = {MPI_INT, MPI_DOUBLE, MPI_CHAR};
-        MPI_Type_create_struct(3, len, disp, ty, &t), rt_add(v, "struct at MPI_BOTTOM", t, RT_BOUNDS | RT_BOTTOM);
+        MPI_Type_create_struct(3, len, disp, ty, &t),
+            rt_add(v, "struct at MPI_BOTTOM", t, RT_BOUNDS | RT_BOTTOM);
     }
     /* empty */
     MPI_Type_contiguous(0, MPI_INT, &t), rt_add(v, "empty contiguous", t, P);
@@ -178,9 +182,11 @@ static int rt_make(struct rt_type *v)
     }
     /* the large-count constructors beyond int: built by MPICH 4, refused by
      * Open MPI 4.1 (no `_c` constructors) with a message */
-    MPI_Type_vector_c(1, 3000000000, 1, MPI_BYTE, &t), rt_add(v, "vector_c 3e9 bytes", t, RT_BOUNDS | RT_HUGE | RT_C);
+    MPI_Type_vector_c(1, 3000000000, 1, MPI_BYTE, &t),
+        rt_add(v, "vector_c 3e9 bytes", t, RT_BOUNDS | RT_HUGE | RT_C);
     MPI_Type_contiguous(0, MPI_INT, &u);
-    MPI_Type_contiguous_c(5000000000, u, &t), rt_add(v, "contiguous_c 5e9 empty", t, RT_BOUNDS | RT_C);
+    MPI_Type_contiguous_c(5000000000, u, &t),
+        rt_add(v, "contiguous_c 5e9 empty", t, RT_BOUNDS | RT_C);
     MPI_Type_free(&u);
     return rt_n;
 }
@@ -189,7 +195,8 @@ static int rt_make(struct rt_type *v)
 static unsigned long rt_hash(const unsigned char *p, size_t n)
 {
     unsigned long h = 1469598103934665603ul;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ul;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ul;
     return h;
 }
 
@@ -203,10 +210,10 @@ static void rt_describe(const struct rt_type *v, int count, char *line, size_t r
     MPI_Type_get_true_extent_c(v->t, &tlb, &textent);
     int n = snprintf(line, room, "%s:", v->name);
     if (v->flags & RT_BOUNDS)
-        n += snprintf(line + n, room - (size_t)n, " size %ld lb %ld extent %ld true lb %ld true extent %ld",
-                      (long)size, (long)(v->flags & RT_BOTTOM ? 0 : lb), (long)extent,
-                      (long)(v->flags & RT_BOTTOM ? 0 : tlb),
-                      (long)textent);
+        n += snprintf(line + n, room - (size_t)n,
+                      " size %ld lb %ld extent %ld true lb %ld true extent %ld", (long)size,
+                      (long)(v->flags & RT_BOTTOM ? 0 : lb), (long)extent,
+                      (long)(v->flags & RT_BOTTOM ? 0 : tlb), (long)textent);
     if ((v->flags & RT_PACK) && size > 0) {
         /* the data of count elements, from true lb to the last true ub */
         MPI_Count step = (count - 1) * extent;
@@ -214,11 +221,13 @@ static void rt_describe(const struct rt_type *v, int count, char *line, size_t r
         static unsigned char buf[1 << 16], out[1 << 16];
         const void *base = MPI_BOTTOM;
         if (v->flags & RT_BOTTOM) {
-            for (size_t i = 0; i < sizeof rt_abs; i++) ((unsigned char *)&rt_abs)[i] = (unsigned char)(i * 7 + 3);
+            for (size_t i = 0; i < sizeof rt_abs; i++)
+                ((unsigned char *)&rt_abs)[i] = (unsigned char)(i * 7 + 3);
             count = 1;
         } else {
             if (hi - lo > (MPI_Count)sizeof buf) return;
-            for (MPI_Count i = 0; i < hi - lo; i++) buf[i] = (unsigned char)(i * 7 + 3);
+            for (MPI_Count i = 0; i < hi - lo; i++)
+                buf[i] = (unsigned char)(i * 7 + 3);
             base = buf - lo;
         }
         int pos = 0;
