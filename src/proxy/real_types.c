@@ -155,8 +155,27 @@ static void cache_evict(void)
     }
 }
 
+/* At MPI_Finalize, before anything else, MPI deletes MPI_COMM_SELF's
+ * attributes (MPI 4.0 11.2.4): the real types still kept go then, so that
+ * the real MPI finds none left (MPICH reports leaked types). */
+static int cache_finalize(MPI_Comm comm, int key, void *value, void *extra)
+{
+    (void)comm, (void)key, (void)value, (void)extra;
+    for (uint32_t i = 0; i < cache_cap; i++)
+        if (cache[i].handle) cache_drop(&cache[i]);
+    return MPI_SUCCESS;
+}
+
 static int cache_put(uint32_t h, MPI_Datatype t)
 {
+    static int hooked;
+    if (!hooked) {
+        int key;
+        if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, cache_finalize, &key, NULL) ==
+                MPI_SUCCESS &&
+            MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL) == MPI_SUCCESS)
+            hooked = 1;
+    }
     uint32_t i = h & ((1u << SLOT_BITS) - 1);
     if (i >= cache_cap) {
         uint32_t n = cache_cap ? cache_cap : 64;
