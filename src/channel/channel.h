@@ -159,7 +159,75 @@ enum mpcr_arg {
     /* bytes: a length in whole pages -> value: the proxy's descriptor of a new memfd that long  \
        (the library opens it as /proc/<proxy>/fd/<value>), bytes: its offset (src/proxy/shared.c) */ \
     X(SHARE, share, 0)                                                                            \
-    X(UNSHARE, unshare, 0) /* offset: a range SHARE made; the proxy forgets it */
+    X(UNSHARE, unshare, 0) /* offset: a range SHARE made; the proxy forgets it */              \
+    /* Real datatypes (docs/datatypes.md, "Real datatypes in the proxy"; src/proxy/serve/real_types.c): \
+       token: the library's handle of a derived datatype; at offset, bytes: its definition      \
+       (struct mpcr_type_def) -> rc; refused: a message at offset, value: the node refused */    \
+    X(TYPE_DEFINE, type_define, MPCR_ARG_DATA)                                                    \
+    X(TYPE_FORGET, type_forget, 0) /* token: a handle defined -> flag: it was; its type freed */  \
+    /* token: a type id (mpcr_type_id); at offset: struct mpcr_type_pack -> its results there;   \
+       MPCR_TYPE_UNKNOWN: this proxy has no definition of that handle (a restart: define it) */  \
+    X(TYPE_PACK, type_pack, MPCR_ARG_DATA)
+/* ---- real datatypes (TYPE_DEFINE, TYPE_FORGET, TYPE_PACK) ----
+ *
+ * A datatype is named on the channel by its MPICH ABI handle, mpcr's ABI:
+ * a predefined type by its value (0x4c00xxxx, the MINLOC pairs 0x8c00000x),
+ * a derived one by the library's handle (slot and generation: one object
+ * for the handle's whole life). The proxy knows a derived one once the
+ * library has sent its definition (TYPE_DEFINE), until TYPE_FORGET; a new
+ * proxy (after a restart) knows none. */
+#define MPCR_TYPE_UNKNOWN (-1) /* TYPE_PACK's reply value: a handle not defined here */
+
+/* A definition: `nodes` nodes one after the other, each a constructor whose
+ * old types are earlier nodes; the last is the type. Everything in 64-bit
+ * words after the header. */
+struct mpcr_type_def {
+    uint32_t nodes, pad;
+};
+/* What made a node: MPI's constructors, numbered so (neutral); the F90
+ * types travel as the sized predefined type they are. */
+enum mpcr_type_kind {
+    MPCR_TYPE_NAMED,          /* named: a predefined type's id */
+    MPCR_TYPE_DUP,            /* types: old */
+    MPCR_TYPE_CONTIGUOUS,     /* ints: count; types: old */
+    MPCR_TYPE_VECTOR,         /* ints: count, blocklength, stride (elements) */
+    MPCR_TYPE_HVECTOR,        /* ints: count, blocklength; addrs: stride (bytes) */
+    MPCR_TYPE_INDEXED,        /* ints: count, blocklengths[count], displacements[count] */
+    MPCR_TYPE_HINDEXED,       /* ints: count, blocklengths[count]; addrs: displacements[count] */
+    MPCR_TYPE_INDEXED_BLOCK,  /* ints: count, blocklength, displacements[count] */
+    MPCR_TYPE_HINDEXED_BLOCK, /* ints: count, blocklength; addrs: displacements[count] */
+    MPCR_TYPE_STRUCT,         /* ints: count, blocklengths[count]; addrs: displ.; types[count] */
+    MPCR_TYPE_RESIZED,        /* addrs: lb, extent */
+    MPCR_TYPE_SUBARRAY,       /* ints: ndims, sizes, subsizes, starts, order (MPICH's values) */
+    MPCR_TYPE_DARRAY,         /* ints: size, rank, ndims, gsizes, distribs, dargs, psizes, order */
+    MPCR_TYPE_KINDS
+};
+/* One node; after it nints, then naddrs int64_t, then ntypes uint64_t
+ * (indexes of earlier nodes), the arguments of MPI_Type_get_contents in
+ * its order. lb and extent are the library's: where the real MPI bounds
+ * the type otherwise (a struct's padding, markers: docs/datatypes.md), the
+ * proxy resizes it to them, so that the real type is the library's type
+ * map with the library's extent at every level. */
+struct mpcr_type_node {
+    uint32_t kind;  /* enum mpcr_type_kind */
+    uint32_t named; /* MPCR_TYPE_NAMED: the predefined type's id */
+    uint32_t nints, naddrs, ntypes, pad;
+    int64_t lb, extent;
+};
+
+/* TYPE_PACK: count elements of the type at `data + origin` in the staging
+ * area (the data copied there, [data, data + data_bytes) covering them)
+ * packed by the real MPI_Pack into [out, out + out_bytes); the proxy
+ * writes the bytes packed and its real type's bounds back. */
+struct mpcr_type_pack {
+    uint64_t data, data_bytes;
+    int64_t origin, count;
+    uint64_t out, out_bytes;
+    /* Written by the proxy: */
+    uint64_t packed;
+    int64_t size, lb, extent, true_lb, true_extent;
+};
+
 /* COMPLETE: several requests at once, as MPI_Waitany/Testany/Waitsome/
  * Testsome/Testall do. The staging area holds `peer` tokens (0: no request),
  * then, 8-byte aligned, one result per token, written by the proxy. The

@@ -175,6 +175,54 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof complete / sizeof *complete; i++)
         play(&complete[i], &seq);
 
+    /* Real datatypes (src/proxy/serve/real_types.c): definitions and packs that
+     * are malformed or name what is not there. Built at offset 256. */
+    const uint64_t at = 256;
+    char *def = mpcr_staging(ch, at);
+    struct mpcr_type_def head = {.nodes = 1};
+    struct mpcr_type_node node = {.kind = MPCR_TYPE_VECTOR, .nints = 3, .ntypes = 1};
+    int64_t words[4] = {2, 1, 2, 0}; /* vector(2, 1, 2, node 0): itself */
+    memcpy(def, &head, sizeof head);
+    memcpy(def + sizeof head, &node, sizeof node);
+    memcpy(def + sizeof head + sizeof node, words, sizeof words);
+    const uint64_t one = sizeof head + sizeof node + sizeof words;
+    const uint32_t derived = 0x8c100000u | 77; /* a handle of the library's form */
+    const struct hostile self[] = {
+        {"TYPE_DEFINE of a predefined handle", C(TYPE_DEFINE, .token = 0x4c000405, .offset = at, .bytes = one),
+         MPI_ERR_TYPE},
+        {"TYPE_DEFINE beyond the end", C(TYPE_DEFINE, .token = derived, .offset = end - 8, .bytes = one),
+         MPI_ERR_BUFFER},
+        {"TYPE_DEFINE of a node made of itself", C(TYPE_DEFINE, .token = derived, .offset = at, .bytes = one),
+         MPI_ERR_ARG},
+        {"TYPE_DEFINE cut short", C(TYPE_DEFINE, .token = derived, .offset = at, .bytes = one - 8),
+         MPI_ERR_ARG},
+        {"TYPE_PACK of a handle never defined", C(TYPE_PACK, .token = derived, .offset = at, .bytes = 128),
+         MPI_ERR_TYPE},
+        {"TYPE_PACK's arguments beyond the end", C(TYPE_PACK, .token = 0x4c000405, .offset = end - 8, .bytes = 128),
+         MPI_ERR_BUFFER},
+    };
+    for (size_t i = 0; i < sizeof self / sizeof *self; i++)
+        play(&self[i], &seq);
+    head.nodes = UINT32_MAX; /* more nodes than the bytes hold */
+    memcpy(def, &head, sizeof head);
+    play(&(struct hostile){"TYPE_DEFINE of 2^32-1 nodes", C(TYPE_DEFINE, .token = derived, .offset = at, .bytes = one), MPI_ERR_ARG}, &seq);
+    head.nodes = 1, words[0] = -1, words[3] = 0; /* vector(-1, 1, 2, itself) */
+    memcpy(def, &head, sizeof head);
+    memcpy(def + sizeof head, &node, sizeof node);
+    memcpy(def + sizeof head + sizeof node, words, sizeof words);
+    play(&(struct hostile){"TYPE_DEFINE of a vector of -1", C(TYPE_DEFINE, .token = derived, .offset = at, .bytes = one), MPI_ERR_ARG}, &seq);
+    node = (struct mpcr_type_node){.kind = MPCR_TYPE_NAMED, .named = 0x4c0000ffu};
+    memcpy(def, &head, sizeof head); /* a refusal's message went there */
+    memcpy(def + sizeof head, &node, sizeof node);
+    play(&(struct hostile){"TYPE_DEFINE of an unknown predefined type", C(TYPE_DEFINE, .token = derived, .offset = at, .bytes = sizeof head + sizeof node), MPI_ERR_TYPE}, &seq);
+    /* MPI_INT, 4 elements from 8 bytes of data; then a count of -1 */
+    struct mpcr_type_pack p = {.data = at + 256, .data_bytes = 8, .count = 4, .out = at + 512, .out_bytes = 16};
+    memcpy(def, &p, sizeof p);
+    play(&(struct hostile){"TYPE_PACK of more than the data", C(TYPE_PACK, .token = 0x4c000405, .offset = at, .bytes = sizeof p), MPI_ERR_ARG}, &seq);
+    p.count = -1;
+    memcpy(def, &p, sizeof p);
+    play(&(struct hostile){"TYPE_PACK of -1 elements", C(TYPE_PACK, .token = 0x4c000405, .offset = at, .bytes = sizeof p), MPI_ERR_ARG}, &seq);
+
     /* Back to the library's view: a harmless call (GROW to no more than
      * there is) under the sequence number the library last used, so that
      * its next call (lib_seq + 1) is new to the proxy. */

@@ -10,6 +10,7 @@
 #include "dtype.h"
 #include "pt2pt/p2p.h"
 #include "runtime/handle.h"
+#include "real_type.h"
 #include "typemap.h"
 
 #include <stddef.h>
@@ -162,6 +163,7 @@ const struct mpcr_type *mpcr_type_get(MPI_Datatype h)
 
 static void dtype_destroy(void *obj)
 {
+    mpcr_real_type_forget(obj);
     mpcr_type_unref(((struct mpcr_dtype *)obj)->t);
 }
 

@@ -7,6 +7,7 @@
 #ifndef MPCR_DTYPE_H
 #define MPCR_DTYPE_H
 
+#include <sys/types.h>
 #include <errno.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -22,6 +23,7 @@ struct mpcr_dtype {
     struct mpcr_object h;
     struct mpcr_type *t;
     char name[MPI_MAX_OBJECT_NAME];
+    pid_t real_proxy; /* the proxy that has its real datatype (real_type.c), or 0 */
 };
 /* Gives t (its creator's reference is taken over) a new handle in *out; on
  * failure t is released and MPI_ERR_NO_MEM returned. */

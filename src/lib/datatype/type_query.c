@@ -6,6 +6,7 @@
 #include "env/attr.h"
 #include "env/errors.h"
 #include "runtime/handle.h"
+#include "real_type.h"
 #include "typemap.h"
 
 #include <stdio.h>
@@ -13,8 +14,10 @@
 
 int mpcr_impl_Type_commit(MPI_Datatype *datatype)
 {
-    /* The compiled form is made with the type: nothing is left to do. */
-    return mpcr_type_get(*datatype) ? MPI_SUCCESS : MPI_ERR_TYPE;
+    /* The compiled form is made with the type: nothing is left to do
+     * (but the check of the proxy's real datatype, real_type.h). */
+    if (!mpcr_type_get(*datatype)) return MPI_ERR_TYPE;
+    return mpcr_real_type_checking() ? mpcr_real_type_check(*datatype) : MPI_SUCCESS;
 }
 
 int mpcr_impl_Type_free(MPI_Datatype *datatype)

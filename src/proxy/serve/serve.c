@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "creation.h"
 #include "idup.h"
+#include "real_types.h"
 #include "record.h"
 #include "requests.h"
 #include "serve_p2p.h"
