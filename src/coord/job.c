@@ -14,6 +14,7 @@
  * engine opens with (its proxy's token, conns.h): the manifest is written
  * once every rank's own report is in, never by counting reports. */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -29,8 +30,10 @@
 #include "control.h"
 #include "abandoned.h"
 #include "binding.h"
+#include "clock.h"
 #include "conns.h"
 #include "coord.h"
+#include "path.h"
 #include "fault.h"
 #include "private.h"
 #include "triggers.h"
@@ -78,13 +81,6 @@ struct job {
     struct mpcr_abandons abandoned; /* failed generations that writers may still write into */
 };
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void to_all(struct job *j, const char *word)
 {
     for (int r = 0; r < j->nranks; r++)
@@ -108,7 +104,7 @@ static const char *trigger_signal(const struct job *j, char *buf, unsigned cap)
 
 static void end_checkpoint(struct job *j)
 {
-    if (j->trigger >= 0) mpcr_triggers_done(&j->trig, j->trigger, now());
+    if (j->trigger >= 0) mpcr_triggers_done(&j->trig, j->trigger, mpcr_now_s());
     j->trigger = -1;
     if (j->client >= 0) close(j->client);
     j->client = -1;
@@ -131,7 +127,7 @@ static void end_checkpoint(struct job *j)
 static void give_up_generation(struct job *j)
 {
     struct mpcr_abandoned_rank *a =
-        j->phase == IMAGE ? mpcr_abandoned_add(&j->abandoned, j->gen, now()) : NULL;
+        j->phase == IMAGE ? mpcr_abandoned_add(&j->abandoned, j->gen, mpcr_now_s()) : NULL;
     if (!a) {
         mpcr_gen_remove(j->c->dir, j->gen);
         return;
@@ -144,7 +140,7 @@ static void give_up_generation(struct job *j)
         a[r].image = !a[r].reported && k->signalled && (k->fd >= 0 || k->went_on);
         if (!a[r].reported) a[r].writer_end = k->writer_end, k->writer_end = -1;
     }
-    mpcr_abandoned_settle(&j->abandoned, now(), 1e30); /* nothing pending: removed now */
+    mpcr_abandoned_settle(&j->abandoned, mpcr_now_s(), 1e30); /* nothing pending: removed now */
 }
 
 /* Gives up on the checkpoint: every rank goes on, the generation goes away. */
@@ -188,11 +184,13 @@ static void start(struct job *j, int client, int exit_after)
         if (client >= 0) close(client);
         return;
     }
-    char gdir[4200];
+    char gdir[PATH_MAX];
     j->gen = j->c->next_gen++;
-    snprintf(gdir, sizeof gdir, "%s/gen-%lu", j->c->dir, j->gen);
-    if (mkdir(gdir, 0700)) {
-        mpcr_coord_send_line(client, "error cannot create %s: %s\n", gdir, strerror(errno));
+    int rc = mpcr_path_printf(gdir, sizeof gdir, "%s/gen-%lu", j->c->dir, j->gen);
+    if (!rc && mkdir(gdir, 0700)) rc = -errno;
+    if (rc) {
+        mpcr_coord_send_line(client, "error cannot create %s/gen-%lu: %s\n", j->c->dir, j->gen,
+                             strerror(-rc));
         if (client >= 0) close(client);
         return;
     }
@@ -202,7 +200,7 @@ static void start(struct job *j, int client, int exit_after)
     j->resumed_early = 0;
     j->phase = QUIESCE;
     j->bytes = 0;
-    j->started = now();
+    j->started = mpcr_now_s();
     to_all(j, "quiesce");
     mpcr_fault_point(MPCR_FAULT_QUIESCE);
 }
@@ -215,7 +213,7 @@ static void check_drained(struct job *j)
         received += j->ranks[r].received;
     if (received != j->total_sent) return;
     j->phase = IMAGE;
-    j->t_drained = now();
+    j->t_drained = mpcr_now_s();
     if (j->may_fork) /* "image K fork": see on_snapshot() */
         for (int r = 0; r < j->nranks; r++)
             mpcr_coord_send_line(j->ranks[r].fd, "image %lu fork\n", j->gen);
@@ -231,7 +229,7 @@ static void maybe_resume_early(struct job *j)
 {
     if (!j->may_fork || j->phase != IMAGE || j->resumed_early || j->nwent_on < j->nranks) return;
     j->resumed_early = 1;
-    j->t_snapshots = now();
+    j->t_snapshots = mpcr_now_s();
     to_all(j, "resume");
 }
 
@@ -291,7 +289,7 @@ static void resumed(struct job *j)
     for (int r = 0; r < j->nranks; r++)
         n += j->ranks[r].resumed || j->ranks[r].fd < 0;
     if (n < j->nranks) return;
-    mpcr_coord_send_line(j->client, "%s resume %.0f\n", j->done, (now() - j->t_images) * 1e3);
+    mpcr_coord_send_line(j->client, "%s resume %.0f\n", j->done, (mpcr_now_s() - j->t_images) * 1e3);
     end_checkpoint(j);
 }
 
@@ -338,7 +336,7 @@ static void on_rank_line(struct job *j, int r, const char *line)
         for (int i = 0; i < j->nranks; i++)
             j->total_sent += j->ranks[i].sent;
         j->phase = DRAIN;
-        j->t_quiet = now();
+        j->t_quiet = mpcr_now_s();
         check_drained(j);
     } else if (sscanf(line, "resumed %lu", &gen) == 1 && gen == j->gen &&
                (j->phase == RESUME || (j->phase == IMAGE && j->resumed_early))) {
@@ -357,7 +355,7 @@ static void on_rank_line(struct job *j, int r, const char *line)
         snprintf(from, sizeof from, "rank %d's proxy", r);
         for (int kind = 0; kind < MPCR_TRIGGER_KINDS; kind++)
             if (!strcmp(line + 7, mpcr_trigger_word[kind]))
-                mpcr_triggers_note(&j->trig, (enum mpcr_trigger_kind)kind, from, now());
+                mpcr_triggers_note(&j->trig, (enum mpcr_trigger_kind)kind, from, mpcr_now_s());
     } else if (sscanf(line, "count %lu %llu", &gen, &a) == 2 && gen == j->gen) {
         k->received = a;
         check_drained(j);
@@ -376,8 +374,11 @@ static int missing_file(const struct job *j, char *which, size_t cap)
 {
     for (int r = 0; r < j->nranks; r++)
         for (int f = 0; f < 2; f++) {
-            snprintf(which, cap, "%s/gen-%lu/rank-%d.%s", j->c->dir, j->gen, r,
-                     f ? "state" : "img");
+            if (mpcr_path_printf(which, cap, "%s/gen-%lu/rank-%d.%s", j->c->dir, j->gen, r,
+                                 f ? "state" : "img")) {
+                snprintf(which, cap, "its file (a path under %.200s... too long)", j->c->dir);
+                return r;
+            }
             if (access(which, F_OK)) return r;
         }
     return -1;
@@ -446,7 +447,7 @@ static void on_image(struct job *j, int r, int fd, const char *line)
         k->went_on = 1, j->nwent_on++;
         maybe_resume_early(j);
     }
-    double s = now() - j->started;
+    double s = mpcr_now_s() - j->started;
     mpcr_coord_send_line(j->client, "progress %d/%d ranks, %.1f MiB, %.0f MB/s\n", j->nimages,
                          j->nranks, (double)j->bytes / 1048576.0,
                          s > 0 ? (double)j->bytes / 1e6 / s : 0.0);
@@ -456,14 +457,14 @@ static void on_image(struct job *j, int r, int fd, const char *line)
 /* Every rank's image is in: the manifest, then resume (or exit). */
 static void complete(struct job *j)
 {
-    j->t_images = now();
-    char which[4400];
+    j->t_images = mpcr_now_s();
+    char which[PATH_MAX];
     int r = missing_file(j, which, sizeof which);
     if (r >= 0) {
         fail(j, "rank %d reported its image, but %s is missing", r, which);
         return;
     }
-    char why[4600];
+    char why[PATH_MAX + 400];
     if (mpcr_manifest_write(j->c->dir, j->c->job_id, j->gen, j->nranks, j->c->mpi, why, sizeof why)) {
         fail(j, "no manifest: %s", why);
         return;
@@ -560,7 +561,7 @@ static void send_detail(const struct job *j, int fd)
         fprintf(f, "none");
     else
         fprintf(f, "%lu %s %s %.3f %d %llu %s", j->gen, phase_name[j->phase],
-                j->exit_after ? "exit" : "continue", now() - j->started, j->nimages, j->bytes,
+                j->exit_after ? "exit" : "continue", mpcr_now_s() - j->started, j->nimages, j->bytes,
                 j->trigger >= 0 ? trigger_signal(j, sig, sizeof sig)
                 : j->client >= 0 ? "command" : "interval");
     fprintf(f, " states ");
@@ -702,17 +703,17 @@ static int fill(const struct job *j, int extra_fd, int launcher_end, struct poll
  * drain: the partner a late rank waits for). */
 static void check_timeouts(struct job *j, double timeout)
 {
-    if (j->phase == RESUME && now() - j->t_images > timeout) { /* complete all the same */
+    if (j->phase == RESUME && mpcr_now_s() - j->t_images > timeout) { /* complete all the same */
         for (int r = 0; r < j->nranks; r++)
             j->ranks[r].resumed = 1;
         resumed(j);
     }
-    if (j->phase == QUIESCE && !j->where_asked && now() - j->started > timeout / 2) {
+    if (j->phase == QUIESCE && !j->where_asked && mpcr_now_s() - j->started > timeout / 2) {
         j->where_asked = 1;
         for (int r = 0; r < j->nranks; r++)
             mpcr_coord_send_line(j->ranks[r].fd, "where %lu\n", j->gen);
     }
-    if (j->phase != IDLE && j->phase != RESUME && now() - j->started > timeout) {
+    if (j->phase != IDLE && j->phase != RESUME && mpcr_now_s() - j->started > timeout) {
         char late[256] = "", where[400] = "";
         for (int r = 0, n = 0; r < j->nranks && n < 8; r++)
             if (j->phase == QUIESCE && !j->ranks[r].quiet) {
@@ -749,7 +750,7 @@ static void job_ended(struct job *j)
 /* A checkpoint asked for by a signal (triggers.h), once the job can take one. */
 static void act_on_triggers(struct job *j)
 {
-    mpcr_triggers_poll(&j->trig, now());
+    mpcr_triggers_poll(&j->trig, mpcr_now_s());
     if (!j->trig.pending[MPCR_TRIGGER_CONTINUE] && !j->trig.pending[MPCR_TRIGGER_EXIT]) return;
     if (j->phase != IDLE) {
         if (j->exit_after) mpcr_triggers_drop(&j->trig); /* the job ends after this one */
@@ -770,7 +771,7 @@ static void act_on_triggers(struct job *j)
     start(j, -1, kind == MPCR_TRIGGER_EXIT);
     if (j->phase == IDLE) { /* start() could not even begin */
         fprintf(stderr, "mpcr: coordinator: SIG%s: the checkpoint could not begin\n", name);
-        mpcr_triggers_done(&j->trig, kind, now());
+        mpcr_triggers_done(&j->trig, kind, mpcr_now_s());
         return;
     }
     j->trigger = kind;
@@ -792,25 +793,25 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
     signal(SIGPIPE, SIG_IGN);
     const char *t = getenv("MPCR_CKPT_TIMEOUT");
     double timeout = t ? atof(t) : 120.0;
-    double next_auto = c->interval > 0 ? now() + c->interval : 0;
+    double next_auto = c->interval > 0 ? mpcr_now_s() + c->interval : 0;
     int status = 0, launcher_end = mpcr_process_end_fd(launcher);
     double ended = 0; /* when the job ended */
     for (;;) {
         pid_t w = launcher && !ended ? waitpid(launcher, &status, WNOHANG) : 0;
         if (launcher && !ended && (w == launcher || (w < 0 && errno != EINTR))) {
-            ended = now();
+            ended = mpcr_now_s();
             if (launcher_end >= 0) close(launcher_end);
             launcher_end = -1;
             job_ended(&j);
         }
-        mpcr_abandoned_settle(&j.abandoned, now(), timeout);
-        if (ended && (!mpcr_abandoned_count(&j.abandoned) || now() - ended > ENDED_WAIT_S)) break;
-        if (next_auto && !ended && now() >= next_auto) {
+        mpcr_abandoned_settle(&j.abandoned, mpcr_now_s(), timeout);
+        if (ended && (!mpcr_abandoned_count(&j.abandoned) || mpcr_now_s() - ended > ENDED_WAIT_S)) break;
+        if (next_auto && !ended && mpcr_now_s() >= next_auto) {
             int ending = 0;
             for (int r = 0; r < nranks; r++)
                 ending |= j.ranks[r].finalizing;
             if (j.phase == IDLE && j.connected == nranks && !ending) start(&j, -1, 0);
-            next_auto = now() + c->interval;
+            next_auto = mpcr_now_s() + c->interval;
         }
         check_timeouts(&j, timeout);
         if (!ended) act_on_triggers(&j);
@@ -818,7 +819,7 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
         int n = fill(&j, extra_fd, launcher_end, p, &at);
         int ready = poll(p, (nfds_t)n, 50);
         /* Silent connections time out even when nothing else happens. */
-        mpcr_conns_serve(&j.conns, p + at.conns, ready > 0 ? n - at.conns : 0, c->secret, now(),
+        mpcr_conns_serve(&j.conns, p + at.conns, ready > 0 ? n - at.conns : 0, c->secret, mpcr_now_s(),
                          on_request, &j);
         if (ready <= 0) continue;
         for (int r = 0; r < nranks; r++)
@@ -827,12 +828,12 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
                 on_rank_readable(&j, r);
         if (extra_fd >= 0 && p[at.extra].revents && on_extra) on_extra();
         if (c->listen_fd >= 0 && p[at.listen].revents & POLLIN)
-            mpcr_conns_accept(&j.conns, c->listen_fd, 1, now());
+            mpcr_conns_accept(&j.conns, c->listen_fd, 1, mpcr_now_s());
         if (c->tcp_fd >= 0 && p[at.tcp].revents & POLLIN)
-            mpcr_conns_accept(&j.conns, c->tcp_fd, 0, now());
+            mpcr_conns_accept(&j.conns, c->tcp_fd, 0, mpcr_now_s());
         check_writers(&j, p + at.writers);
         if (!launcher && !ended && j.ever_connected >= nranks && j.connected == 0) {
-            ended = now();
+            ended = mpcr_now_s();
             job_ended(&j);
         }
     }
@@ -842,7 +843,7 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
         if (j.ranks[r].fd >= 0) close(j.ranks[r].fd);
     if (launcher_end >= 0) close(launcher_end);
     mpcr_conns_farewell(&j.conns, c->listen_fd,
-                        "error the job ended before the checkpoint began; none was taken\n", now());
+                        "error the job ended before the checkpoint began; none was taken\n", mpcr_now_s());
     free(j.ranks), free(p);
     mpcr_coord_close(c);
     return status;

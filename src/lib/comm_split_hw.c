@@ -20,6 +20,7 @@
  * different directories, for a rank that cannot write there, and for any
  * other key (network_topo included: mpcr knows no network topology). */
 #include "api_gen.h"
+#include "hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,15 +55,6 @@ int mpcr_comm_split_hw(struct mpcr_comm *c, int split_type, int key, MPI_Info in
     return in ? mpcr_impl_Info_set(in, resource_key, "mpi_shared_memory") : MPI_SUCCESS;
 }
 
-/* FNV-1a: a hash of the directory's name, to compare the members' names. */
-static uint64_t hash_of(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3u;
-    return h;
-}
-
 static void probe_name(char *buf, size_t cap, const char *dir, uint64_t nonce, int32_t world_rank)
 {
     snprintf(buf, cap, "%s/.mpcr-nbhd-%016llx-%d", dir, (unsigned long long)nonce, (int)world_rank);
@@ -77,7 +69,7 @@ int mpcr_comm_split_neighborhood(struct mpcr_comm *c, int key, MPI_Info info, MP
     if (in) mpcr_impl_Info_get(in, "nbhd_common_dirname", (int)sizeof dir - 1, dir, &flag);
     /* Everyone's hash and its complement (the same dir everywhere iff the
      * largest of both agree), and a nonce for the files' names. */
-    uint64_t h = flag ? hash_of(dir) : 0;
+    uint64_t h = flag ? mpcr_hash64(MPCR_HASH64_INIT, dir, strlen(dir)) : 0;
     uint64_t mine[3] = {h, ~h, (uint64_t)getpid() * 0x9e3779b97f4a7c15u ^ (uint64_t)time(NULL)};
     uint64_t all[3];
     const struct mpcr_type *u64 = mpcr_type_get(MPI_UINT64_T);

@@ -14,6 +14,7 @@
  * mpcr_comm_peer_out/in); the collectives (coll_inter.c) also use a hidden
  * intra-communicator over the local group. */
 #include "api_gen.h"
+#include "hash.h"
 #include "topo.h" /* mpcr_comm_dup, mpcr_comm_handle */
 
 #include <stdlib.h>
@@ -165,9 +166,8 @@ int mpcr_impl_Intercomm_create_from_groups(struct mpcr_group *lg, int local_lead
     if (mpcr_group_rank_of(lg, mpcr.rank) == MPI_UNDEFINED ||
         mpcr_group_rank_of(rg, mpcr.rank) != MPI_UNDEFINED)
         return MPI_ERR_GROUP;
-    uint32_t tag = 2166136261u; /* FNV-1a, within the least MPI_TAG_UB */
-    for (const char *c = stringtag; *c; c++)
-        tag = (tag ^ (uint8_t)*c) * 16777619u;
+    /* the same on every member, within the least MPI_TAG_UB */
+    uint32_t tag = mpcr_hash32(MPCR_HASH32_INIT, stringtag, strlen(stringtag));
     return span_create(lg->ranks, lg->size, rg->ranks, rg->size,
                        lg->ranks[local_leader] < rg->ranks[remote_leader], (int)(tag % 32768),
                        errhandler, newintercomm);
