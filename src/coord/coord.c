@@ -28,6 +28,7 @@
 #include "clock.h"
 #include "conns.h"
 #include "coord.h"
+#include "coord_protocol.h"
 #include "path.h"
 #include "private.h"
 
@@ -329,11 +330,11 @@ static void start_checkpoint(struct mpcr_coord *c, pid_t child, struct pending *
     try_signal(c, child, p);
 }
 
-/* The engine's report: "image GEN ok BYTES" or "image GEN error WHY". */
-static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engine, const char *line)
+/* The engine's report, m: "image GEN ok BYTES [forked MS]" or "image GEN error WHY". */
+static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engine, const char *line,
+                              const struct mpcr_line *m)
 {
-    char *end;
-    unsigned long gen = strtoul(line + 6, &end, 10);
+    unsigned long gen = m->num[0];
     if (!p->active || !p->signalled || gen != p->gen) {
         /* a stray or repeated report (the process's own, by its pid): it
          * goes on, and the report is logged, never counted */
@@ -344,11 +345,10 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
         return;
     }
     double ms = (mpcr_now_s() - p->started) * 1e3;
-    int ok = !strncmp(end, " ok ", 4);
-    char *rest = end;
-    unsigned long long bytes = ok ? strtoull(end + 4, &rest, 10) : 0;
-    long stopped = -1; /* "forked MS": a forked copy wrote it; the process was stopped MS */
-    if (ok && !strncmp(rest, " forked ", 8)) stopped = strtol(rest + 8, NULL, 10);
+    int ok = m->kind == MPCR_LINE_IMAGE_OK;
+    unsigned long long bytes = ok ? m->num[1] : 0;
+    /* "forked MS": a forked copy wrote it; the process was stopped MS */
+    long stopped = ok && m->opt && m->num[2] <= LONG_MAX ? (long)m->num[2] : -1;
     char why[PATH_MAX + 400] = "";
     int rc = ok ? mpcr_manifest_write(c->dir, c->job_id, gen, 1, NULL, why, sizeof why) : 0;
     if (ok && !rc) {
@@ -362,7 +362,7 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
         mpcr_gen_remove(c->dir, gen);
         if (p->client >= 0) {
             if (ok) mpcr_coord_send_line(p->client, "error %s\n", why);
-            else mpcr_coord_send_line(p->client, "error %s\n", *end ? end + 7 : "unknown");
+            else mpcr_coord_send_line(p->client, "error %s\n", m->text);
         }
     }
     if (p->client >= 0) close(p->client);
@@ -403,24 +403,27 @@ static void on_request(void *arg, const struct mpcr_request *rq)
     struct serving *sv = arg;
     int fd = rq->fd;
     const char *line = rq->line;
-    if (!strcmp(line, "checkpoint") || !strcmp(line, "checkpoint exit")) {
-        start_checkpoint(sv->c, sv->child, sv->p, fd, line[10] != 0);
+    struct mpcr_line m;
+    if (mpcr_coord_line_parse(line, MPCR_FROM_CLIENT | MPCR_FROM_ENGINE, &m))
+        m.kind = MPCR_LINE_KINDS; /* unknown */
+    if (m.kind == MPCR_LINE_CHECKPOINT) {
+        start_checkpoint(sv->c, sv->child, sv->p, fd, m.opt);
         return; /* the client waits for the engine's report */
     }
-    if (!strncmp(line, "image ", 6)) {
+    if (m.kind == MPCR_LINE_IMAGE_OK || m.kind == MPCR_LINE_IMAGE_ERROR) {
         if (from_the_process(rq->pid, sv->child)) {
-            finish_checkpoint(sv->c, sv->p, fd, line); /* answers the engine; closed below */
+            finish_checkpoint(sv->c, sv->p, fd, line, &m); /* answers the engine; closed below */
         } else {
             fprintf(stderr, "mpcr: coordinator: refused \"%.80s\" from pid %d: not the process "
                             "(pid %d) or its image writer\n", line, (int)rq->pid, (int)sv->child);
             mpcr_coord_send_line(fd, "error an image report must come from the process\n");
         }
-    } else if (!strcmp(line, "status")) {
+    } else if (m.kind == MPCR_LINE_STATUS && !m.opt) { /* "status detail": an MPI job's */
         unsigned long newest, highest;
         mpcr_gen_scan(sv->c->dir, &newest, &highest);
         mpcr_coord_send_line(fd, "running pid %d newest-complete gen-%lu%s\n", (int)sv->child,
                              newest, sv->p->active ? " checkpoint-in-progress" : "");
-    } else if (!strcmp(line, "ping"))
+    } else if (m.kind == MPCR_LINE_PING)
         mpcr_coord_send_line(fd, "pong\n");
     else
         mpcr_coord_send_line(fd, "error unknown request\n");

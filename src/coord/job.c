@@ -33,6 +33,7 @@
 #include "clock.h"
 #include "conns.h"
 #include "coord.h"
+#include "coord_protocol.h"
 #include "path.h"
 #include "fault.h"
 #include "private.h"
@@ -246,11 +247,11 @@ static int engine_rank(const struct job *j, const struct mpcr_request *rq)
  * writes the image. A copy waits for the coordinator's answer after its
  * report, so one that ends while images are still missing died: a local
  * one (the pid means something only on this host) is watched for that. */
-static void on_snapshot(struct job *j, int r, const char *line, int local)
+static void on_snapshot(struct job *j, int r, const struct mpcr_line *m, const char *line,
+                        int local)
 {
-    unsigned long gen;
-    int pid = 0;
-    if (sscanf(line, "snapshot %lu %d", &gen, &pid) < 1) return;
+    unsigned long gen = m->num[0];
+    int pid = m->num[1] <= INT_MAX ? (int)m->num[1] : 0;
     struct mpcr_abandoned_rank *a = mpcr_abandoned_rank(&j->abandoned, gen, r);
     if (a) { /* a checkpoint given up: its copy is watched until it ends */
         a->went_on = 1;
@@ -294,55 +295,62 @@ static void resumed(struct job *j)
 }
 
 /* A proxy's word on a generation given up (abandoned.h); 1 if it was one. */
-static int on_abandoned_line(struct job *j, int r, const char *line)
+static int on_abandoned_line(struct job *j, int r, const struct mpcr_line *m)
 {
-    char word[16];
-    unsigned long gen;
-    if (sscanf(line, "%15s %lu", word, &gen) != 2) return 0;
-    struct mpcr_abandoned_rank *a = mpcr_abandoned_rank(&j->abandoned, gen, r);
+    if (m->kind != MPCR_LINE_SIGNALLED && m->kind != MPCR_LINE_RESUMED &&
+        m->kind != MPCR_LINE_FAILED && m->kind != MPCR_LINE_COUNT)
+        return 0;
+    struct mpcr_abandoned_rank *a = mpcr_abandoned_rank(&j->abandoned, m->num[0], r);
     if (!a) return 0;
-    if (!strcmp(word, "signalled")) {
+    if (m->kind == MPCR_LINE_SIGNALLED) {
         if (!a->reported) a->image = 1; /* its program writes an image, and will report */
-    } else if (!strcmp(word, "resumed")) {
+    } else if (m->kind == MPCR_LINE_RESUMED) {
         a->state = 0;
-    } else {
-        return !strcmp(word, "failed") || !strcmp(word, "count"); /* nothing to do */
-    }
+    } /* failed, count: nothing to do */
     return 1;
 }
 
+/* Every rank is quiet: the drain begins. */
+static void all_quiet(struct job *j)
+{
+    j->total_sent = 0;
+    for (int i = 0; i < j->nranks; i++)
+        j->total_sent += j->ranks[i].sent;
+    j->phase = DRAIN;
+    j->t_quiet = mpcr_now_s();
+    check_drained(j);
+}
+
+/* A line of rank r's proxy (coord_protocol.h); one that is no proxy's
+ * line, or not of the checkpoint in progress, changes nothing. */
 static void on_rank_line(struct job *j, int r, const char *line)
 {
     struct rank *k = &j->ranks[r];
-    unsigned long gen;
-    unsigned long long a, b;
-    int n = 0;
-    if (on_abandoned_line(j, r, line)) return;
-    if (sscanf(line, "where %lu %*d %n", &gen, &n) == 1 && n && gen == j->gen && j->phase != IDLE) {
-        snprintf(k->where, sizeof k->where, "%s", line + n);
-        return;
-    }
-    if (sscanf(line, "signalled %lu", &gen) == 1 && gen == j->gen && j->phase == IMAGE) {
-        k->signalled = 1;
-        return;
-    }
-    if (sscanf(line, "quiet %lu %llu %llu", &gen, &a, &b) == 3 && j->phase == QUIESCE &&
-        gen == j->gen) {
-        k->quiet = 1, k->sent = a, k->received = b;
+    struct mpcr_line m;
+    if (mpcr_coord_line_parse(line, MPCR_FROM_PROXY, &m) || on_abandoned_line(j, r, &m)) return;
+    /* the generation, first in every line about a checkpoint */
+    int now_gen = m.nnum && m.num[0] == j->gen && j->phase != IDLE;
+    switch (m.kind) {
+    case MPCR_LINE_WHERE_AT:
+        if (now_gen) snprintf(k->where, sizeof k->where, "%s", m.text);
+        break;
+    case MPCR_LINE_SIGNALLED:
+        if (now_gen && j->phase == IMAGE) k->signalled = 1;
+        break;
+    case MPCR_LINE_QUIET:
+        if (!now_gen || j->phase != QUIESCE) break;
+        k->quiet = 1, k->sent = m.num[1], k->received = m.num[2];
+        int quiet = 0;
         for (int i = 0; i < j->nranks; i++)
-            n += j->ranks[i].quiet;
-        if (n < j->nranks) return;
-        j->total_sent = 0;
-        for (int i = 0; i < j->nranks; i++)
-            j->total_sent += j->ranks[i].sent;
-        j->phase = DRAIN;
-        j->t_quiet = mpcr_now_s();
-        check_drained(j);
-    } else if (sscanf(line, "resumed %lu", &gen) == 1 && gen == j->gen &&
-               (j->phase == RESUME || (j->phase == IMAGE && j->resumed_early))) {
+            quiet += j->ranks[i].quiet;
+        if (quiet == j->nranks) all_quiet(j);
+        break;
+    case MPCR_LINE_RESUMED:
+        if (!now_gen || !(j->phase == RESUME || (j->phase == IMAGE && j->resumed_early))) break;
         k->resumed = 1;
         if (j->phase == RESUME) resumed(j);
-    } else if (!strncmp(line, "finalizing ", 11)) {
+        break;
+    case MPCR_LINE_FINALIZING:
         k->finalizing = 1;
         if (j->phase == RESUME)
             resumed(j);
@@ -350,21 +358,28 @@ static void on_rank_line(struct job *j, int r, const char *line)
             k->resumed = 1; /* its image is being written */
         else if (j->phase != IDLE)
             fail(j, "the job is ending (rank %d has called MPI_Finalize)", r);
-    } else if (!strncmp(line, "signal ", 7)) { /* its proxy had a signal that asks for one */
+        break;
+    case MPCR_LINE_SIGNAL: { /* its proxy had a signal that asks for one */
         char from[32];
         snprintf(from, sizeof from, "rank %d's proxy", r);
         for (int kind = 0; kind < MPCR_TRIGGER_KINDS; kind++)
-            if (!strcmp(line + 7, mpcr_trigger_word[kind]))
+            if (!strcmp(m.word, mpcr_trigger_word[kind]))
                 mpcr_triggers_note(&j->trig, (enum mpcr_trigger_kind)kind, from, mpcr_now_s());
-    } else if (sscanf(line, "count %lu %llu", &gen, &a) == 2 && gen == j->gen) {
-        k->received = a;
+        break;
+    }
+    case MPCR_LINE_COUNT:
+        if (m.num[0] != j->gen) break;
+        k->received = m.num[1];
         check_drained(j);
-    } else if (sscanf(line, "busy %lu %n", &gen, &n) == 1 && n && gen == j->gen &&
-               j->phase != IDLE) {
-        fail(j, "%s; try again in a moment", line + n);
-    } else if (sscanf(line, "failed %lu %n", &gen, &n) == 1 && n && gen == j->gen &&
-               j->phase != IDLE) {
-        fail(j, "%s", line + n);
+        break;
+    case MPCR_LINE_BUSY:
+        if (now_gen) fail(j, "%s; try again in a moment", m.text);
+        break;
+    case MPCR_LINE_FAILED:
+        if (now_gen) fail(j, "%s", m.text);
+        break;
+    default:
+        break;
     }
 }
 
@@ -397,10 +412,10 @@ static void complete(struct job *j);
 
 /* Rank r's engine's report (r < 0: from a connection that is no rank's
  * engine): "image K ok BYTES [forked MS]" or "image K error WHY". */
-static void on_image(struct job *j, int r, int fd, const char *line)
+static void on_image(struct job *j, int r, int fd, const char *line, const struct mpcr_line *m)
 {
-    char *end, why[160];
-    unsigned long gen = strtoul(line + 6, &end, 10);
+    char why[160];
+    unsigned long gen = m->num[0];
     if (r < 0) {
         refuse_report(
             fd, line,
@@ -429,12 +444,11 @@ static void on_image(struct job *j, int r, int fd, const char *line)
     }
     k->engine = fd;
     mpcr_fault_point(MPCR_FAULT_REPORT);
-    if (strncmp(end, " ok ", 4)) {
-        fail(j, "rank %d: %s", r, *end ? end + 1 : "its image could not be written");
+    if (m->kind == MPCR_LINE_IMAGE_ERROR) {
+        fail(j, "rank %d: %s", r, m->text);
         return;
     }
-    char *rest;
-    k->bytes = strtoull(end + 4, &rest, 10);
+    k->bytes = m->num[1];
     j->bytes += k->bytes;
     k->imaged = 1, j->nimages++;
     /* Written in place (that program waits for the answer), or by a forked
@@ -502,33 +516,39 @@ static void complete(struct job *j)
 static void take_rank_lines(struct job *j, int r);
 
 /* "proxy PROTOCOL RANK SIZE PID TOKEN": a rank's proxy comes, and stays
- * connected; TOKEN is what its engine's reports will carry. */
-static void on_hello(struct job *j, const struct mpcr_request *rq)
+ * connected; TOKEN is what its engine's reports will carry. m: the hello
+ * parsed, or NULL for a line "proxy ..." of another shape (PROTOCOL comes
+ * first in every version). */
+static void on_hello(struct job *j, const struct mpcr_request *rq, const struct mpcr_line *m)
 {
-    int version = 0, r = -1, size = 0, pid = 0, fd = rq->fd;
-    char token[32] = "";
-    sscanf(rq->line, "proxy %d %d %d %d %31s", &version, &r, &size, &pid, token);
-    if (version != MPCR_COORD_PROTOCOL) {
-        mpcr_coord_send_line(fd, "error this coordinator speaks protocol %d, not %d\n",
-                             MPCR_COORD_PROTOCOL, version);
+    int fd = rq->fd;
+    unsigned long long version = m ? m->num[0] : strtoull(rq->line + 6, NULL, 10);
+    if (version != MPCR_COORD_PROTOCOL || !m) {
+        if (version != MPCR_COORD_PROTOCOL)
+            mpcr_coord_send_line(fd, "error this coordinator speaks protocol %d, not %llu\n",
+                                 MPCR_COORD_PROTOCOL, version);
+        else
+            mpcr_coord_send_line(fd, "error not a proxy's hello: proxy %s\n",
+                                 mpcr_coord_lines[MPCR_LINE_HELLO].args);
         close(fd);
         return;
     }
-    if (r < 0 || r >= j->nranks || size != j->nranks || j->ranks[r].fd >= 0 || !token[0]) {
-        mpcr_coord_send_line(fd, "error rank %d of %d does not belong to this job of %d\n", r, size,
-                             j->nranks);
+    unsigned long long r = m->num[1], size = m->num[2];
+    if (r >= (unsigned)j->nranks || size != (unsigned)j->nranks || j->ranks[r].fd >= 0) {
+        mpcr_coord_send_line(fd, "error rank %llu of %llu does not belong to this job of %d\n", r,
+                             size, j->nranks);
         close(fd);
         return;
     }
     struct rank *k = &j->ranks[r];
     k->fd = fd;
-    snprintf(k->token, sizeof k->token, "%s", token);
+    snprintf(k->token, sizeof k->token, "%s", m->word);
     j->connected++;
     j->ever_connected++;
     /* What it sent after its hello is its first lines. */
     k->len = rq->rest_len < sizeof k->buf - 1 ? rq->rest_len : 0;
     memcpy(k->buf, rq->rest, k->len);
-    take_rank_lines(j, r);
+    take_rank_lines(j, (int)r);
 }
 
 /* Each rank's state: running, quiet (stopped for the checkpoint),
@@ -587,24 +607,32 @@ static void on_request(void *arg, const struct mpcr_request *rq)
     struct job *j = arg;
     int fd = rq->fd;
     const char *line = rq->line;
-    if (!strncmp(line, "proxy ", 6)) {
-        on_hello(j, rq);
+    struct mpcr_line m;
+    if (mpcr_coord_line_parse(line, MPCR_FROM_CLIENT | MPCR_FROM_PROXY | MPCR_FROM_ENGINE, &m)) {
+        if (!strncmp(line, "proxy ", 6)) {
+            on_hello(j, rq, NULL); /* another protocol's hello: said so */
+            return;
+        }
+        m.kind = MPCR_LINE_KINDS; /* unknown */
+    }
+    if (m.kind == MPCR_LINE_HELLO) {
+        on_hello(j, rq, &m);
         return;
     }
-    if (!strncmp(line, "snapshot ", 9)) {
-        on_snapshot(j, engine_rank(j, rq), line, rq->local);
+    if (m.kind == MPCR_LINE_SNAPSHOT) {
+        on_snapshot(j, engine_rank(j, rq), &m, line, rq->local);
         close(fd);
         return;
     }
-    if (!strncmp(line, "image ", 6)) {
-        on_image(j, engine_rank(j, rq), fd, line);
+    if (m.kind == MPCR_LINE_IMAGE_OK || m.kind == MPCR_LINE_IMAGE_ERROR) {
+        on_image(j, engine_rank(j, rq), fd, line, &m);
         return;
     }
-    if (!strcmp(line, "checkpoint") || !strcmp(line, "checkpoint exit")) {
-        start(j, fd, line[10] != 0);
+    if (m.kind == MPCR_LINE_CHECKPOINT) {
+        start(j, fd, m.opt);
         return;
     }
-    if (!strcmp(line, "status")) {
+    if (m.kind == MPCR_LINE_STATUS && !m.opt) {
         unsigned long newest, highest;
         mpcr_gen_scan(j->c->dir, &newest, &highest);
         int count[4] = {0};
@@ -625,9 +653,9 @@ static void on_request(void *arg, const struct mpcr_request *rq)
                              j->phase != IDLE ? phase_name[j->phase] : "", count[0], count[1],
                              count[2], count[3], odd[0] ? " (" : "", odd[0] ? odd + 1 : "",
                              odd[0] ? ")" : "");
-    } else if (!strcmp(line, "status detail")) {
+    } else if (m.kind == MPCR_LINE_STATUS) {
         send_detail(j, fd);
-    } else if (!strcmp(line, "ping")) {
+    } else if (m.kind == MPCR_LINE_PING) {
         mpcr_coord_send_line(fd, "pong\n");
     } else {
         mpcr_coord_send_line(fd, "error unknown request\n");
