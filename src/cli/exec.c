@@ -92,10 +92,7 @@ static int start_coordinator(const struct mpcr_launch *l, const struct job_optio
 {
     char mpcr[PATH_MAX], nranks[16], ip[INET_ADDRSTRLEN];
     if (mpcr_launch_listen_ip(l, ip, sizeof ip)) return -1;
-    if (mpcr_path_join(mpcr, sizeof mpcr, mpcr_self_dir(), "mpcr")) {
-        mpcr_err("exec: the name of mpcr's directory is too long: %s", mpcr_self_dir());
-        return -1;
-    }
+    if (mpcr_sibling(mpcr, sizeof mpcr, "mpcr")) return -1;
     snprintf(nranks, sizeof nranks, "%d", l->size);
     double deadline = mpcr_now_s() + wait_limit();
     char reply[64];
@@ -161,7 +158,7 @@ static int write_launch(const char *dir, const char *addr, const char *key, unsi
  * earlier launch names another key) and reads it. */
 static int read_launch(const char *dir, const char *key, char *addr, size_t cap, unsigned long *gen)
 {
-    char path[PATH_MAX], why[PATH_MAX + 200] = "";
+    char path[PATH_MAX], why[MPCR_WHY_MAX] = "";
     if (mpcr_path_join(path, sizeof path, dir, LAUNCH_FILE)) {
         mpcr_err("exec: the checkpoint directory's name is too long: %s", dir);
         return -1;
@@ -187,12 +184,9 @@ static int read_launch(const char *dir, const char *key, char *addr, size_t cap,
 
 static int exec_proxy(const struct mpcr_launch *l, char *const tail[])
 {
-    char proxy[PATH_MAX];
-    if (mpcr_path_printf(proxy, sizeof proxy, "%s/../libexec/mpcr/mpcr-proxy-%s", mpcr_self_dir(),
-                         l->mpi)) {
-        mpcr_err("exec: the name of mpcr's directory is too long: %s", mpcr_self_dir());
-        return 1;
-    }
+    char proxy[PATH_MAX], rel[64];
+    snprintf(rel, sizeof rel, "../libexec/mpcr/mpcr-proxy-%s", l->mpi);
+    if (mpcr_sibling(proxy, sizeof proxy, rel)) return 1;
     int n = 0;
     while (tail[n])
         n++;
@@ -211,7 +205,7 @@ static int exec_proxy(const struct mpcr_launch *l, char *const tail[])
  * checks them, and its rank count against the launch's. */
 static int check_generation(const char *dir, unsigned long gen, int size)
 {
-    char abs[PATH_MAX], why[4600];
+    char abs[PATH_MAX], why[MPCR_WHY_MAX];
     struct mpcr_manifest m;
     if (!realpath(dir, abs) || mpcr_generation_verify(abs, gen, &m, why, sizeof why)) {
         mpcr_err("exec: refusing %s/gen-%lu: %s", dir, gen, why);
@@ -320,8 +314,12 @@ int cmd_exec(int argc, char **argv)
         if (mpcr_use_coordinator(addr, o.dir)) return 1;
     }
     if (restart && gen) {
-        char gdir[PATH_MAX + 32];
-        snprintf(gdir, sizeof gdir, "%s/gen-%lu", getenv("MPCR_CKPT_DIR"), gen);
+        char gdir[PATH_MAX];
+        const char *dir = getenv("MPCR_CKPT_DIR");
+        if (mpcr_path_printf(gdir, sizeof gdir, "%s/gen-%lu", dir ? dir : ".", gen)) {
+            mpcr_err("exec: the path of gen-%lu in %s is too long", gen, dir ? dir : ".");
+            return 1;
+        }
         char *tail[] = {"--restore", gdir, NULL};
         return exec_proxy(&l, tail);
     }
@@ -330,7 +328,7 @@ int cmd_exec(int argc, char **argv)
         return usage();
     }
     char lib_dir[PATH_MAX];
-    snprintf(lib_dir, sizeof lib_dir, "%s/../lib/mpcr", mpcr_self_dir());
+    if (mpcr_sibling(lib_dir, sizeof lib_dir, "../lib/mpcr")) return 1;
     char **tail = calloc((size_t)(argc - i) + 4, sizeof *tail);
     if (!tail) return 1;
     int k = 0;

@@ -56,8 +56,10 @@ static int sync_dir(const char *path, char *buf, size_t cap)
     const char *slash = strrchr(path, '/');
     size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
     if (n >= cap) return -ENAMETOOLONG;
-    if (n) memcpy(buf, path, n);
-    else buf[n++] = '.';
+    if (n)
+        memcpy(buf, path, n);
+    else
+        buf[n++] = '.';
     buf[n] = 0;
     int dfd = open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) return -errno;

@@ -19,6 +19,7 @@
 #ifndef MPCR_COMMON_COORD_PROTOCOL_H
 #define MPCR_COMMON_COORD_PROTOCOL_H
 
+#include <limits.h>
 #include <stddef.h>
 
 /* Who sends a line (a mask: a row may have several senders). */
@@ -73,7 +74,7 @@ enum mpcr_line_kind {
 #define MPCR_LINE_ENUM(name, word, args, from, meaning) MPCR_LINE_##name,
     MPCR_COORD_LINES(MPCR_LINE_ENUM)
 #undef MPCR_LINE_ENUM
-    MPCR_LINE_KINDS
+        MPCR_LINE_KINDS
 };
 
 struct mpcr_line_row {
@@ -83,8 +84,9 @@ struct mpcr_line_row {
 };
 extern const struct mpcr_line_row mpcr_coord_lines[MPCR_LINE_KINDS];
 
-#define MPCR_LINE_NUMS 4  /* the most %u of a row */
-#define MPCR_LINE_WORD 32 /* a %w argument's room, NUL included */
+#define MPCR_LINE_MAX  (PATH_MAX + 512) /* the longest line sent (an answer names a directory) */
+#define MPCR_LINE_NUMS 4                /* the most %u of a row */
+#define MPCR_LINE_WORD 32               /* a %w argument's room, NUL included */
 
 /* A line taken apart: its row, its numbers in order, its %w, its %t. */
 struct mpcr_line {

@@ -46,7 +46,7 @@ static int sock_addr(const char *dir, struct sockaddr_un *a)
  * sockets or links there. */
 static int check_dir(const char *dir)
 {
-    char why[PATH_MAX + 200];
+    char why[MPCR_WHY_MAX];
     if (!mpcr_check_private(dir, S_IFDIR, why, sizeof why)) return 0;
     fprintf(stderr, "mpcr: refusing the checkpoint directory: %s; use a directory of your own, "
                     "writable by you alone (chmod go-w, or a new one)\n", why);
@@ -163,7 +163,7 @@ int mpcr_coord_listen_tcp(struct mpcr_coord *c, const char *addr)
     /* A restart's coordinator continues the job of the newest generation. */
     unsigned long newest, highest;
     struct mpcr_manifest m;
-    char why[PATH_MAX + 200], job[32];
+    char why[MPCR_WHY_MAX], job[32];
     if (!mpcr_gen_scan(c->dir, &newest, &highest) && newest &&
         !mpcr_manifest_read(c->dir, newest, &m, why, sizeof why)) {
         c->job_id = m.job;
@@ -226,7 +226,7 @@ void mpcr_coord_close(struct mpcr_coord *c)
 
 void mpcr_coord_send_line(int fd, const char *fmt, ...)
 {
-    char buf[4600];
+    char buf[MPCR_LINE_MAX];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
@@ -349,7 +349,7 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
     unsigned long long bytes = ok ? m->num[1] : 0;
     /* "forked MS": a forked copy wrote it; the process was stopped MS */
     long stopped = ok && m->opt && m->num[2] <= LONG_MAX ? (long)m->num[2] : -1;
-    char why[PATH_MAX + 400] = "";
+    char why[MPCR_WHY_MAX] = "";
     int rc = ok ? mpcr_manifest_write(c->dir, c->job_id, gen, 1, NULL, why, sizeof why) : 0;
     if (ok && !rc) {
         mpcr_coord_send_line(engine, p->exit_after ? "exit\n" : "continue\n");

@@ -76,7 +76,7 @@ struct job {
     unsigned long long bytes, total_sent;
     double started, t_quiet, t_drained, t_images, t_snapshots;
     int where_asked; /* the late ranks' proxies were asked what they are doing */
-    char done[4400]; /* the client's answer, sent once every rank has resumed */
+    char done[MPCR_LINE_MAX]; /* the client's answer, sent once every rank has resumed */
     struct mpcr_triggers trig; /* checkpoints asked for by signals */
     int trigger;               /* the kind of signal that asked for the one in progress; -1 */
     struct mpcr_abandons abandoned; /* failed generations that writers may still write into */
@@ -478,7 +478,7 @@ static void complete(struct job *j)
         fail(j, "rank %d reported its image, but %s is missing", r, which);
         return;
     }
-    char why[PATH_MAX + 400];
+    char why[MPCR_WHY_MAX];
     if (mpcr_manifest_write(j->c->dir, j->c->job_id, j->gen, j->nranks, j->c->mpi, why, sizeof why)) {
         fail(j, "no manifest: %s", why);
         return;

@@ -21,7 +21,9 @@
  * other key (network_topo included: mpcr knows no network topology). */
 #include "api_gen.h"
 #include "hash.h"
+#include "path.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,9 +57,12 @@ int mpcr_comm_split_hw(struct mpcr_comm *c, int split_type, int key, MPI_Info in
     return in ? mpcr_impl_Info_set(in, resource_key, "mpi_shared_memory") : MPI_SUCCESS;
 }
 
+/* A name too long leaves buf "": no file made, so no member joins (the
+ * same directory on all, so on all alike). */
 static void probe_name(char *buf, size_t cap, const char *dir, uint64_t nonce, int32_t world_rank)
 {
-    snprintf(buf, cap, "%s/.mpcr-nbhd-%016llx-%d", dir, (unsigned long long)nonce, (int)world_rank);
+    mpcr_path_printf(buf, cap, "%s/.mpcr-nbhd-%016llx-%d", dir, (unsigned long long)nonce,
+                     (int)world_rank);
 }
 
 int mpcr_comm_split_neighborhood(struct mpcr_comm *c, int key, MPI_Info info, MPI_Comm *newcomm)
@@ -77,7 +82,7 @@ int mpcr_comm_split_neighborhood(struct mpcr_comm *c, int key, MPI_Info info, MP
     if (err) return err;
     if (!flag || all[0] != ~all[1]) /* no directory, or not the same one */
         return mpcr_impl_Comm_split(c, MPI_UNDEFINED, key, newcomm);
-    char path[4200];
+    char path[PATH_MAX];
     probe_name(path, sizeof path, dir, all[2], mpcr_comm_world_rank(c, c->rank));
     FILE *f = fopen(path, "wx");
     int made = f != NULL;

@@ -33,7 +33,8 @@ static void every_row_parses_its_lines(void)
 
 static void arguments(void)
 {
-    struct mpcr_line m = parse_ok("image 7 ok 4096 forked 12", MPCR_FROM_ENGINE, MPCR_LINE_IMAGE_OK);
+    struct mpcr_line m =
+        parse_ok("image 7 ok 4096 forked 12", MPCR_FROM_ENGINE, MPCR_LINE_IMAGE_OK);
     ASSERT_EQ(m.nnum, 3);
     ASSERT_EQ(m.num[0], 7);
     ASSERT_EQ(m.num[1], 4096);
