@@ -39,8 +39,10 @@ set(coord_src ${PROJECT_SOURCE_DIR}/src/coord)
 add_executable(replay_fuzz_manifest ${SEC}/fuzz/fuzz_manifest.c ${SEC}/fuzz/replay.c ${coord_src}/binding.c ${coord_src}/private.c)
 add_executable(replay_fuzz_lines ${SEC}/fuzz/fuzz_lines.c ${SEC}/fuzz/replay.c ${coord_src}/binding.c ${coord_src}/private.c
     ${SEC}/fuzz/coord_single.c ${coord_src}/gens.c ${coord_src}/fault.c ${coord_src}/triggers.c ${coord_src}/abandoned.c)
+file(GLOB common_src CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/common/*.c) # sanitized too
 foreach(t fuzz_manifest fuzz_lines)
-    target_include_directories(replay_${t} PRIVATE ${coord_src} ${PROJECT_SOURCE_DIR}/src/engine)
+    target_sources(replay_${t} PRIVATE ${common_src})
+    target_include_directories(replay_${t} PRIVATE ${coord_src} ${PROJECT_SOURCE_DIR}/src/engine ${PROJECT_SOURCE_DIR}/src/common)
     target_compile_options(replay_${t} PRIVATE -fsanitize=address,undefined -fno-sanitize-recover=undefined)
     target_link_options(replay_${t} PRIVATE -fsanitize=address,undefined)
     add_test(NAME security.replay_${t} COMMAND replay_${t} ${${t}_inputs})

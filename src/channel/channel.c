@@ -28,13 +28,6 @@ void mpcr_futex_wake(_Atomic uint32_t *word)
     syscall(SYS_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0);
 }
 
-uint64_t mpcr_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t spin_ns = 50000; /* 50 us */
 
 uint64_t mpcr_spin_ns(void)

@@ -35,6 +35,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "clock.h" /* mpcr_now_ns */
+
 #define MPCR_CHAN_MAGIC   0x7263706du /* "mpcr" */
 #define MPCR_CHAN_VERSION 2
 #define MPCR_CHAN_CONTROL 4096u
@@ -402,7 +404,6 @@ void mpcr_set_spin_ns(uint64_t ns);
  * proxy's choice (another placement may need another), which the
  * environment saved in its image does not hold. */
 void mpcr_set_wait_ns(uint64_t spin, uint64_t yield);
-uint64_t mpcr_now_ns(void);
 /* Polls (*word == value) == equal, with sched_yield() between polls, for at
  * most limit_ns; 1 when the condition became true. */
 int mpcr_yield_poll(_Atomic uint32_t *word, uint32_t value, int equal, uint64_t limit_ns);

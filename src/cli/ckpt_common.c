@@ -14,6 +14,7 @@
 
 #include "ckpt_common.h"
 #include "cli.h"
+#include "path.h"
 
 int mpcr_open_coord(struct mpcr_coord *c, const char *dir)
 {
@@ -29,9 +30,10 @@ int mpcr_open_coord(struct mpcr_coord *c, const char *dir)
 
 pid_t mpcr_spawn(char *const argv[], const struct mpcr_coord *c, int preload)
 {
-    char lib[PATH_MAX + 64], sock[PATH_MAX + 16], preload_var[2 * PATH_MAX];
-    snprintf(lib, sizeof lib, "%s/../lib/mpcr/libmpcr-engine.so", mpcr_self_dir());
-    snprintf(sock, sizeof sock, "%s/coord.sock", c->dir);
+    char lib[PATH_MAX], sock[PATH_MAX], preload_var[2 * PATH_MAX];
+    if (mpcr_sibling(lib, sizeof lib, "../lib/mpcr/libmpcr-engine.so") ||
+        mpcr_path_join(sock, sizeof sock, c->dir, "coord.sock"))
+        return -ENAMETOOLONG;
     const char *old = getenv("LD_PRELOAD");
     if (old && *old)
         snprintf(preload_var, sizeof preload_var, "%s:%s", lib, old);

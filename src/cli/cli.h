@@ -42,6 +42,9 @@ int cmd_run_no_mpi(int argc, char **argv);
 
 /* Directory holding this executable's siblings (bin/ of the build or install tree). */
 const char *mpcr_self_dir(void);
+/* PATH of something installed beside mpcr ("../lib/mpcr"), into buf (cap
+ * bytes): 0, or -1 said on stderr (a path too long). */
+int mpcr_sibling(char *buf, size_t cap, const char *rel);
 
 /* Prints "mpcr: " + message to stderr (printf-style). */
 void mpcr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

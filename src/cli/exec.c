@@ -28,10 +28,13 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+#include "atomic_file.h"
 #include "binding.h"
 #include "ckpt_common.h"
 #include "cli.h"
+#include "clock.h"
 #include "launch.h"
+#include "path.h"
 #include "signal_option.h"
 #include "private.h"
 
@@ -76,13 +79,6 @@ static double wait_limit(void)
     return v > 0 ? v : 120;
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 struct job_options {
     const char *dir, *interval, *keep;
     struct mpcr_signals sigs;
@@ -94,17 +90,17 @@ struct job_options {
 static int start_coordinator(const struct mpcr_launch *l, const struct job_options *o, char *addr,
                              size_t cap)
 {
-    char mpcr[PATH_MAX + 8], nranks[16], ip[INET_ADDRSTRLEN];
+    char mpcr[PATH_MAX], nranks[16], ip[INET_ADDRSTRLEN];
     if (mpcr_launch_listen_ip(l, ip, sizeof ip)) return -1;
-    snprintf(mpcr, sizeof mpcr, "%s/mpcr", mpcr_self_dir());
+    if (mpcr_sibling(mpcr, sizeof mpcr, "mpcr")) return -1;
     snprintf(nranks, sizeof nranks, "%d", l->size);
-    double deadline = now() + wait_limit();
+    double deadline = mpcr_now_s() + wait_limit();
     char reply[64];
     /* the coordinator of the job before may still be ending (a restart right
      * after a checkpoint --exit): its pong must not be taken for ours */
-    while (!mpcr_coord_ask(o->dir, "ping", reply, sizeof reply) && now() < deadline)
+    while (!mpcr_coord_ask(o->dir, "ping", reply, sizeof reply) && mpcr_now_s() < deadline)
         sleep_ms(100);
-    for (int attempt = 0; now() < deadline; attempt++) {
+    for (int attempt = 0; mpcr_now_s() < deadline; attempt++) {
         int port = free_port(ip);
         if (port < 0) {
             mpcr_err("exec: no free TCP port on %s for the coordinator: %s", ip, strerror(errno));
@@ -130,7 +126,7 @@ static int start_coordinator(const struct mpcr_launch *l, const struct job_optio
             _exit(127);
         }
         int status;
-        while (now() < deadline) {
+        while (mpcr_now_s() < deadline) {
             if (!mpcr_coord_ask(o->dir, "ping", reply, sizeof reply) && !strncmp(reply, "pong", 4))
                 return 0;
             if (waitpid(pid, &status, WNOHANG) == pid) break; /* it said why on stderr */
@@ -147,13 +143,12 @@ static int start_coordinator(const struct mpcr_launch *l, const struct job_optio
 /* Rank 0: DIR/coord.launch, written whole (others never see half of it). */
 static int write_launch(const char *dir, const char *addr, const char *key, unsigned long gen)
 {
-    char path[PATH_MAX + 32], tmp[PATH_MAX + 40], text[512];
-    snprintf(path, sizeof path, "%s/%s", dir, LAUNCH_FILE);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    char path[PATH_MAX], text[512];
     int n = snprintf(text, sizeof text, "addr %s\ngen %lu\nkey %s\n", addr, gen, key);
-    int fd = mpcr_create_private(tmp);
-    if (fd < 0 || write(fd, text, (size_t)n) != n || fsync(fd) || close(fd) || rename(tmp, path)) {
-        mpcr_err("exec: cannot write %s: %s", path, strerror(fd < 0 ? -fd : errno));
+    int rc = mpcr_path_join(path, sizeof path, dir, LAUNCH_FILE);
+    if (!rc) rc = mpcr_atomic_write_file(path, text, (size_t)n, 0600);
+    if (rc) {
+        mpcr_err("exec: cannot write %s/%s: %s", dir, LAUNCH_FILE, strerror(-rc));
         return -1;
     }
     return 0;
@@ -163,10 +158,13 @@ static int write_launch(const char *dir, const char *addr, const char *key, unsi
  * earlier launch names another key) and reads it. */
 static int read_launch(const char *dir, const char *key, char *addr, size_t cap, unsigned long *gen)
 {
-    char path[PATH_MAX + 32], why[PATH_MAX + 200] = "";
-    snprintf(path, sizeof path, "%s/%s", dir, LAUNCH_FILE);
-    double deadline = now() + wait_limit();
-    while (now() < deadline) {
+    char path[PATH_MAX], why[MPCR_WHY_MAX] = "";
+    if (mpcr_path_join(path, sizeof path, dir, LAUNCH_FILE)) {
+        mpcr_err("exec: the checkpoint directory's name is too long: %s", dir);
+        return -1;
+    }
+    double deadline = mpcr_now_s() + wait_limit();
+    while (mpcr_now_s() < deadline) {
         FILE *f = mpcr_check_private(path, S_IFREG, why, sizeof why) ? NULL : fopen(path, "r");
         char a[128] = "", k[160] = "";
         int ok = f && fscanf(f, "addr %127s gen %lu key %159[^\n]", a, gen, k) == 3;
@@ -186,8 +184,9 @@ static int read_launch(const char *dir, const char *key, char *addr, size_t cap,
 
 static int exec_proxy(const struct mpcr_launch *l, char *const tail[])
 {
-    char proxy[PATH_MAX + 64];
-    snprintf(proxy, sizeof proxy, "%s/../libexec/mpcr/mpcr-proxy-%s", mpcr_self_dir(), l->mpi);
+    char proxy[PATH_MAX], rel[64];
+    snprintf(rel, sizeof rel, "../libexec/mpcr/mpcr-proxy-%s", l->mpi);
+    if (mpcr_sibling(proxy, sizeof proxy, rel)) return 1;
     int n = 0;
     while (tail[n])
         n++;
@@ -206,7 +205,7 @@ static int exec_proxy(const struct mpcr_launch *l, char *const tail[])
  * checks them, and its rank count against the launch's. */
 static int check_generation(const char *dir, unsigned long gen, int size)
 {
-    char abs[PATH_MAX], why[4600];
+    char abs[PATH_MAX], why[MPCR_WHY_MAX];
     struct mpcr_manifest m;
     if (!realpath(dir, abs) || mpcr_generation_verify(abs, gen, &m, why, sizeof why)) {
         mpcr_err("exec: refusing %s/gen-%lu: %s", dir, gen, why);
@@ -315,8 +314,12 @@ int cmd_exec(int argc, char **argv)
         if (mpcr_use_coordinator(addr, o.dir)) return 1;
     }
     if (restart && gen) {
-        char gdir[PATH_MAX + 32];
-        snprintf(gdir, sizeof gdir, "%s/gen-%lu", getenv("MPCR_CKPT_DIR"), gen);
+        char gdir[PATH_MAX];
+        const char *dir = getenv("MPCR_CKPT_DIR");
+        if (mpcr_path_printf(gdir, sizeof gdir, "%s/gen-%lu", dir ? dir : ".", gen)) {
+            mpcr_err("exec: the path of gen-%lu in %s is too long", gen, dir ? dir : ".");
+            return 1;
+        }
         char *tail[] = {"--restore", gdir, NULL};
         return exec_proxy(&l, tail);
     }
@@ -325,7 +328,7 @@ int cmd_exec(int argc, char **argv)
         return usage();
     }
     char lib_dir[PATH_MAX];
-    snprintf(lib_dir, sizeof lib_dir, "%s/../lib/mpcr", mpcr_self_dir());
+    if (mpcr_sibling(lib_dir, sizeof lib_dir, "../lib/mpcr")) return 1;
     char **tail = calloc((size_t)(argc - i) + 4, sizeof *tail);
     if (!tail) return 1;
     int k = 0;

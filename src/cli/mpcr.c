@@ -1,5 +1,6 @@
 /* `mpcr`: dispatches to a subcommand in the manner of git. */
 #include "cli.h"
+#include "path.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -38,6 +39,13 @@ const char *mpcr_self_dir(void)
         if (slash) *slash = 0;
     }
     return dir;
+}
+
+int mpcr_sibling(char *buf, size_t cap, const char *rel)
+{
+    if (!mpcr_path_join(buf, cap, mpcr_self_dir(), rel)) return 0;
+    mpcr_err("the path of %s beside mpcr (in %s) is too long", rel, mpcr_self_dir());
+    return -1;
 }
 
 static int is_help(const char *arg)

@@ -14,6 +14,7 @@
 #include "binding.h"
 #include "ckpt_common.h"
 #include "cli.h"
+#include "path.h"
 #include "signal_option.h"
 
 static int usage(void)
@@ -37,9 +38,14 @@ static int check_images(const char *restorer, const char *gdir, int nranks)
     if (!pids || !said) return -1;
     int bad = 0;
     for (int r = 0; r < nranks; r++) {
-        char image[4300], state[4300];
-        snprintf(image, sizeof image, "%s/rank-%d.img", gdir, r);
-        snprintf(state, sizeof state, "%s/rank-%d.state", gdir, r);
+        char image[PATH_MAX], state[PATH_MAX];
+        if (mpcr_path_printf(image, sizeof image, "%s/rank-%d.img", gdir, r) ||
+            mpcr_path_printf(state, sizeof state, "%s/rank-%d.state", gdir, r)) {
+            mpcr_err("restart: rank %d's files have paths too long in %s", r, gdir);
+            bad = 1;
+            pids[r] = -1;
+            continue;
+        }
         if (access(image, R_OK) || access(state, R_OK)) {
             mpcr_err("restart: rank %d's %s is missing (%s): this generation cannot be restarted",
                      r, access(image, R_OK) ? image : state, strerror(errno));
@@ -74,6 +80,12 @@ static int check_images(const char *restorer, const char *gdir, int nranks)
     return bad ? -1 : 0;
 }
 
+/* mpcr-restore beside this mpcr; 0, or -1 said. */
+static int restorer_path(char *buf, size_t cap)
+{
+    return mpcr_sibling(buf, cap, "../libexec/mpcr/mpcr-restore");
+}
+
 static int restart_job(const char *dir, unsigned long gen, int nranks, const char *mpi,
                        const char *coord_addr, uint64_t job, const struct mpcr_signals *sigs)
 {
@@ -85,9 +97,17 @@ static int restart_job(const char *dir, unsigned long gen, int nranks, const cha
     char job_hex[32]; /* what the new proxies check their state files against */
     snprintf(job_hex, sizeof job_hex, "%016" PRIx64, job);
     setenv("MPCR_JOB_ID", job_hex, 1);
-    char restorer[4200], gdir[4200];
-    snprintf(restorer, sizeof restorer, "%s/../libexec/mpcr/mpcr-restore", mpcr_self_dir());
-    snprintf(gdir, sizeof gdir, "%s/gen-%lu", coord_addr ? getenv("MPCR_CKPT_DIR") : c.dir, gen);
+    char restorer[PATH_MAX], gdir[PATH_MAX];
+    const char *base = coord_addr ? getenv("MPCR_CKPT_DIR") : c.dir;
+    int bad = restorer_path(restorer, sizeof restorer);
+    if (!bad && mpcr_path_printf(gdir, sizeof gdir, "%s/gen-%lu", base ? base : ".", gen)) {
+        mpcr_err("restart: the path of gen-%lu in %s is too long", gen, base ? base : ".");
+        bad = 1;
+    }
+    if (bad) {
+        if (!coord_addr) mpcr_coord_close(&c);
+        return 1;
+    }
     if (check_images(restorer, gdir, nranks)) {
         if (!coord_addr) mpcr_coord_close(&c);
         return 1;
@@ -101,9 +121,16 @@ static int restart_process(const char *dir, unsigned long gen, uint64_t job)
     struct mpcr_coord c;
     if (mpcr_open_coord(&c, dir)) return 1;
     c.job_id = job; /* the restarted process is the same job */
-    char restorer[4200], image[4200];
-    snprintf(restorer, sizeof restorer, "%s/../libexec/mpcr/mpcr-restore", mpcr_self_dir());
-    snprintf(image, sizeof image, "%s/gen-%lu/rank-0.img", c.dir, gen);
+    char restorer[PATH_MAX], image[PATH_MAX];
+    int bad = restorer_path(restorer, sizeof restorer);
+    if (!bad && mpcr_path_printf(image, sizeof image, "%s/gen-%lu/rank-0.img", c.dir, gen)) {
+        mpcr_err("restart: the path of gen-%lu/rank-0.img in %s is too long", gen, c.dir);
+        bad = 1;
+    }
+    if (bad) {
+        mpcr_coord_close(&c);
+        return 1;
+    }
     char *args[] = {restorer, image, NULL};
     pid_t child = mpcr_spawn(args, &c, 0);
     if (child < 0) {
@@ -156,7 +183,7 @@ int cmd_restart(int argc, char **argv)
     }
     /* Owners, modes, the manifest, and every file's job, generation, rank,
      * size and checksum, before anything of it is used (binding.h). */
-    char abs[4096], why[4600];
+    char abs[PATH_MAX], why[MPCR_WHY_MAX];
     struct mpcr_manifest m;
     if (!realpath(dir, abs) || mpcr_generation_verify(abs, newest, &m, why, sizeof why)) {
         mpcr_err("restart: refusing gen-%lu: %s", newest, why);

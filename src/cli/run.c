@@ -7,6 +7,7 @@
  * coordinator of later checkpoints will live in this process. */
 #include "ckpt_common.h"
 #include "cli.h"
+#include "path.h"
 #include "report.h"
 #include "signal_option.h"
 
@@ -48,16 +49,15 @@ static void remove_stale_run_dirs(const char *tmp)
     DIR *d = opendir(tmp);
     struct dirent *e;
     while (d && (e = readdir(d))) {
-        char dir[PATH_MAX], sock[PATH_MAX + 16];
+        char dir[PATH_MAX], sock[PATH_MAX];
         struct stat st;
-        if (strncmp(e->d_name, "mpcr-run-", 9) ||
-            (size_t)snprintf(dir, sizeof dir, "%s/%s", tmp, e->d_name) >= sizeof dir ||
+        if (strncmp(e->d_name, "mpcr-run-", 9) || mpcr_path_join(dir, sizeof dir, tmp, e->d_name) ||
             lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
             time(NULL) - st.st_mtime < 60)
             continue;
-        snprintf(sock, sizeof sock, "%s/reports", dir);
         struct sockaddr_un a = {.sun_family = AF_UNIX};
-        if (strlen(sock) >= sizeof a.sun_path) continue;
+        if (mpcr_path_join(sock, sizeof sock, dir, "reports") || strlen(sock) >= sizeof a.sun_path)
+            continue;
         memcpy(a.sun_path, sock, strlen(sock));
         int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
         int alive = fd >= 0 && !connect(fd, (struct sockaddr *)&a, sizeof a);
@@ -127,9 +127,8 @@ static void close_reports(void)
 {
     if (report_fd < 0) return;
     print_reports(0, -1);
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/reports", report_dir);
-    unlink(path);
+    char path[PATH_MAX];
+    if (!mpcr_path_join(path, sizeof path, report_dir, "reports")) unlink(path);
     rmdir(report_dir);
     close(report_fd);
 }
@@ -190,8 +189,9 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
         mpcr_err("--mpi %s is not supported (mpich or openmpi)", mpi);
         return 2;
     }
-    char proxy[PATH_MAX], nprocs[16];
-    snprintf(proxy, sizeof proxy, "%s/../libexec/mpcr/mpcr-proxy-%s", mpcr_self_dir(), mpi);
+    char proxy[PATH_MAX], nprocs[16], rel[64];
+    snprintf(rel, sizeof rel, "../libexec/mpcr/mpcr-proxy-%s", mpi);
+    if (mpcr_sibling(proxy, sizeof proxy, rel)) return 1;
     snprintf(nprocs, sizeof nprocs, "%d", nranks);
     if (access(proxy, X_OK) < 0) {
         mpcr_err("cannot find the proxy %s: %s; %s", proxy, strerror(errno), l->hint);
@@ -216,8 +216,11 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
         args[k++] = proxy_args[j];
 
     if (c) { /* the proxies and the programs' engines find the coordinator here */
-        char sock[PATH_MAX + 16];
-        snprintf(sock, sizeof sock, "%s/coord.sock", c->dir);
+        char sock[PATH_MAX];
+        if (mpcr_path_join(sock, sizeof sock, c->dir, "coord.sock")) {
+            mpcr_err("the checkpoint directory's path is too long: %s", c->dir);
+            return 1;
+        }
         setenv("MPCR_CKPT_DIR", c->dir, 1);
         setenv("MPCR_COORD_SOCK", sock, 1);
         char job[32]; /* the engines and proxies write it into every image and state file */
@@ -349,7 +352,7 @@ int cmd_run(int argc, char **argv)
     }
     if (ckpt_dir) mpcr_signals_export(&sigs); /* the proxies pass them on to the coordinator */
     char lib_dir[PATH_MAX];
-    snprintf(lib_dir, sizeof lib_dir, "%s/../lib/mpcr", mpcr_self_dir());
+    if (mpcr_sibling(lib_dir, sizeof lib_dir, "../lib/mpcr")) return 1;
     char **proxy_args = calloc((size_t)(argc - i) + 4, sizeof *proxy_args);
     int k = 0;
     proxy_args[k++] = "--lib-dir";

@@ -26,6 +26,7 @@
 #include "binding.h"
 #include "ckpt_common.h"
 #include "cli.h"
+#include "path.h"
 
 /* A JSON string: quotes, backslashes and control characters escaped. */
 static void json_string(const char *s)
@@ -115,13 +116,14 @@ static unsigned long long dir_bytes(const char *gdir)
 
 static void print_generation(const char *dir, unsigned long g)
 {
-    char gdir[PATH_MAX + 32], path[PATH_MAX + 48], why[512], when[32] = "";
-    snprintf(gdir, sizeof gdir, "%s/gen-%lu", dir, g);
+    char gdir[PATH_MAX], path[PATH_MAX], why[512], when[32] = "";
     struct mpcr_manifest m;
     int complete = !mpcr_manifest_read(dir, g, &m, why, sizeof why);
     struct stat st;
-    snprintf(path, sizeof path, "%s/manifest", gdir);
-    if (stat(complete ? path : gdir, &st)) st.st_mtim = (struct timespec){0, 0};
+    /* its time: the manifest's, or the directory's; none when a name does not fit */
+    if (mpcr_path_printf(gdir, sizeof gdir, "%s/gen-%lu", dir, g) ||
+        mpcr_path_join(path, sizeof path, gdir, "manifest") || stat(complete ? path : gdir, &st))
+        st.st_mtim = (struct timespec){0, 0};
     struct tm tm;
     if (gmtime_r(&st.st_mtim.tv_sec, &tm)) strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
     printf("{\"generation\": %lu, \"complete\": %s, \"bytes\": %llu, \"time\": \"%s\", "

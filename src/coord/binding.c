@@ -1,6 +1,7 @@
 /* See binding.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,11 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "binding.h"
 #include "coord.h"
 #include "crc32c.h"
 #include "state_format.h"
 #include "image.h"
+#include "path.h"
 #include "private.h"
 
 /* The proxy's state file (src/proxy/state.c, docs/mpi-checkpoint.md): a
@@ -117,6 +120,13 @@ int mpcr_file_identity(const char *path, int state, struct mpcr_file_id *id, cha
     return rc;
 }
 
+/* A path under dir that does not fit PATH_MAX: said so, -1. */
+static int too_long(const char *dir, char *why, size_t cap)
+{
+    snprintf(why, cap, "the paths under %s are too long (more than %d bytes)", dir, PATH_MAX - 1);
+    return -1;
+}
+
 static void file_name(char *buf, size_t cap, int rank, int state)
 {
     snprintf(buf, cap, "rank-%d.%s", rank, state ? "state" : "img");
@@ -148,8 +158,8 @@ static int check_slot(const char *path, const struct mpcr_file_id *f, uint64_t j
 int mpcr_manifest_write(const char *dir, uint64_t job, unsigned long gen, int nranks,
                         const char *mpi, char *why, size_t cap)
 {
-    char gdir[4200], path[4400], tmp[4400], name[64];
-    snprintf(gdir, sizeof gdir, "%s/gen-%lu", dir, gen);
+    char gdir[PATH_MAX], path[PATH_MAX], name[64];
+    if (mpcr_path_printf(gdir, sizeof gdir, "%s/gen-%lu", dir, gen)) return too_long(dir, why, cap);
     int per_rank = mpi ? 2 : 1;
     struct mpcr_file_id *ids = calloc((size_t)nranks * 2, sizeof *ids);
     if (!ids) return snprintf(why, cap, "out of memory"), -1;
@@ -157,7 +167,10 @@ int mpcr_manifest_write(const char *dir, uint64_t job, unsigned long gen, int nr
     for (int r = 0; r < nranks; r++)
         for (int k = 0; k < per_rank; k++) {
             file_name(name, sizeof name, r, k);
-            snprintf(path, sizeof path, "%s/%s", gdir, name);
+            if (mpcr_path_join(path, sizeof path, gdir, name)) {
+                free(ids);
+                return too_long(dir, why, cap);
+            }
             if (mpcr_file_identity(path, k, &ids[2 * r + k], why, cap) ||
                 check_slot(path, &ids[2 * r + k], job, gen, r, why, cap)) {
                 free(ids);
@@ -165,15 +178,12 @@ int mpcr_manifest_write(const char *dir, uint64_t job, unsigned long gen, int nr
             }
             if (!k) bytes += ids[2 * r].size;
         }
-    snprintf(tmp, sizeof tmp, "%s/manifest.tmp", gdir);
-    snprintf(path, sizeof path, "%s/manifest", gdir);
-    int fd = mpcr_create_private(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     if (!f) {
-        int e = fd < 0 ? -fd : errno;
-        if (fd >= 0) close(fd), unlink(tmp);
         free(ids);
-        return snprintf(why, cap, "creating %s: %s", tmp, strerror(e)), -1;
+        return snprintf(why, cap, "out of memory"), -1;
     }
     fprintf(f, "mpcr-manifest %d\njob %016" PRIx64 "\ngeneration %lu\nranks %d\n",
             MPCR_MANIFEST_VERSION, job, gen, nranks);
@@ -185,16 +195,11 @@ int mpcr_manifest_write(const char *dir, uint64_t job, unsigned long gen, int nr
             fprintf(f, "file %s %" PRIu64 " %08x\n", name, ids[2 * r + k].size, ids[2 * r + k].crc);
         }
     free(ids);
-    int e = fflush(f) || fsync(fileno(f)) ? errno : 0;
-    if (fclose(f) && !e) e = errno;
-    if (!e && rename(tmp, path)) e = errno;
-    int dfd = e ? -1 : open(gdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (!e && (dfd < 0 || fsync(dfd))) e = errno;
-    if (dfd >= 0) close(dfd);
-    if (e) {
-        unlink(tmp);
-        return snprintf(why, cap, "writing %s: %s", path, strerror(e)), -1;
-    }
+    int rc = fclose(f) ? -ENOMEM : 0;
+    if (!rc) rc = mpcr_path_join(path, sizeof path, gdir, "manifest");
+    if (!rc) rc = mpcr_atomic_write_file(path, text, len, 0600);
+    free(text);
+    if (rc) return snprintf(why, cap, "writing %s/manifest: %s", gdir, strerror(-rc)), -1;
     return 0;
 }
 
@@ -221,9 +226,10 @@ static int file_slot(const char *name, int nranks, int mpi)
 int mpcr_manifest_read(const char *dir, unsigned long gen, struct mpcr_manifest *m, char *why,
                        size_t cap)
 {
-    char path[4200], line[512];
-    snprintf(path, sizeof path, "%s/gen-%lu/manifest", dir, gen);
+    char path[PATH_MAX], line[512];
     memset(m, 0, sizeof *m);
+    if (mpcr_path_printf(path, sizeof path, "%s/gen-%lu/manifest", dir, gen))
+        return too_long(dir, why, cap);
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (fd < 0) return snprintf(why, cap, "%s: %s", path, strerror(errno)), -1;
@@ -327,9 +333,11 @@ int mpcr_manifest_read(const char *dir, unsigned long gen, struct mpcr_manifest 
 int mpcr_generation_verify(const char *dir, unsigned long gen, struct mpcr_manifest *m, char *why,
                            size_t cap)
 {
-    char gdir[4200], path[4400], name[64];
-    snprintf(gdir, sizeof gdir, "%s/gen-%lu", dir, gen);
-    snprintf(path, sizeof path, "%s/manifest", gdir);
+    char gdir[PATH_MAX], path[PATH_MAX], name[64];
+    memset(m, 0, sizeof *m);
+    if (mpcr_path_printf(gdir, sizeof gdir, "%s/gen-%lu", dir, gen) ||
+        mpcr_path_join(path, sizeof path, gdir, "manifest"))
+        return too_long(dir, why, cap);
     if (mpcr_check_private(dir, S_IFDIR, why, cap) || mpcr_check_private(gdir, S_IFDIR, why, cap) ||
         mpcr_check_private(path, S_IFREG, why, cap) || mpcr_manifest_read(dir, gen, m, why, cap))
         return -1;
@@ -339,7 +347,10 @@ int mpcr_generation_verify(const char *dir, unsigned long gen, struct mpcr_manif
             const struct mpcr_file_id *want = &m->files[2 * r + k];
             struct mpcr_file_id got;
             file_name(name, sizeof name, r, k);
-            snprintf(path, sizeof path, "%s/%s", gdir, name);
+            if (mpcr_path_join(path, sizeof path, gdir, name)) {
+                too_long(dir, why, cap);
+                goto refused;
+            }
             if (mpcr_check_private(path, S_IFREG, why, cap) ||
                 mpcr_file_identity(path, k, &got, why, cap) ||
                 check_slot(path, &got, m->job, gen, r, why, cap))

@@ -7,6 +7,7 @@
 #ifndef MPCR_COORD_BINDING_H
 #define MPCR_COORD_BINDING_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,9 @@ struct mpcr_file_id {
     uint64_t size;
     uint32_t crc;
 };
+
+/* Room for a `why` below: a refusal that names a path. */
+#define MPCR_WHY_MAX (PATH_MAX + 400)
 
 /* Reads the identity of an image (state: 0) or a state file (state: 1) at
  * path, which must be a regular file (never a FIFO or device: no read may

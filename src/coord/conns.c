@@ -9,6 +9,7 @@
 
 #include "conns.h"
 #include "coord.h"
+#include "coord_protocol.h"
 #include "private.h"
 
 struct mpcr_conn {
@@ -94,8 +95,9 @@ static int take_lines(struct mpcr_conn *c, const char *secret,
         *nl = 0;
         char *line = c->buf, *rest = nl + 1;
         size_t rest_len = c->len - (size_t)(rest - c->buf);
-        if (!c->vouched && !strncmp(line, "secret ", 7)) {
-            if (take_secret(c, line + 7, secret)) return -1;
+        struct mpcr_line m;
+        if (!c->vouched && !mpcr_coord_line_parse(line, ~0u, &m) && m.kind == MPCR_LINE_SECRET) {
+            if (take_secret(c, line + (m.text - line), secret)) return -1;
             memmove(c->buf, rest, rest_len);
             c->len = rest_len;
             continue;

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -21,18 +22,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "control.h"
 #include "binding.h"
+#include "clock.h"
 #include "conns.h"
 #include "coord.h"
+#include "coord_protocol.h"
+#include "path.h"
 #include "private.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int sock_addr(const char *dir, struct sockaddr_un *a)
 {
@@ -48,7 +46,7 @@ static int sock_addr(const char *dir, struct sockaddr_un *a)
  * sockets or links there. */
 static int check_dir(const char *dir)
 {
-    char why[4400];
+    char why[MPCR_WHY_MAX];
     if (!mpcr_check_private(dir, S_IFDIR, why, sizeof why)) return 0;
     fprintf(stderr, "mpcr: refusing the checkpoint directory: %s; use a directory of your own, "
                     "writable by you alone (chmod go-w, or a new one)\n", why);
@@ -62,10 +60,9 @@ static void remove_leftovers(const char *dir, const char *sock)
 {
     if (!unlink(sock)) fprintf(stderr, "mpcr: removed %s, left by a coordinator that is gone (killed?)\n", sock);
     static const char *const tmps[] = {"coord.secret.tmp", "coord.job.tmp"};
-    char path[4400];
+    char path[PATH_MAX];
     for (size_t i = 0; i < sizeof tmps / sizeof tmps[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, tmps[i]);
-        if (!unlink(path)) fprintf(stderr, "mpcr: removed %s, left by a coordinator that was killed\n", path);
+        if (!mpcr_path_join(path, sizeof path, dir, tmps[i]) && !unlink(path)) fprintf(stderr, "mpcr: removed %s, left by a coordinator that was killed\n", path);
     }
     DIR *d = opendir(dir);
     struct dirent *e;
@@ -73,21 +70,20 @@ static void remove_leftovers(const char *dir, const char *sock)
         unsigned long gen;
         char *end;
         if (strncmp(e->d_name, "gen-", 4) || !(gen = strtoul(e->d_name + 4, &end, 10)) || *end) continue;
-        snprintf(path, sizeof path, "%s/%s/manifest", dir, e->d_name);
+        if (mpcr_path_printf(path, sizeof path, "%s/%s/manifest", dir, e->d_name)) continue;
         if (access(path, F_OK)) {
             mpcr_gen_remove(dir, gen);
             fprintf(stderr, "mpcr: removed %s/%s, a checkpoint that was never completed\n", dir, e->d_name);
             continue;
         }
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        mpcr_path_join(path, sizeof path, dir, e->d_name); /* shorter than the manifest's */
         DIR *g = opendir(path);
         struct dirent *f;
         while (g && (f = readdir(g))) {
             size_t n = strlen(f->d_name);
-            char tmp[4700];
+            char tmp[PATH_MAX];
             if (n < 4 || strcmp(f->d_name + n - 4, ".tmp")) continue;
-            snprintf(tmp, sizeof tmp, "%s/%s", path, f->d_name);
-            if (!unlink(tmp)) fprintf(stderr, "mpcr: removed %s, a temporary file left behind\n", tmp);
+            if (!mpcr_path_join(tmp, sizeof tmp, path, f->d_name) && !unlink(tmp)) fprintf(stderr, "mpcr: removed %s, a temporary file left behind\n", tmp);
         }
         if (g) closedir(g);
     }
@@ -167,7 +163,7 @@ int mpcr_coord_listen_tcp(struct mpcr_coord *c, const char *addr)
     /* A restart's coordinator continues the job of the newest generation. */
     unsigned long newest, highest;
     struct mpcr_manifest m;
-    char why[4400], job[32];
+    char why[MPCR_WHY_MAX], job[32];
     if (!mpcr_gen_scan(c->dir, &newest, &highest) && newest &&
         !mpcr_manifest_read(c->dir, newest, &m, why, sizeof why)) {
         c->job_id = m.job;
@@ -185,36 +181,30 @@ int mpcr_coord_listen_tcp(struct mpcr_coord *c, const char *addr)
 
 int mpcr_coord_read_job(const char *dir, uint64_t *job)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/coord.job", dir);
-    FILE *f = fopen(path, "r");
+    char path[PATH_MAX];
     *job = 0;
+    int rc = mpcr_path_join(path, sizeof path, dir, "coord.job");
+    if (rc) return rc;
+    FILE *f = fopen(path, "r");
     if (!f) return -errno;
     int ok = fscanf(f, "%16" SCNx64, job) == 1;
     fclose(f);
     return ok ? 0 : -EINVAL;
 }
 
-/* Writes text to DIR/NAME privately and atomically; 0 or -errno. */
+/* Writes text to DIR/NAME privately (0600) and atomically; 0 or -errno. */
 static int write_private(const char *dir, const char *name, const char *text)
 {
-    char path[4200], tmp[4210];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int fd = mpcr_create_private(tmp);
-    if (fd < 0) return fd;
-    ssize_t n = write(fd, text, strlen(text));
-    int err = n == (ssize_t)strlen(text) ? 0 : n < 0 ? errno : EIO;
-    if (close(fd) && !err) err = errno;
-    if (!err && rename(tmp, path)) err = errno;
-    if (err) unlink(tmp);
-    return -err;
+    char path[PATH_MAX];
+    int rc = mpcr_path_join(path, sizeof path, dir, name);
+    return rc ? rc : mpcr_atomic_write_file(path, text, strlen(text), 0600);
 }
 
 int mpcr_coord_read_secret(const char *dir, char *buf, size_t cap)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/coord.secret", dir);
+    char path[PATH_MAX];
+    int rc = mpcr_path_join(path, sizeof path, dir, "coord.secret");
+    if (rc) return rc;
     FILE *f = fopen(path, "r");
     if (!f) return -errno;
     int ok = fgets(buf, (int)cap, f) != NULL;
@@ -236,7 +226,7 @@ void mpcr_coord_close(struct mpcr_coord *c)
 
 void mpcr_coord_send_line(int fd, const char *fmt, ...)
 {
-    char buf[4600];
+    char buf[MPCR_LINE_MAX];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
@@ -305,13 +295,16 @@ static void try_signal(struct mpcr_coord *c, pid_t child, struct pending *p)
 {
     if (!p->active || p->signalled) return;
     if (!engine_ready(child)) {
-        if (now() - p->started > READY_WAIT_S)
+        if (mpcr_now_s() - p->started > READY_WAIT_S)
             give_up(p, "the process does not run the checkpoint engine (statically linked, or it took SIGRTMAX)");
         return;
     }
-    char gdir[4200];
+    char gdir[PATH_MAX];
     p->gen = c->next_gen++;
-    snprintf(gdir, sizeof gdir, "%s/gen-%lu", c->dir, p->gen);
+    if (mpcr_path_printf(gdir, sizeof gdir, "%s/gen-%lu", c->dir, p->gen)) {
+        give_up(p, "cannot start generation %lu: %s", p->gen, strerror(ENAMETOOLONG));
+        return;
+    }
     /* A checkpoint the process survives may be written by a forked copy
      * (MPCR_CKPT_FORK=0: never; then the process waits for its image). */
     const char *fork_ok = getenv("MPCR_CKPT_FORK");
@@ -324,7 +317,7 @@ static void try_signal(struct mpcr_coord *c, pid_t child, struct pending *p)
         return;
     }
     p->signalled = 1;
-    p->started = now();
+    p->started = mpcr_now_s();
 }
 
 static void start_checkpoint(struct mpcr_coord *c, pid_t child, struct pending *p, int client, int exit_after)
@@ -333,15 +326,15 @@ static void start_checkpoint(struct mpcr_coord *c, pid_t child, struct pending *
         if (client >= 0) mpcr_coord_send_line(client, "error a checkpoint is already in progress\n"), close(client);
         return;
     }
-    *p = (struct pending){.active = 1, .client = client, .exit_after = exit_after, .started = now()};
+    *p = (struct pending){.active = 1, .client = client, .exit_after = exit_after, .started = mpcr_now_s()};
     try_signal(c, child, p);
 }
 
-/* The engine's report: "image GEN ok BYTES" or "image GEN error WHY". */
-static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engine, const char *line)
+/* The engine's report, m: "image GEN ok BYTES [forked MS]" or "image GEN error WHY". */
+static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engine, const char *line,
+                              const struct mpcr_line *m)
 {
-    char *end;
-    unsigned long gen = strtoul(line + 6, &end, 10);
+    unsigned long gen = m->num[0];
     if (!p->active || !p->signalled || gen != p->gen) {
         /* a stray or repeated report (the process's own, by its pid): it
          * goes on, and the report is logged, never counted */
@@ -351,13 +344,12 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
         mpcr_coord_send_line(engine, "continue\n");
         return;
     }
-    double ms = (now() - p->started) * 1e3;
-    int ok = !strncmp(end, " ok ", 4);
-    char *rest = end;
-    unsigned long long bytes = ok ? strtoull(end + 4, &rest, 10) : 0;
-    long stopped = -1; /* "forked MS": a forked copy wrote it; the process was stopped MS */
-    if (ok && !strncmp(rest, " forked ", 8)) stopped = strtol(rest + 8, NULL, 10);
-    char why[4600] = "";
+    double ms = (mpcr_now_s() - p->started) * 1e3;
+    int ok = m->kind == MPCR_LINE_IMAGE_OK;
+    unsigned long long bytes = ok ? m->num[1] : 0;
+    /* "forked MS": a forked copy wrote it; the process was stopped MS */
+    long stopped = ok && m->opt && m->num[2] <= LONG_MAX ? (long)m->num[2] : -1;
+    char why[MPCR_WHY_MAX] = "";
     int rc = ok ? mpcr_manifest_write(c->dir, c->job_id, gen, 1, NULL, why, sizeof why) : 0;
     if (ok && !rc) {
         mpcr_coord_send_line(engine, p->exit_after ? "exit\n" : "continue\n");
@@ -370,7 +362,7 @@ static void finish_checkpoint(struct mpcr_coord *c, struct pending *p, int engin
         mpcr_gen_remove(c->dir, gen);
         if (p->client >= 0) {
             if (ok) mpcr_coord_send_line(p->client, "error %s\n", why);
-            else mpcr_coord_send_line(p->client, "error %s\n", *end ? end + 7 : "unknown");
+            else mpcr_coord_send_line(p->client, "error %s\n", m->text);
         }
     }
     if (p->client >= 0) close(p->client);
@@ -411,24 +403,27 @@ static void on_request(void *arg, const struct mpcr_request *rq)
     struct serving *sv = arg;
     int fd = rq->fd;
     const char *line = rq->line;
-    if (!strcmp(line, "checkpoint") || !strcmp(line, "checkpoint exit")) {
-        start_checkpoint(sv->c, sv->child, sv->p, fd, line[10] != 0);
+    struct mpcr_line m;
+    if (mpcr_coord_line_parse(line, MPCR_FROM_CLIENT | MPCR_FROM_ENGINE, &m))
+        m.kind = MPCR_LINE_KINDS; /* unknown */
+    if (m.kind == MPCR_LINE_CHECKPOINT) {
+        start_checkpoint(sv->c, sv->child, sv->p, fd, m.opt);
         return; /* the client waits for the engine's report */
     }
-    if (!strncmp(line, "image ", 6)) {
+    if (m.kind == MPCR_LINE_IMAGE_OK || m.kind == MPCR_LINE_IMAGE_ERROR) {
         if (from_the_process(rq->pid, sv->child)) {
-            finish_checkpoint(sv->c, sv->p, fd, line); /* answers the engine; closed below */
+            finish_checkpoint(sv->c, sv->p, fd, line, &m); /* answers the engine; closed below */
         } else {
             fprintf(stderr, "mpcr: coordinator: refused \"%.80s\" from pid %d: not the process "
                             "(pid %d) or its image writer\n", line, (int)rq->pid, (int)sv->child);
             mpcr_coord_send_line(fd, "error an image report must come from the process\n");
         }
-    } else if (!strcmp(line, "status")) {
+    } else if (m.kind == MPCR_LINE_STATUS && !m.opt) { /* "status detail": an MPI job's */
         unsigned long newest, highest;
         mpcr_gen_scan(sv->c->dir, &newest, &highest);
         mpcr_coord_send_line(fd, "running pid %d newest-complete gen-%lu%s\n", (int)sv->child,
                              newest, sv->p->active ? " checkpoint-in-progress" : "");
-    } else if (!strcmp(line, "ping"))
+    } else if (m.kind == MPCR_LINE_PING)
         mpcr_coord_send_line(fd, "pong\n");
     else
         mpcr_coord_send_line(fd, "error unknown request\n");
@@ -444,7 +439,7 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
     struct pollfd *pfd = calloc(2 + MPCR_CONN_MAX, sizeof *pfd);
     if (!pfd) return -ENOMEM;
     signal(SIGPIPE, SIG_IGN); /* a client that went away must not end the coordinator */
-    double next_auto = c->interval > 0 ? now() + c->interval : 0;
+    double next_auto = c->interval > 0 ? mpcr_now_s() + c->interval : 0;
     int status = 0;
     int ended = 0;
     for (;;) {
@@ -461,9 +456,9 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
             }
         }
         if (ended && !(p.active && p.signalled && w == 0)) break;
-        if (!ended && next_auto && !p.active && now() >= next_auto) {
+        if (!ended && next_auto && !p.active && mpcr_now_s() >= next_auto) {
             start_checkpoint(c, child, &p, -1, 0);
-            next_auto = now() + c->interval;
+            next_auto = mpcr_now_s() + c->interval;
         }
         if (ended && p.active && !p.signalled) give_up(&p, "the process has ended");
         else try_signal(c, child, &p);
@@ -473,8 +468,8 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
         pfd[1] = (struct pollfd){ended ? -1 : child_end, POLLIN, 0};
         int n = 2 + mpcr_conns_pollfds(&conns, pfd + 2);
         int ready = poll(pfd, (nfds_t)n, 50);
-        mpcr_conns_serve(&conns, pfd + 2, ready > 0 ? n - 2 : 0, "", now(), on_request, &sv);
-        if (ready > 0 && (pfd[0].revents & POLLIN)) mpcr_conns_accept(&conns, c->listen_fd, 1, now());
+        mpcr_conns_serve(&conns, pfd + 2, ready > 0 ? n - 2 : 0, "", mpcr_now_s(), on_request, &sv);
+        if (ready > 0 && (pfd[0].revents & POLLIN)) mpcr_conns_accept(&conns, c->listen_fd, 1, mpcr_now_s());
     }
     if (child_end >= 0) close(child_end);
     if (p.active && p.signalled) mpcr_gen_remove(c->dir, p.gen);

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "coord.h"
+#include "path.h"
 #include "private.h"
 
 static int gen_number(const char *name, unsigned long *gen)
@@ -23,9 +25,9 @@ static int gen_number(const char *name, unsigned long *gen)
 
 static int complete(const char *dir, unsigned long gen)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/gen-%lu/manifest", dir, gen);
-    return access(path, F_OK) == 0;
+    char path[PATH_MAX];
+    return !mpcr_path_printf(path, sizeof path, "%s/gen-%lu/manifest", dir, gen) &&
+           access(path, F_OK) == 0;
 }
 
 int mpcr_gen_scan(const char *dir, unsigned long *newest_complete, unsigned long *highest)
@@ -46,16 +48,14 @@ int mpcr_gen_scan(const char *dir, unsigned long *newest_complete, unsigned long
 
 void mpcr_gen_remove(const char *dir, unsigned long gen)
 {
-    char gdir[4200], path[4500];
-    snprintf(gdir, sizeof gdir, "%s/gen-%lu", dir, gen);
+    char gdir[PATH_MAX], path[PATH_MAX];
+    if (mpcr_path_printf(gdir, sizeof gdir, "%s/gen-%lu", dir, gen)) return;
     DIR *d = opendir(gdir);
     if (!d) return;
     struct dirent *e;
     while ((e = readdir(d)))
-        if (e->d_name[0] != '.') {
-            snprintf(path, sizeof path, "%s/%s", gdir, e->d_name);
+        if (e->d_name[0] != '.' && !mpcr_path_join(path, sizeof path, gdir, e->d_name))
             unlink(path);
-        }
     closedir(d);
     rmdir(gdir);
 }

@@ -14,6 +14,7 @@
  * engine opens with (its proxy's token, conns.h): the manifest is written
  * once every rank's own report is in, never by counting reports. */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -29,8 +30,11 @@
 #include "control.h"
 #include "abandoned.h"
 #include "binding.h"
+#include "clock.h"
 #include "conns.h"
 #include "coord.h"
+#include "coord_protocol.h"
+#include "path.h"
 #include "fault.h"
 #include "private.h"
 #include "triggers.h"
@@ -72,18 +76,11 @@ struct job {
     unsigned long long bytes, total_sent;
     double started, t_quiet, t_drained, t_images, t_snapshots;
     int where_asked; /* the late ranks' proxies were asked what they are doing */
-    char done[4400]; /* the client's answer, sent once every rank has resumed */
+    char done[MPCR_LINE_MAX]; /* the client's answer, sent once every rank has resumed */
     struct mpcr_triggers trig; /* checkpoints asked for by signals */
     int trigger;               /* the kind of signal that asked for the one in progress; -1 */
     struct mpcr_abandons abandoned; /* failed generations that writers may still write into */
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void to_all(struct job *j, const char *word)
 {
@@ -108,7 +105,7 @@ static const char *trigger_signal(const struct job *j, char *buf, unsigned cap)
 
 static void end_checkpoint(struct job *j)
 {
-    if (j->trigger >= 0) mpcr_triggers_done(&j->trig, j->trigger, now());
+    if (j->trigger >= 0) mpcr_triggers_done(&j->trig, j->trigger, mpcr_now_s());
     j->trigger = -1;
     if (j->client >= 0) close(j->client);
     j->client = -1;
@@ -131,7 +128,7 @@ static void end_checkpoint(struct job *j)
 static void give_up_generation(struct job *j)
 {
     struct mpcr_abandoned_rank *a =
-        j->phase == IMAGE ? mpcr_abandoned_add(&j->abandoned, j->gen, now()) : NULL;
+        j->phase == IMAGE ? mpcr_abandoned_add(&j->abandoned, j->gen, mpcr_now_s()) : NULL;
     if (!a) {
         mpcr_gen_remove(j->c->dir, j->gen);
         return;
@@ -144,7 +141,7 @@ static void give_up_generation(struct job *j)
         a[r].image = !a[r].reported && k->signalled && (k->fd >= 0 || k->went_on);
         if (!a[r].reported) a[r].writer_end = k->writer_end, k->writer_end = -1;
     }
-    mpcr_abandoned_settle(&j->abandoned, now(), 1e30); /* nothing pending: removed now */
+    mpcr_abandoned_settle(&j->abandoned, mpcr_now_s(), 1e30); /* nothing pending: removed now */
 }
 
 /* Gives up on the checkpoint: every rank goes on, the generation goes away. */
@@ -188,11 +185,13 @@ static void start(struct job *j, int client, int exit_after)
         if (client >= 0) close(client);
         return;
     }
-    char gdir[4200];
+    char gdir[PATH_MAX];
     j->gen = j->c->next_gen++;
-    snprintf(gdir, sizeof gdir, "%s/gen-%lu", j->c->dir, j->gen);
-    if (mkdir(gdir, 0700)) {
-        mpcr_coord_send_line(client, "error cannot create %s: %s\n", gdir, strerror(errno));
+    int rc = mpcr_path_printf(gdir, sizeof gdir, "%s/gen-%lu", j->c->dir, j->gen);
+    if (!rc && mkdir(gdir, 0700)) rc = -errno;
+    if (rc) {
+        mpcr_coord_send_line(client, "error cannot create %s/gen-%lu: %s\n", j->c->dir, j->gen,
+                             strerror(-rc));
         if (client >= 0) close(client);
         return;
     }
@@ -202,7 +201,7 @@ static void start(struct job *j, int client, int exit_after)
     j->resumed_early = 0;
     j->phase = QUIESCE;
     j->bytes = 0;
-    j->started = now();
+    j->started = mpcr_now_s();
     to_all(j, "quiesce");
     mpcr_fault_point(MPCR_FAULT_QUIESCE);
 }
@@ -215,7 +214,7 @@ static void check_drained(struct job *j)
         received += j->ranks[r].received;
     if (received != j->total_sent) return;
     j->phase = IMAGE;
-    j->t_drained = now();
+    j->t_drained = mpcr_now_s();
     if (j->may_fork) /* "image K fork": see on_snapshot() */
         for (int r = 0; r < j->nranks; r++)
             mpcr_coord_send_line(j->ranks[r].fd, "image %lu fork\n", j->gen);
@@ -231,7 +230,7 @@ static void maybe_resume_early(struct job *j)
 {
     if (!j->may_fork || j->phase != IMAGE || j->resumed_early || j->nwent_on < j->nranks) return;
     j->resumed_early = 1;
-    j->t_snapshots = now();
+    j->t_snapshots = mpcr_now_s();
     to_all(j, "resume");
 }
 
@@ -248,11 +247,11 @@ static int engine_rank(const struct job *j, const struct mpcr_request *rq)
  * writes the image. A copy waits for the coordinator's answer after its
  * report, so one that ends while images are still missing died: a local
  * one (the pid means something only on this host) is watched for that. */
-static void on_snapshot(struct job *j, int r, const char *line, int local)
+static void on_snapshot(struct job *j, int r, const struct mpcr_line *m, const char *line,
+                        int local)
 {
-    unsigned long gen;
-    int pid = 0;
-    if (sscanf(line, "snapshot %lu %d", &gen, &pid) < 1) return;
+    unsigned long gen = m->num[0];
+    int pid = m->num[1] <= INT_MAX ? (int)m->num[1] : 0;
     struct mpcr_abandoned_rank *a = mpcr_abandoned_rank(&j->abandoned, gen, r);
     if (a) { /* a checkpoint given up: its copy is watched until it ends */
         a->went_on = 1;
@@ -291,60 +290,67 @@ static void resumed(struct job *j)
     for (int r = 0; r < j->nranks; r++)
         n += j->ranks[r].resumed || j->ranks[r].fd < 0;
     if (n < j->nranks) return;
-    mpcr_coord_send_line(j->client, "%s resume %.0f\n", j->done, (now() - j->t_images) * 1e3);
+    mpcr_coord_send_line(j->client, "%s resume %.0f\n", j->done, (mpcr_now_s() - j->t_images) * 1e3);
     end_checkpoint(j);
 }
 
 /* A proxy's word on a generation given up (abandoned.h); 1 if it was one. */
-static int on_abandoned_line(struct job *j, int r, const char *line)
+static int on_abandoned_line(struct job *j, int r, const struct mpcr_line *m)
 {
-    char word[16];
-    unsigned long gen;
-    if (sscanf(line, "%15s %lu", word, &gen) != 2) return 0;
-    struct mpcr_abandoned_rank *a = mpcr_abandoned_rank(&j->abandoned, gen, r);
+    if (m->kind != MPCR_LINE_SIGNALLED && m->kind != MPCR_LINE_RESUMED &&
+        m->kind != MPCR_LINE_FAILED && m->kind != MPCR_LINE_COUNT)
+        return 0;
+    struct mpcr_abandoned_rank *a = mpcr_abandoned_rank(&j->abandoned, m->num[0], r);
     if (!a) return 0;
-    if (!strcmp(word, "signalled")) {
+    if (m->kind == MPCR_LINE_SIGNALLED) {
         if (!a->reported) a->image = 1; /* its program writes an image, and will report */
-    } else if (!strcmp(word, "resumed")) {
+    } else if (m->kind == MPCR_LINE_RESUMED) {
         a->state = 0;
-    } else {
-        return !strcmp(word, "failed") || !strcmp(word, "count"); /* nothing to do */
-    }
+    } /* failed, count: nothing to do */
     return 1;
 }
 
+/* Every rank is quiet: the drain begins. */
+static void all_quiet(struct job *j)
+{
+    j->total_sent = 0;
+    for (int i = 0; i < j->nranks; i++)
+        j->total_sent += j->ranks[i].sent;
+    j->phase = DRAIN;
+    j->t_quiet = mpcr_now_s();
+    check_drained(j);
+}
+
+/* A line of rank r's proxy (coord_protocol.h); one that is no proxy's
+ * line, or not of the checkpoint in progress, changes nothing. */
 static void on_rank_line(struct job *j, int r, const char *line)
 {
     struct rank *k = &j->ranks[r];
-    unsigned long gen;
-    unsigned long long a, b;
-    int n = 0;
-    if (on_abandoned_line(j, r, line)) return;
-    if (sscanf(line, "where %lu %*d %n", &gen, &n) == 1 && n && gen == j->gen && j->phase != IDLE) {
-        snprintf(k->where, sizeof k->where, "%s", line + n);
-        return;
-    }
-    if (sscanf(line, "signalled %lu", &gen) == 1 && gen == j->gen && j->phase == IMAGE) {
-        k->signalled = 1;
-        return;
-    }
-    if (sscanf(line, "quiet %lu %llu %llu", &gen, &a, &b) == 3 && j->phase == QUIESCE &&
-        gen == j->gen) {
-        k->quiet = 1, k->sent = a, k->received = b;
+    struct mpcr_line m;
+    if (mpcr_coord_line_parse(line, MPCR_FROM_PROXY, &m) || on_abandoned_line(j, r, &m)) return;
+    /* the generation, first in every line about a checkpoint */
+    int now_gen = m.nnum && m.num[0] == j->gen && j->phase != IDLE;
+    switch (m.kind) {
+    case MPCR_LINE_WHERE_AT:
+        if (now_gen) snprintf(k->where, sizeof k->where, "%s", m.text);
+        break;
+    case MPCR_LINE_SIGNALLED:
+        if (now_gen && j->phase == IMAGE) k->signalled = 1;
+        break;
+    case MPCR_LINE_QUIET:
+        if (!now_gen || j->phase != QUIESCE) break;
+        k->quiet = 1, k->sent = m.num[1], k->received = m.num[2];
+        int quiet = 0;
         for (int i = 0; i < j->nranks; i++)
-            n += j->ranks[i].quiet;
-        if (n < j->nranks) return;
-        j->total_sent = 0;
-        for (int i = 0; i < j->nranks; i++)
-            j->total_sent += j->ranks[i].sent;
-        j->phase = DRAIN;
-        j->t_quiet = now();
-        check_drained(j);
-    } else if (sscanf(line, "resumed %lu", &gen) == 1 && gen == j->gen &&
-               (j->phase == RESUME || (j->phase == IMAGE && j->resumed_early))) {
+            quiet += j->ranks[i].quiet;
+        if (quiet == j->nranks) all_quiet(j);
+        break;
+    case MPCR_LINE_RESUMED:
+        if (!now_gen || !(j->phase == RESUME || (j->phase == IMAGE && j->resumed_early))) break;
         k->resumed = 1;
         if (j->phase == RESUME) resumed(j);
-    } else if (!strncmp(line, "finalizing ", 11)) {
+        break;
+    case MPCR_LINE_FINALIZING:
         k->finalizing = 1;
         if (j->phase == RESUME)
             resumed(j);
@@ -352,21 +358,28 @@ static void on_rank_line(struct job *j, int r, const char *line)
             k->resumed = 1; /* its image is being written */
         else if (j->phase != IDLE)
             fail(j, "the job is ending (rank %d has called MPI_Finalize)", r);
-    } else if (!strncmp(line, "signal ", 7)) { /* its proxy had a signal that asks for one */
+        break;
+    case MPCR_LINE_SIGNAL: { /* its proxy had a signal that asks for one */
         char from[32];
         snprintf(from, sizeof from, "rank %d's proxy", r);
         for (int kind = 0; kind < MPCR_TRIGGER_KINDS; kind++)
-            if (!strcmp(line + 7, mpcr_trigger_word[kind]))
-                mpcr_triggers_note(&j->trig, (enum mpcr_trigger_kind)kind, from, now());
-    } else if (sscanf(line, "count %lu %llu", &gen, &a) == 2 && gen == j->gen) {
-        k->received = a;
+            if (!strcmp(m.word, mpcr_trigger_word[kind]))
+                mpcr_triggers_note(&j->trig, (enum mpcr_trigger_kind)kind, from, mpcr_now_s());
+        break;
+    }
+    case MPCR_LINE_COUNT:
+        if (m.num[0] != j->gen) break;
+        k->received = m.num[1];
         check_drained(j);
-    } else if (sscanf(line, "busy %lu %n", &gen, &n) == 1 && n && gen == j->gen &&
-               j->phase != IDLE) {
-        fail(j, "%s; try again in a moment", line + n);
-    } else if (sscanf(line, "failed %lu %n", &gen, &n) == 1 && n && gen == j->gen &&
-               j->phase != IDLE) {
-        fail(j, "%s", line + n);
+        break;
+    case MPCR_LINE_BUSY:
+        if (now_gen) fail(j, "%s; try again in a moment", m.text);
+        break;
+    case MPCR_LINE_FAILED:
+        if (now_gen) fail(j, "%s", m.text);
+        break;
+    default:
+        break;
     }
 }
 
@@ -376,8 +389,11 @@ static int missing_file(const struct job *j, char *which, size_t cap)
 {
     for (int r = 0; r < j->nranks; r++)
         for (int f = 0; f < 2; f++) {
-            snprintf(which, cap, "%s/gen-%lu/rank-%d.%s", j->c->dir, j->gen, r,
-                     f ? "state" : "img");
+            if (mpcr_path_printf(which, cap, "%s/gen-%lu/rank-%d.%s", j->c->dir, j->gen, r,
+                                 f ? "state" : "img")) {
+                snprintf(which, cap, "its file (a path under %.200s... too long)", j->c->dir);
+                return r;
+            }
             if (access(which, F_OK)) return r;
         }
     return -1;
@@ -396,10 +412,10 @@ static void complete(struct job *j);
 
 /* Rank r's engine's report (r < 0: from a connection that is no rank's
  * engine): "image K ok BYTES [forked MS]" or "image K error WHY". */
-static void on_image(struct job *j, int r, int fd, const char *line)
+static void on_image(struct job *j, int r, int fd, const char *line, const struct mpcr_line *m)
 {
-    char *end, why[160];
-    unsigned long gen = strtoul(line + 6, &end, 10);
+    char why[160];
+    unsigned long gen = m->num[0];
     if (r < 0) {
         refuse_report(
             fd, line,
@@ -428,12 +444,11 @@ static void on_image(struct job *j, int r, int fd, const char *line)
     }
     k->engine = fd;
     mpcr_fault_point(MPCR_FAULT_REPORT);
-    if (strncmp(end, " ok ", 4)) {
-        fail(j, "rank %d: %s", r, *end ? end + 1 : "its image could not be written");
+    if (m->kind == MPCR_LINE_IMAGE_ERROR) {
+        fail(j, "rank %d: %s", r, m->text);
         return;
     }
-    char *rest;
-    k->bytes = strtoull(end + 4, &rest, 10);
+    k->bytes = m->num[1];
     j->bytes += k->bytes;
     k->imaged = 1, j->nimages++;
     /* Written in place (that program waits for the answer), or by a forked
@@ -446,7 +461,7 @@ static void on_image(struct job *j, int r, int fd, const char *line)
         k->went_on = 1, j->nwent_on++;
         maybe_resume_early(j);
     }
-    double s = now() - j->started;
+    double s = mpcr_now_s() - j->started;
     mpcr_coord_send_line(j->client, "progress %d/%d ranks, %.1f MiB, %.0f MB/s\n", j->nimages,
                          j->nranks, (double)j->bytes / 1048576.0,
                          s > 0 ? (double)j->bytes / 1e6 / s : 0.0);
@@ -456,14 +471,14 @@ static void on_image(struct job *j, int r, int fd, const char *line)
 /* Every rank's image is in: the manifest, then resume (or exit). */
 static void complete(struct job *j)
 {
-    j->t_images = now();
-    char which[4400];
+    j->t_images = mpcr_now_s();
+    char which[PATH_MAX];
     int r = missing_file(j, which, sizeof which);
     if (r >= 0) {
         fail(j, "rank %d reported its image, but %s is missing", r, which);
         return;
     }
-    char why[4600];
+    char why[MPCR_WHY_MAX];
     if (mpcr_manifest_write(j->c->dir, j->c->job_id, j->gen, j->nranks, j->c->mpi, why, sizeof why)) {
         fail(j, "no manifest: %s", why);
         return;
@@ -501,33 +516,39 @@ static void complete(struct job *j)
 static void take_rank_lines(struct job *j, int r);
 
 /* "proxy PROTOCOL RANK SIZE PID TOKEN": a rank's proxy comes, and stays
- * connected; TOKEN is what its engine's reports will carry. */
-static void on_hello(struct job *j, const struct mpcr_request *rq)
+ * connected; TOKEN is what its engine's reports will carry. m: the hello
+ * parsed, or NULL for a line "proxy ..." of another shape (PROTOCOL comes
+ * first in every version). */
+static void on_hello(struct job *j, const struct mpcr_request *rq, const struct mpcr_line *m)
 {
-    int version = 0, r = -1, size = 0, pid = 0, fd = rq->fd;
-    char token[32] = "";
-    sscanf(rq->line, "proxy %d %d %d %d %31s", &version, &r, &size, &pid, token);
-    if (version != MPCR_COORD_PROTOCOL) {
-        mpcr_coord_send_line(fd, "error this coordinator speaks protocol %d, not %d\n",
-                             MPCR_COORD_PROTOCOL, version);
+    int fd = rq->fd;
+    unsigned long long version = m ? m->num[0] : strtoull(rq->line + 6, NULL, 10);
+    if (version != MPCR_COORD_PROTOCOL || !m) {
+        if (version != MPCR_COORD_PROTOCOL)
+            mpcr_coord_send_line(fd, "error this coordinator speaks protocol %d, not %llu\n",
+                                 MPCR_COORD_PROTOCOL, version);
+        else
+            mpcr_coord_send_line(fd, "error not a proxy's hello: proxy %s\n",
+                                 mpcr_coord_lines[MPCR_LINE_HELLO].args);
         close(fd);
         return;
     }
-    if (r < 0 || r >= j->nranks || size != j->nranks || j->ranks[r].fd >= 0 || !token[0]) {
-        mpcr_coord_send_line(fd, "error rank %d of %d does not belong to this job of %d\n", r, size,
-                             j->nranks);
+    unsigned long long r = m->num[1], size = m->num[2];
+    if (r >= (unsigned)j->nranks || size != (unsigned)j->nranks || j->ranks[r].fd >= 0) {
+        mpcr_coord_send_line(fd, "error rank %llu of %llu does not belong to this job of %d\n", r,
+                             size, j->nranks);
         close(fd);
         return;
     }
     struct rank *k = &j->ranks[r];
     k->fd = fd;
-    snprintf(k->token, sizeof k->token, "%s", token);
+    snprintf(k->token, sizeof k->token, "%s", m->word);
     j->connected++;
     j->ever_connected++;
     /* What it sent after its hello is its first lines. */
     k->len = rq->rest_len < sizeof k->buf - 1 ? rq->rest_len : 0;
     memcpy(k->buf, rq->rest, k->len);
-    take_rank_lines(j, r);
+    take_rank_lines(j, (int)r);
 }
 
 /* Each rank's state: running, quiet (stopped for the checkpoint),
@@ -560,7 +581,7 @@ static void send_detail(const struct job *j, int fd)
         fprintf(f, "none");
     else
         fprintf(f, "%lu %s %s %.3f %d %llu %s", j->gen, phase_name[j->phase],
-                j->exit_after ? "exit" : "continue", now() - j->started, j->nimages, j->bytes,
+                j->exit_after ? "exit" : "continue", mpcr_now_s() - j->started, j->nimages, j->bytes,
                 j->trigger >= 0 ? trigger_signal(j, sig, sizeof sig)
                 : j->client >= 0 ? "command" : "interval");
     fprintf(f, " states ");
@@ -586,24 +607,32 @@ static void on_request(void *arg, const struct mpcr_request *rq)
     struct job *j = arg;
     int fd = rq->fd;
     const char *line = rq->line;
-    if (!strncmp(line, "proxy ", 6)) {
-        on_hello(j, rq);
+    struct mpcr_line m;
+    if (mpcr_coord_line_parse(line, MPCR_FROM_CLIENT | MPCR_FROM_PROXY | MPCR_FROM_ENGINE, &m)) {
+        if (!strncmp(line, "proxy ", 6)) {
+            on_hello(j, rq, NULL); /* another protocol's hello: said so */
+            return;
+        }
+        m.kind = MPCR_LINE_KINDS; /* unknown */
+    }
+    if (m.kind == MPCR_LINE_HELLO) {
+        on_hello(j, rq, &m);
         return;
     }
-    if (!strncmp(line, "snapshot ", 9)) {
-        on_snapshot(j, engine_rank(j, rq), line, rq->local);
+    if (m.kind == MPCR_LINE_SNAPSHOT) {
+        on_snapshot(j, engine_rank(j, rq), &m, line, rq->local);
         close(fd);
         return;
     }
-    if (!strncmp(line, "image ", 6)) {
-        on_image(j, engine_rank(j, rq), fd, line);
+    if (m.kind == MPCR_LINE_IMAGE_OK || m.kind == MPCR_LINE_IMAGE_ERROR) {
+        on_image(j, engine_rank(j, rq), fd, line, &m);
         return;
     }
-    if (!strcmp(line, "checkpoint") || !strcmp(line, "checkpoint exit")) {
-        start(j, fd, line[10] != 0);
+    if (m.kind == MPCR_LINE_CHECKPOINT) {
+        start(j, fd, m.opt);
         return;
     }
-    if (!strcmp(line, "status")) {
+    if (m.kind == MPCR_LINE_STATUS && !m.opt) {
         unsigned long newest, highest;
         mpcr_gen_scan(j->c->dir, &newest, &highest);
         int count[4] = {0};
@@ -624,9 +653,9 @@ static void on_request(void *arg, const struct mpcr_request *rq)
                              j->phase != IDLE ? phase_name[j->phase] : "", count[0], count[1],
                              count[2], count[3], odd[0] ? " (" : "", odd[0] ? odd + 1 : "",
                              odd[0] ? ")" : "");
-    } else if (!strcmp(line, "status detail")) {
+    } else if (m.kind == MPCR_LINE_STATUS) {
         send_detail(j, fd);
-    } else if (!strcmp(line, "ping")) {
+    } else if (m.kind == MPCR_LINE_PING) {
         mpcr_coord_send_line(fd, "pong\n");
     } else {
         mpcr_coord_send_line(fd, "error unknown request\n");
@@ -702,17 +731,17 @@ static int fill(const struct job *j, int extra_fd, int launcher_end, struct poll
  * drain: the partner a late rank waits for). */
 static void check_timeouts(struct job *j, double timeout)
 {
-    if (j->phase == RESUME && now() - j->t_images > timeout) { /* complete all the same */
+    if (j->phase == RESUME && mpcr_now_s() - j->t_images > timeout) { /* complete all the same */
         for (int r = 0; r < j->nranks; r++)
             j->ranks[r].resumed = 1;
         resumed(j);
     }
-    if (j->phase == QUIESCE && !j->where_asked && now() - j->started > timeout / 2) {
+    if (j->phase == QUIESCE && !j->where_asked && mpcr_now_s() - j->started > timeout / 2) {
         j->where_asked = 1;
         for (int r = 0; r < j->nranks; r++)
             mpcr_coord_send_line(j->ranks[r].fd, "where %lu\n", j->gen);
     }
-    if (j->phase != IDLE && j->phase != RESUME && now() - j->started > timeout) {
+    if (j->phase != IDLE && j->phase != RESUME && mpcr_now_s() - j->started > timeout) {
         char late[256] = "", where[400] = "";
         for (int r = 0, n = 0; r < j->nranks && n < 8; r++)
             if (j->phase == QUIESCE && !j->ranks[r].quiet) {
@@ -749,7 +778,7 @@ static void job_ended(struct job *j)
 /* A checkpoint asked for by a signal (triggers.h), once the job can take one. */
 static void act_on_triggers(struct job *j)
 {
-    mpcr_triggers_poll(&j->trig, now());
+    mpcr_triggers_poll(&j->trig, mpcr_now_s());
     if (!j->trig.pending[MPCR_TRIGGER_CONTINUE] && !j->trig.pending[MPCR_TRIGGER_EXIT]) return;
     if (j->phase != IDLE) {
         if (j->exit_after) mpcr_triggers_drop(&j->trig); /* the job ends after this one */
@@ -770,7 +799,7 @@ static void act_on_triggers(struct job *j)
     start(j, -1, kind == MPCR_TRIGGER_EXIT);
     if (j->phase == IDLE) { /* start() could not even begin */
         fprintf(stderr, "mpcr: coordinator: SIG%s: the checkpoint could not begin\n", name);
-        mpcr_triggers_done(&j->trig, kind, now());
+        mpcr_triggers_done(&j->trig, kind, mpcr_now_s());
         return;
     }
     j->trigger = kind;
@@ -792,25 +821,25 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
     signal(SIGPIPE, SIG_IGN);
     const char *t = getenv("MPCR_CKPT_TIMEOUT");
     double timeout = t ? atof(t) : 120.0;
-    double next_auto = c->interval > 0 ? now() + c->interval : 0;
+    double next_auto = c->interval > 0 ? mpcr_now_s() + c->interval : 0;
     int status = 0, launcher_end = mpcr_process_end_fd(launcher);
     double ended = 0; /* when the job ended */
     for (;;) {
         pid_t w = launcher && !ended ? waitpid(launcher, &status, WNOHANG) : 0;
         if (launcher && !ended && (w == launcher || (w < 0 && errno != EINTR))) {
-            ended = now();
+            ended = mpcr_now_s();
             if (launcher_end >= 0) close(launcher_end);
             launcher_end = -1;
             job_ended(&j);
         }
-        mpcr_abandoned_settle(&j.abandoned, now(), timeout);
-        if (ended && (!mpcr_abandoned_count(&j.abandoned) || now() - ended > ENDED_WAIT_S)) break;
-        if (next_auto && !ended && now() >= next_auto) {
+        mpcr_abandoned_settle(&j.abandoned, mpcr_now_s(), timeout);
+        if (ended && (!mpcr_abandoned_count(&j.abandoned) || mpcr_now_s() - ended > ENDED_WAIT_S)) break;
+        if (next_auto && !ended && mpcr_now_s() >= next_auto) {
             int ending = 0;
             for (int r = 0; r < nranks; r++)
                 ending |= j.ranks[r].finalizing;
             if (j.phase == IDLE && j.connected == nranks && !ending) start(&j, -1, 0);
-            next_auto = now() + c->interval;
+            next_auto = mpcr_now_s() + c->interval;
         }
         check_timeouts(&j, timeout);
         if (!ended) act_on_triggers(&j);
@@ -818,7 +847,7 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
         int n = fill(&j, extra_fd, launcher_end, p, &at);
         int ready = poll(p, (nfds_t)n, 50);
         /* Silent connections time out even when nothing else happens. */
-        mpcr_conns_serve(&j.conns, p + at.conns, ready > 0 ? n - at.conns : 0, c->secret, now(),
+        mpcr_conns_serve(&j.conns, p + at.conns, ready > 0 ? n - at.conns : 0, c->secret, mpcr_now_s(),
                          on_request, &j);
         if (ready <= 0) continue;
         for (int r = 0; r < nranks; r++)
@@ -827,12 +856,12 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
                 on_rank_readable(&j, r);
         if (extra_fd >= 0 && p[at.extra].revents && on_extra) on_extra();
         if (c->listen_fd >= 0 && p[at.listen].revents & POLLIN)
-            mpcr_conns_accept(&j.conns, c->listen_fd, 1, now());
+            mpcr_conns_accept(&j.conns, c->listen_fd, 1, mpcr_now_s());
         if (c->tcp_fd >= 0 && p[at.tcp].revents & POLLIN)
-            mpcr_conns_accept(&j.conns, c->tcp_fd, 0, now());
+            mpcr_conns_accept(&j.conns, c->tcp_fd, 0, mpcr_now_s());
         check_writers(&j, p + at.writers);
         if (!launcher && !ended && j.ever_connected >= nranks && j.connected == 0) {
-            ended = now();
+            ended = mpcr_now_s();
             job_ended(&j);
         }
     }
@@ -842,7 +871,7 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
         if (j.ranks[r].fd >= 0) close(j.ranks[r].fd);
     if (launcher_end >= 0) close(launcher_end);
     mpcr_conns_farewell(&j.conns, c->listen_fd,
-                        "error the job ended before the checkpoint began; none was taken\n", now());
+                        "error the job ended before the checkpoint began; none was taken\n", mpcr_now_s());
     free(j.ranks), free(p);
     mpcr_coord_close(c);
     return status;

@@ -7,24 +7,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "private.h"
 
 int mpcr_create_private(const char *path)
 {
-    for (int attempt = 0; attempt < 2; attempt++) {
-        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd >= 0) {
-            if (fchmod(fd, 0600)) { /* 0600 & ~umask is 0600 or less; say it outright */
-                int e = errno;
-                close(fd);
-                unlink(path);
-                return -e;
-            }
-            return fd;
-        }
-        if (errno != EEXIST || unlink(path)) return -errno;
-    }
-    return -EEXIST; /* someone keeps putting one back */
+    return mpcr_create_excl(path, 0600);
 }
 
 int mpcr_check_private(const char *path, mode_t type, char *why, size_t cap)

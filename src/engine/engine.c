@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "path.h"
 #include "control.h"
 #include "crc32c.h"
 #include "fmt.h"
@@ -68,9 +70,7 @@ static void futex_wake(uint32_t *w) { syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 
 
 static int64_t now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (int64_t)(mpcr_now_ns() / 1000000);
 }
 
 /* Waits until *w reaches `want`; 0, or -ETIMEDOUT after ms (ms < 0: never). */
@@ -223,7 +223,7 @@ static int writer_stops;
 
 /* The image's memory, thread table and tables, then publication. In a
  * forked writer this runs in the copy, with the process's pid passed in. */
-static int finish_image(struct mpcr_scratch *s, const char *path, uint64_t gen, pid_t pid)
+static int finish_image(struct mpcr_scratch *s, uint64_t gen, pid_t pid)
 {
     int rc = mpcr_mem_dump(s);
     if (!rc) {
@@ -244,7 +244,7 @@ static int finish_image(struct mpcr_scratch *s, const char *path, uint64_t gen, 
         }
         h->nthreads = n;
     }
-    if (!rc) rc = mpcr_w_image(s, path);
+    if (!rc) rc = mpcr_w_image(s);
     if (!rc) image_bytes = s->hdr.total_len;
     return rc;
 }
@@ -276,7 +276,7 @@ static void report_snapshot(uint64_t gen, pid_t writer)
  * the fork and put in place in the copy. The copy writes the image,
  * reports to the coordinator and exits. Returns the writer's pid in the
  * process, or -1 to write in place. */
-static pid_t fork_writer(struct mpcr_scratch *s, const char *path, uint64_t gen, int how)
+static pid_t fork_writer(struct mpcr_scratch *s, uint64_t gen, int how)
 {
     pid_t pid = getpid();
     if (!mpcr_mem_forkable(s)) return -1;
@@ -289,12 +289,8 @@ static pid_t fork_writer(struct mpcr_scratch *s, const char *path, uint64_t gen,
     long stopped_ms = (long)(now_ms() - stop_started_ms); /* the process goes on as the fork returns */
     if (writer_stops) syscall(SYS_kill, syscall(SYS_getpid), SIGSTOP);
     int rc = mpcr_mem_use_snapshots();
-    if (!rc) rc = finish_image(s, path, gen, pid);
-    if (rc) {
-        char tmp[4200];
-        mpcr_fmt(tmp, sizeof tmp, "%s.tmp", path);
-        unlink(tmp);
-    }
+    if (!rc) rc = finish_image(s, gen, pid);
+    if (rc) mpcr_atomic_abort(&s->out);
     report(gen, rc, stopped_ms); /* the answer is "continue": only such checkpoints fork */
     syscall(SYS_exit_group, rc ? 1 : 0);
     return -1;
@@ -308,7 +304,7 @@ static int write_image(const char *path, uint64_t gen, int fork_how)
         mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (s == MAP_FAILED) return mpcr_fail(-errno, "no memory for the checkpoint: %s", mpcr_strerror(errno));
     s->strings_len = 1;
-    s->fd = -1;
+    s->out.fd = -1;
     int rc = mpcr_proc_refuse(s);
     for (int i = 0; !rc && i < mpcr_nthr; i++)
         if (!mpcr_thr[i].gone && !mpcr_thr[i].tid_field_ok)
@@ -316,27 +312,22 @@ static int write_image(const char *path, uint64_t gen, int fork_how)
     if (!rc) rc = mpcr_files_save(s);
     if (!rc) rc = mpcr_signals_save(s);
     if (!rc) rc = mpcr_proc_save(s);
-    char tmp[4200];
-    mpcr_fmt(tmp, sizeof tmp, "%s.tmp", path);
-    if (!rc) {
-        unlink(tmp); /* left by a writer that was killed; this process writes one image at a time */
-        /* never through a planted link, never into a file already there;
-         * 0600 less the umask: never more than the owner's */
-        s->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (s->fd < 0)
-            rc = mpcr_fail(-errno, "creating %s: %s", tmp, mpcr_strerror(errno));
-    }
+    /* PATH.tmp, 0600, never through a planted link, never into a file
+     * already there (one left by a writer that was killed is replaced: this
+     * process writes one image at a time) */
+    if (!rc && (rc = mpcr_atomic_open(&s->out, path, 0600)))
+        rc = mpcr_fail(rc, "creating %s.tmp: %s", path, mpcr_strerror(-rc));
     if (!rc) {
         s->off = MPCR_IMG_HEADER_SIZE;
-        if (lseek(s->fd, MPCR_IMG_HEADER_SIZE, SEEK_SET) < 0) rc = mpcr_fail(-errno, "seek: %s", mpcr_strerror(errno));
+        if (lseek(s->out.fd, MPCR_IMG_HEADER_SIZE, SEEK_SET) < 0) rc = mpcr_fail(-errno, "seek: %s", mpcr_strerror(errno));
     }
     if (!rc) rc = mpcr_mem_read_maps(s);
     if (!rc) rc = mpcr_mem_plan(s);
-    pid_t writer = !rc && fork_how ? fork_writer(s, path, gen, fork_how) : -1;
+    pid_t writer = !rc && fork_how ? fork_writer(s, gen, fork_how) : -1;
     if (writer > 0) rc = 2;
-    else if (!rc) rc = finish_image(s, path, gen, getpid());
-    if (s->fd >= 0) close(s->fd);
-    if (rc < 0 && s->fd >= 0) unlink(tmp);
+    else if (!rc) rc = finish_image(s, gen, getpid());
+    if (rc < 0) mpcr_atomic_abort(&s->out); /* the temporary, if still open */
+    else if (s->out.fd >= 0) close(s->out.fd); /* a forked writer publishes it */
     munmap(s, sizeof *s);
     return rc;
 }
@@ -436,11 +427,12 @@ static int checkpoint(int type, uint64_t gen, int fork_how)
     __atomic_store_n(&arrived, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&restored, 0, __ATOMIC_RELEASE);
     __atomic_add_fetch(&epoch, 1, __ATOMIC_ACQ_REL);
-    char path[4200];
-    if (type == REQ_COORD) mpcr_fmt(path, sizeof path, "%s/gen-%llu/rank-%u.img", ckpt_dir, (unsigned long long)gen, rank);
-    else mpcr_fmt(path, sizeof path, "%s", api_path);
-    int rc = 0;
-    if (type == REQ_COORD && !ckpt_dir[0]) rc = mpcr_fail(-EINVAL, "MPCR_CKPT_DIR is not set");
+    char path[PATH_MAX], name[64];
+    mpcr_fmt(name, sizeof name, "gen-%llu/rank-%u.img", (unsigned long long)gen, rank);
+    int rc = type == REQ_COORD ? mpcr_path_join(path, sizeof path, ckpt_dir, name)
+                               : mpcr_path_cat(path, sizeof path, api_path, "");
+    if (rc) rc = mpcr_fail(rc, "the image's path is too long (%s)", type == REQ_COORD ? ckpt_dir : api_path);
+    if (!rc && type == REQ_COORD && !ckpt_dir[0]) rc = mpcr_fail(-EINVAL, "MPCR_CKPT_DIR is not set");
     if (!rc) rc = stop_threads();
     /* With every other thread stopped, as the hook's contract says: what it
      * records is the state the image holds (the MPI library notes which of
@@ -588,7 +580,8 @@ int mpcr_engine_checkpoint(const char *path)
     sigset_t cur;
     pthread_sigmask(SIG_SETMASK, NULL, &cur);
     if (sigismember(&cur, SIGRTMAX)) return mpcr_fail(-EDEADLK, "SIGRTMAX is blocked in the calling thread");
-    snprintf(api_path, sizeof api_path, "%s", path);
+    if (mpcr_path_cat(api_path, sizeof api_path, path, ""))
+        return mpcr_fail(-ENAMETOOLONG, "the image's path is too long: %.200s...", path);
     api_result = -EINPROGRESS;
     if (send_req((int)syscall(SYS_gettid), REQ(REQ_API, 0, 0))) return -errno;
     return __atomic_load_n(&api_result, __ATOMIC_ACQUIRE); /* the handler ran before the system call returned */

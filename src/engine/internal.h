@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "atomic_file.h"
 #include "image.h"
 #include "parse.h"
 
@@ -53,7 +54,7 @@ struct mpcr_scratch {
     unsigned char io[1 << 20];     /* pages read from /proc/self/mem */
     unsigned char wbuf[1 << 20];   /* buffered writes to the image */
     size_t wbuf_len;
-    int fd;                        /* the image being written */
+    struct mpcr_atomic_file out;   /* the image being written (out.fd), published by commit */
     uint64_t off;                  /* its length so far */
     uint64_t writeback_from;       /* the disk was started on bytes before this */
     uint32_t crc;                  /* running CRC32C of the current stream */
@@ -87,7 +88,8 @@ uint32_t mpcr_str_add(struct mpcr_scratch *s, const char *str, uint32_t len);
 /* Buffered, checksummed output to the image (writer.c). */
 int mpcr_w_put(struct mpcr_scratch *s, const void *p, size_t n);
 int mpcr_w_flush(struct mpcr_scratch *s);
-int mpcr_w_image(struct mpcr_scratch *s, const char *path);
+/* Tables, footer and header, then the image is published (s->out). */
+int mpcr_w_image(struct mpcr_scratch *s);
 
 /* Memory (memory.c): regions[] from the maps, then their streams. */
 int mpcr_mem_read_maps(struct mpcr_scratch *s);

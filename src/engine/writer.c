@@ -1,10 +1,8 @@
 /* Output side of an image: buffered writes with a running CRC32C, and the
- * atomic publication of the finished file (temporary name created with
- * O_EXCL, fsync, rename, fsync of the directory), so that a reader sees
- * either the whole image or none. */
+ * atomic publication of the finished file (src/common/atomic_file.h), so
+ * that a reader sees either the whole image or none. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h> /* rename */
 #include <string.h>
 #include <unistd.h>
 
@@ -14,35 +12,16 @@
 
 #define WRITEBACK_STEP (8ul << 20)
 
-/* The file being written, for a message: what s->fd is open on. */
-static const char *image_name(const struct mpcr_scratch *s, char *buf, size_t cap)
-{
-    char link[64];
-    mpcr_fmt(link, sizeof link, "/proc/self/fd/%d", s->fd);
-    ssize_t n = readlink(link, buf, cap - 1);
-    if (n <= 0) return "the image";
-    buf[n] = 0;
-    return buf;
-}
-
 static int write_all(struct mpcr_scratch *s, const unsigned char *p, size_t len)
 {
-    for (size_t done = 0; done < len;) {
-        ssize_t n = write(s->fd, p + done, len - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            int e = n < 0 ? errno : EIO;
-            char name[512];
-            return mpcr_fail(-e, "writing %s: %s", image_name(s, name, sizeof name), mpcr_strerror(e));
-        }
-        done += (size_t)n;
-    }
+    int rc = mpcr_atomic_write(&s->out, p, len);
+    if (rc) return mpcr_fail(rc, "writing %s: %s", s->out.tmp, mpcr_strerror(-rc));
     /* Start the disk on each written step at once: the final fsync then
      * finds little left, and writing and storing overlap instead of
      * following each other (as with `dd conv=fsync`). */
     uint64_t written = s->off - s->wbuf_len;
     if (written - s->writeback_from >= WRITEBACK_STEP) {
-        sync_file_range(s->fd, (off_t)s->writeback_from, (off_t)(written - s->writeback_from), SYNC_FILE_RANGE_WRITE);
+        sync_file_range(s->out.fd, (off_t)s->writeback_from, (off_t)(written - s->writeback_from), SYNC_FILE_RANGE_WRITE);
         s->writeback_from = written;
     }
     return 0;
@@ -93,8 +72,8 @@ static int put_table(struct mpcr_scratch *s, enum mpcr_table t, const void *p, s
 }
 
 /* Writes the tables, footer and header of an image whose region streams are
- * already written, then publishes it under `path`. */
-int mpcr_w_image(struct mpcr_scratch *s, const char *path)
+ * already written, then publishes it under its name (s->out.path). */
+int mpcr_w_image(struct mpcr_scratch *s)
 {
     int rc = 0;
     struct mpcr_img_header *h = &s->hdr;
@@ -115,23 +94,9 @@ int mpcr_w_image(struct mpcr_scratch *s, const char *path)
     memcpy(block, h, sizeof *h);
     h->header_crc = mpcr_crc32c(0, block, sizeof block);
     memcpy(block, h, sizeof *h);
-    char name[512];
-    if (pwrite(s->fd, block, sizeof block, 0) != (ssize_t)sizeof block)
-        return mpcr_fail(-EIO, "writing the header of %s: %s", image_name(s, name, sizeof name), mpcr_strerror(errno));
-    if (fsync(s->fd))
-        return mpcr_fail(-errno, "fsync of %s: %s", image_name(s, name, sizeof name), mpcr_strerror(errno));
-
-    char tmp[4200];
-    mpcr_fmt(tmp, sizeof tmp, "%s.tmp", path);
-    if (rename(tmp, path)) return mpcr_fail(-errno, "renaming %s: %s", tmp, mpcr_strerror(errno));
-    char dir[4200];
-    mpcr_fmt(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash == dir) slash[1] = 0;
-    else if (slash) *slash = 0;
-    else strcpy(dir, ".");
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0 || fsync(dfd)) rc = mpcr_fail(-errno, "fsync of directory %s: %s", dir, mpcr_strerror(errno));
-    if (dfd >= 0) close(dfd);
-    return rc;
+    if (pwrite(s->out.fd, block, sizeof block, 0) != (ssize_t)sizeof block)
+        return mpcr_fail(-EIO, "writing the header of %s: %s", s->out.tmp, mpcr_strerror(errno));
+    if ((rc = mpcr_atomic_commit(&s->out)))
+        return mpcr_fail(rc, "publishing %s: %s", s->out.path, mpcr_strerror(-rc));
+    return 0;
 }

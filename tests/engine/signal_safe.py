@@ -26,7 +26,7 @@ import sys
 # the library's restart hook use, and the string functions POSIX added to
 # the list in 2016.
 POSIX_SAFE = """
-    _exit accept bind chdir clock_gettime close connect dup dup2 fcntl fstat fstatat fsync ftruncate
+    _exit accept bind chdir clock_gettime close connect dup dup2 fchmod fcntl fstat fstatat fsync ftruncate
     getpid getppid getuid kill lseek open openat pause read readlink recv recvfrom recvmsg rename
     send sendmsg sendto setsockopt sigaddset sigdelset sigemptyset sigfillset sigismember socket stat
     umask uname unlink wait waitpid write

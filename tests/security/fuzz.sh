@@ -32,8 +32,8 @@ for b in tests/mpcr-restore-checked tests/engine/st_refuse tests/fuzz_image bin/
 done
 mkdir -p "$out"
 flags=(-g -O1 -std=gnu17 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-       -I"$src/coord" -I"$src/engine")
-common=("$src/coord/binding.c" "$src/coord/private.c")
+       -I"$src/coord" -I"$src/engine" -I"$src/common")
+common=("$src/coord/binding.c" "$src/coord/private.c" "$src"/common/*.c)
 clang "${flags[@]}" "$here/fuzz/fuzz_manifest.c" "${common[@]}" -o "$out/fuzz_manifest"
 clang "${flags[@]}" "$here/fuzz/fuzz_lines.c" "$here/fuzz/coord_single.c" "${common[@]}" \
     "$src/coord/gens.c" "$src/coord/fault.c" "$src/coord/triggers.c" "$src/coord/abandoned.c" -o "$out/fuzz_lines"

@@ -7,14 +7,14 @@
 #    (one process, and an MPI job of 2 ranks);
 #  - a link planted at each generation temporary's path (manifest.tmp, in
 #    the coordinator; rank-K.img.tmp, in the program's engine;
-#    rank-K.state.tmp, in each proxy) just before mpcr opens it (plant.c,
+#    rank-K.state.tmp, in each proxy) between the removal of a leftover and
+#    mpcr's open (plant.c,
 #    LD_PRELOAD, makes the race deterministic) is never followed: the open
 #    is made with O_EXCL and O_NOFOLLOW and fails with EEXIST (the log of
-#    plant.c says so), the file the link points to is unchanged; the
-#    manifest's writer removes the link and writes its own file, a refused
-#    image or state file fails that checkpoint with a message naming the
-#    file, and the next checkpoint and a restart from it work, the output
-#    that of a run without mpcr.
+#    plant.c says so), the file the link points to is unchanged; a refused
+#    manifest, image or state file fails that checkpoint with a message
+#    naming the file, and the next checkpoint and a restart from it work,
+#    the output that of a run without mpcr.
 #  PLANT_BREAK=.tmp (or manifest.tmp, .img.tmp, .state.tmp) takes O_EXCL
 #  and O_NOFOLLOW off those opens, PLANT_BREAK=mkdir makes a planted
 #  generation directory look made (plant.c): this test must then fail, on
@@ -79,13 +79,16 @@ checkpoint_ok "$T/g" "the checkpoint after the planted gen-1"
 kill $run
 wait $run 2>/dev/null
 
-# 2. the manifest's temporary: linked when the generation directory is made
-start_single "$T/m" m 30 PLANT_MKDIR=manifest.tmp
-checkpoint_ok "$T/m" "checkpoint with a link planted at manifest.tmp"
+# 2. the manifest's temporary: linked after the coordinator removed a leftover, before it
+# creates its own (the one atomic writer, src/common/atomic_file.c, as for the image)
+start_single "$T/m" m 30 PLANT_UNLINK=manifest.tmp
+"$MPCR" checkpoint "$T/m" 2>"$T/m-ck.err" && fail "a checkpoint whose manifest temporary was a planted link succeeded"
 untouched "link at manifest.tmp"
+grep -q "gen-1/manifest: File exists" "$T/m-ck.err" || fail "planted manifest.tmp: $(cat "$T/m-ck.err")"
 logged "$T/p-m" "$T/m/gen-1/manifest.tmp"
-[ -f "$T/m/gen-1/manifest" ] && [ ! -L "$T/m/gen-1/manifest" ] || fail "gen-1/manifest is not a regular file"
-[ "$(mode_of "$T/m/gen-1/manifest")" = 600 ] || fail "gen-1/manifest has mode $(mode_of "$T/m/gen-1/manifest")"
+checkpoint_ok "$T/m" "the checkpoint after the refused manifest"
+[ -f "$T/m/gen-2/manifest" ] && [ ! -L "$T/m/gen-2/manifest" ] || fail "gen-2/manifest is not a regular file"
+[ "$(mode_of "$T/m/gen-2/manifest")" = 600 ] || fail "gen-2/manifest has mode $(mode_of "$T/m/gen-2/manifest")"
 kill $run
 wait $run 2>/dev/null
 

@@ -24,7 +24,10 @@
 #include "datatype/dtype.h"
 #include "datatype/typemap.h"
 #include "env/info.h"
+#include "hash.h"
+#include "path.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,18 +61,12 @@ int mpcr_comm_split_hw(struct mpcr_comm *c, int split_type, int key, MPI_Info in
     return in ? mpcr_impl_Info_set(in, resource_key, "mpi_shared_memory") : MPI_SUCCESS;
 }
 
-/* FNV-1a: a hash of the directory's name, to compare the members' names. */
-static uint64_t hash_of(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3u;
-    return h;
-}
-
+/* A name too long leaves buf "": no file made, so no member joins (the
+ * same directory on all, so on all alike). */
 static void probe_name(char *buf, size_t cap, const char *dir, uint64_t nonce, int32_t world_rank)
 {
-    snprintf(buf, cap, "%s/.mpcr-nbhd-%016llx-%d", dir, (unsigned long long)nonce, (int)world_rank);
+    mpcr_path_printf(buf, cap, "%s/.mpcr-nbhd-%016llx-%d", dir, (unsigned long long)nonce,
+                     (int)world_rank);
 }
 
 int mpcr_comm_split_neighborhood(struct mpcr_comm *c, int key, MPI_Info info, MPI_Comm *newcomm)
@@ -81,7 +78,7 @@ int mpcr_comm_split_neighborhood(struct mpcr_comm *c, int key, MPI_Info info, MP
     if (in) mpcr_impl_Info_get(in, "nbhd_common_dirname", (int)sizeof dir - 1, dir, &flag);
     /* Everyone's hash and its complement (the same dir everywhere iff the
      * largest of both agree), and a nonce for the files' names. */
-    uint64_t h = flag ? hash_of(dir) : 0;
+    uint64_t h = flag ? mpcr_hash64(MPCR_HASH64_INIT, dir, strlen(dir)) : 0;
     uint64_t mine[3] = {h, ~h, (uint64_t)getpid() * 0x9e3779b97f4a7c15u ^ (uint64_t)time(NULL)};
     uint64_t all[3];
     const struct mpcr_type *u64 = mpcr_type_get(MPI_UINT64_T);
@@ -89,7 +86,7 @@ int mpcr_comm_split_neighborhood(struct mpcr_comm *c, int key, MPI_Info info, MP
     if (err) return err;
     if (!flag || all[0] != ~all[1]) /* no directory, or not the same one */
         return mpcr_impl_Comm_split(c, MPI_UNDEFINED, key, newcomm);
-    char path[4200];
+    char path[PATH_MAX];
     probe_name(path, sizeof path, dir, all[2], mpcr_comm_world_rank(c, c->rank));
     FILE *f = fopen(path, "wx");
     int made = f != NULL;

@@ -19,6 +19,7 @@
 #include "datatype/typemap.h"
 #include "pt2pt/p2p.h"
 #include "runtime/runtime.h"
+#include "hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -169,9 +170,8 @@ int mpcr_impl_Intercomm_create_from_groups(struct mpcr_group *lg, int local_lead
     if (mpcr_group_rank_of(lg, mpcr.rank) == MPI_UNDEFINED ||
         mpcr_group_rank_of(rg, mpcr.rank) != MPI_UNDEFINED)
         return MPI_ERR_GROUP;
-    uint32_t tag = 2166136261u; /* FNV-1a, within the least MPI_TAG_UB */
-    for (const char *c = stringtag; *c; c++)
-        tag = (tag ^ (uint8_t)*c) * 16777619u;
+    /* the same on every member, within the least MPI_TAG_UB */
+    uint32_t tag = mpcr_hash32(MPCR_HASH32_INIT, stringtag, strlen(stringtag));
     return span_create(lg->ranks, lg->size, rg->ranks, rg->size,
                        lg->ranks[local_leader] < rg->ranks[remote_leader], (int)(tag % 32768),
                        errhandler, newintercomm);

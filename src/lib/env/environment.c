@@ -9,9 +9,7 @@
 
 double PMPI_Wtime(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return mpcr_now_s();
 }
 MPCR_ALIAS(Wtime);
 

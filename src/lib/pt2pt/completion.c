@@ -10,6 +10,7 @@
 #include "coll/coll_task.h"
 #include "comm/comm.h"
 #include "env/errors.h"
+#include "hash.h"
 #include "p2p.h"
 #include "request.h"
 #include "runtime/runtime.h"
@@ -205,10 +206,11 @@ static MPI_Status *status_at(MPI_Status statuses[], int i, MPI_Status *ignored)
 static struct mpcr_poll_question tests_question(enum mpcr_complete_mode mode, int count,
                                                 MPI_Request reqs[])
 {
-    uint32_t h = 2166136261u;
+    uint32_t h = MPCR_HASH32_INIT;
     for (int i = 0; i < count; i++) {
         struct mpcr_request *q = inactive(reqs[i]) ? NULL : mpcr_request_get(reqs[i]);
-        h = (h ^ (q ? q->token : 0)) * 16777619u;
+        uint32_t token = q ? q->token : 0;
+        h = mpcr_hash32(h, &token, sizeof token);
     }
     return (struct mpcr_poll_question){MPCR_OP_COMPLETE, mode, count, (int32_t)h};
 }

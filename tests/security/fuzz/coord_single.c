@@ -18,7 +18,7 @@ void fuzz_coord_request(struct mpcr_coord *c, const struct mpcr_request *rq, int
                         .signalled = state >> 1 & 1,
                         .gen = 7,
                         .client = -1,
-                        .started = now()};
+                        .started = mpcr_now_s()};
     struct serving sv = {c, state & 4 ? INT_MAX - 1 : rq->pid, &p};
     on_request(&sv, rq);
 }
