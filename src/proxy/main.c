@@ -13,9 +13,11 @@
 #include "resource.h"
 #include "state.h"
 #include "triggers.h"
+#include "path.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <stddef.h>
@@ -337,13 +339,16 @@ static _Noreturn void start_restorer(int sock, const char *gen_dir)
     if (dup2(sock, MPCR_RESTART_FD) < 0) _exit(127);
     close_range(3, MPCR_RESTART_FD - 1, 0);
     close_range(MPCR_RESTART_FD + 1, ~0u, 0);
-    char self[4096], restorer[4200], image[4200];
+    char self[PATH_MAX], restorer[PATH_MAX], image[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n < 0) _exit(127);
     self[n] = 0;
     *strrchr(self, '/') = 0;
-    snprintf(restorer, sizeof restorer, "%s/mpcr-restore", self);
-    snprintf(image, sizeof image, "%s/rank-%d.img", gen_dir, proxy.rank);
+    if (mpcr_path_join(restorer, sizeof restorer, self, "mpcr-restore") ||
+        mpcr_path_printf(image, sizeof image, "%s/rank-%d.img", gen_dir, proxy.rank)) {
+        mpcr_report("rank %d: the path of the restorer or of the image is too long (%s)", proxy.rank, gen_dir);
+        _exit(127);
+    }
     signal(SIGCHLD, SIG_DFL);
     /* until the engine sets the dispositions (the image's, the restart's triggers ignored) */
     triggers_ignore();

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "coord_protocol.h"
 
 static int coord_fd = -1;
 static enum ckpt_stage stage = CKPT_RUNNING;
@@ -80,8 +81,9 @@ static void say(const char *fmt, ...)
 /* "where K": answered at once by the reader thread (ckpt_doing). */
 static int answer_where(const char *line)
 {
-    unsigned long k;
-    if (sscanf(line, "where %lu", &k) != 1) return 0;
+    struct mpcr_line m;
+    if (mpcr_coord_line_parse(line, MPCR_FROM_COORD, &m) || m.kind != MPCR_LINE_WHERE) return 0;
+    unsigned long k = (unsigned long)m.num[0];
     const char *what = atomic_load_explicit(&doing_what, memory_order_relaxed);
     const char *name = atomic_load_explicit(&doing_name, memory_order_acquire);
     enum ckpt_stage now = __atomic_load_n(&stage, __ATOMIC_RELAXED); /* the MPI thread's: a hint */
@@ -221,35 +223,46 @@ static void coordinator_lost(void)
                     was != CKPT_RUNNING ? ", the checkpoint in progress is abandoned" : "");
 }
 
+/* A line of the coordinator's (src/common/coord_protocol.h); one it may not
+ * send is not ours, and ignored. */
 static void on_line(const char *line)
 {
-    unsigned long k = 0;
-    char word[16] = "";
-    if (!strncmp(line, "error ", 6)) { /* a refusal of this rank's hello; the connection ends next */
-        mpcr_report("rank %d: the coordinator refused this rank: %s; no checkpoints", proxy.rank, line + 6);
+    struct mpcr_line m;
+    if (mpcr_coord_line_parse(line, MPCR_FROM_COORD, &m)) return;
+    unsigned long k = m.nnum ? (unsigned long)m.num[0] : 0;
+    switch (m.kind) {
+    case MPCR_LINE_ERROR: /* a refusal of this rank's hello; the connection ends next */
+        mpcr_report("rank %d: the coordinator refused this rank: %s; no checkpoints", proxy.rank, m.text);
         coord_said = 1;
-        return;
-    }
-    if (sscanf(line, "%15s %lu", word, &k) != 2) return;
-    if (!strcmp(word, "quiesce") && stage == CKPT_RUNNING) {
+        break;
+    case MPCR_LINE_QUIESCE:
+        if (stage != CKPT_RUNNING) break;
         if (!proxy.app_connected || proxy.finalized) {
             say("busy %lu rank %d %s", k, proxy.rank,
                 proxy.finalized ? "has called MPI_Finalize" : "has not called MPI_Init yet");
-            return;
+            break;
         }
         stage = CKPT_QUIESCED, gen = k, image_asked = 0, drain_since = 0, idle_since_ns = 0;
         reported_received = proxy.received;
         say("quiet %lu %llu %llu", k, (unsigned long long)proxy.sent,
             (unsigned long long)proxy.received);
-    } else if (!strcmp(word, "image") && stage == CKPT_QUIESCED && k == gen) {
+        break;
+    case MPCR_LINE_IMAGE:
+        if (stage != CKPT_QUIESCED || k != gen) break;
         image_asked = 1; /* taken in ckpt_hold, outside any call */
-        image_fork = strstr(line, " fork") != NULL;
-    } else if (!strcmp(word, "resume") && k == gen && stage != CKPT_RUNNING) {
+        image_fork = m.opt;
+        break;
+    case MPCR_LINE_RESUME:
+        if (k != gen || stage == CKPT_RUNNING) break;
         if (stage == CKPT_IMAGING) resources_resume();
         stage = CKPT_RUNNING;
         say("resumed %lu", k);
-    } else if (!strcmp(word, "exit") && k == gen && stage == CKPT_IMAGING) {
-        proxy.ckpt_exit = 1; /* the program ends now; so does the job */
+        break;
+    case MPCR_LINE_EXIT:
+        if (m.nnum && k == gen && stage == CKPT_IMAGING) proxy.ckpt_exit = 1; /* the program ends now; so does the job */
+        break;
+    default:
+        break;
     }
 }
 

@@ -20,13 +20,15 @@
 #include "section.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "crc32c.h"
+#include "path.h"
 #include "state_format.h"
 
 struct header {
@@ -50,25 +52,17 @@ static size_t padding(uint64_t n)
     return (size_t)(-n & 7);
 }
 
-/* A writer that keeps the running checksum. */
+/* The atomic file's writer, keeping the running checksum; the first error
+ * sticks. */
 struct out {
-    int fd;
+    struct mpcr_atomic_file f;
     uint32_t crc;
-    int failed;
+    int failed; /* -errno */
 };
 static void put(struct out *o, const void *p, size_t n)
 {
     o->crc = mpcr_crc32c(o->crc, p, n);
-    const char *c = p;
-    while (n && !o->failed) {
-        ssize_t w = write(o->fd, c, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            o->failed = errno ? errno : EIO;
-            return;
-        }
-        c += w, n -= (size_t)w;
-    }
+    if (!o->failed) o->failed = mpcr_atomic_write(&o->f, p, n);
 }
 
 /* Every kind's section, made before the file is opened (a kind that cannot
@@ -102,19 +96,19 @@ int state_save(unsigned long gen, char *err, size_t cap)
 {
     const char *dir = getenv("MPCR_CKPT_DIR");
     if (!dir) return snprintf(err, cap, "MPCR_CKPT_DIR is not set"), -1;
-    char path[4200], tmp[4210];
-    snprintf(path, sizeof path, "%s/gen-%lu/rank-%d.state", dir, gen, proxy.rank);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    char path[PATH_MAX];
+    if (mpcr_path_printf(path, sizeof path, "%s/gen-%lu/rank-%d.state", dir, gen, proxy.rank))
+        return snprintf(err, cap, "the checkpoint directory's path is too long: %s", dir), -1;
     struct section *s = calloc(proxy_resource_count, sizeof *s);
     int rc = -1;
     if (!s) return snprintf(err, cap, "out of memory for the proxy's state"), -1;
     if (save_sections(s, err, cap)) goto out;
-    /* Never through a planted link, never into a file already there
-     * (a temporary left by a killed proxy is removed, itself). */
-    unlink(tmp);
-    struct out o = {open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600), 0, 0};
-    if (o.fd < 0) {
-        snprintf(err, cap, "cannot create %s: %s", tmp, strerror(errno));
+    /* Never through a planted link, never into a file already there (the
+     * atomic writer: a temporary left by a killed proxy is removed, itself). */
+    struct out o = {.crc = 0};
+    int made = mpcr_atomic_open(&o.f, path, 0600);
+    if (made) {
+        snprintf(err, cap, "cannot create %s.tmp: %s", path, strerror(-made));
         goto out;
     }
     struct header h = {MPCR_STATE_MAGIC, MPCR_STATE_VERSION, (uint32_t)proxy.rank,
@@ -126,12 +120,10 @@ int state_save(unsigned long gen, char *err, size_t cap)
     put(&o, &id, sizeof id);
     uint32_t crc = o.crc;
     put(&o, &crc, sizeof crc);
-    if (!o.failed && fsync(o.fd)) o.failed = errno;
-    if (close(o.fd) && !o.failed) o.failed = errno;
-    if (!o.failed && rename(tmp, path)) o.failed = errno;
+    if (o.failed) mpcr_atomic_abort(&o.f);
+    else o.failed = mpcr_atomic_commit(&o.f);
     if (o.failed) {
-        unlink(tmp);
-        snprintf(err, cap, "writing %s: %s", path, strerror(o.failed));
+        snprintf(err, cap, "writing %s: %s", path, strerror(-o.failed));
         goto out;
     }
     rc = 0;
@@ -242,8 +234,9 @@ static int find_sections(const char *path, const char *p, const char *end, uint3
 
 int state_load(const char *gen_dir, char *err, size_t cap)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/rank-%d.state", gen_dir, proxy.rank);
+    char path[PATH_MAX];
+    if (mpcr_path_printf(path, sizeof path, "%s/rank-%d.state", gen_dir, proxy.rank))
+        return snprintf(err, cap, "the generation's path is too long: %s", gen_dir), -1;
     size_t len;
     char *buf = read_all(path, &len);
     if (!buf) return snprintf(err, cap, "cannot read %s: %s", path, strerror(errno)), -1;

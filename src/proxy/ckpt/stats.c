@@ -2,11 +2,13 @@
 #include "stats.h"
 #include "proxy.h"
 #include "report.h"
-#include "private.h"
+#include "atomic_file.h"
+#include "path.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +27,12 @@ static int stats_fd(void)
         off = 1;
         return -1;
     }
-    char path[4096];
-    int n = snprintf(path, sizeof path, "%s.rank-%d.pid-%d", prefix, proxy.rank, (int)getpid());
+    char path[PATH_MAX];
     /* The prefix may name a shared directory: created as the coordinator's
      * files are (never through a planted link, 0600); the name holds the
      * pid, so a file already there is an earlier proxy's of that pid. */
-    int made = n < (int)sizeof path ? mpcr_create_private(path) : -ENAMETOOLONG;
+    int made = mpcr_path_printf(path, sizeof path, "%s.rank-%d.pid-%d", prefix, proxy.rank, (int)getpid());
+    if (!made) made = mpcr_create_excl(path, 0600);
     fd = made >= 0 ? made : -1;
     if (fd < 0) {
         errno = -made;
@@ -38,7 +40,7 @@ static int stats_fd(void)
         mpcr_report("rank %d: cannot write the proxy's counts to %s.rank-%d.pid-%d (%s); "
                     "check MPCR_PROXY_STATS",
                     proxy.rank, prefix, proxy.rank, (int)getpid(),
-                    n < (int)sizeof path ? strerror(errno) : "the name is too long");
+                    made == -ENAMETOOLONG ? "the name is too long" : strerror(errno));
     }
     return fd;
 }
