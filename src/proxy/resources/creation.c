@@ -504,16 +504,6 @@ struct saved {
 };
 _Static_assert(sizeof(struct saved) == 56, "a saved creation's layout changed: bump its section's version");
 
-static size_t padded(size_t n)
-{
-    return (n + 7) / 8 * 8;
-}
-
-static size_t entry_bytes(uint32_t nparent, uint32_t ngroup)
-{
-    return padded(sizeof(struct saved) + nparent + (size_t)ngroup * sizeof(int32_t));
-}
-
 static int save(struct section *out, char *err, size_t cap)
 {
     (void)err, (void)cap; /* only memory can fail: the caller's reason */
@@ -530,29 +520,11 @@ static int save(struct section *out, char *err, size_t cap)
     return 0;
 }
 
-static size_t saved_size(const void *buf, size_t len)
+/* One saved creation, its arrays in place in the section. */
+static int load_one(const struct saved *sv, const void *entered_at, const void *group_at, char *err,
+                    size_t cap)
 {
-    uint32_t n;
-    if (len < 8) return 0;
-    memcpy(&n, buf, sizeof n);
-    size_t at = 8;
-    for (uint32_t i = 0; i < n; i++) {
-        struct saved s;
-        if (len - at < sizeof s) return 0;
-        memcpy(&s, (const char *)buf + at, sizeof s);
-        if (s.nparent > (1u << 24) || s.ngroup > s.nparent ||
-            len - at < entry_bytes(s.nparent, s.ngroup))
-            return 0;
-        at += entry_bytes(s.nparent, s.ngroup);
-    }
-    return at;
-}
-
-/* One saved creation at p (its size checked by saved_size). */
-static int load_one(const char *p, char *err, size_t cap)
-{
-    struct saved s;
-    memcpy(&s, p, sizeof s);
+    struct saved s = *sv;
     int size = map_comm_size(s.parent);
     int op_known = s.op == MPCR_OP_COMM_DUP || s.op == MPCR_OP_COMM_SPLIT ||
                    s.op == MPCR_OP_COMM_SPLIT_TYPE || s.op == MPCR_OP_COMM_CREATE_GROUP;
@@ -567,8 +539,8 @@ static int load_one(const char *p, char *err, size_t cap)
         free(e), free(entered), free(group);
         return snprintf(err, cap, "out of memory"), -1;
     }
-    memcpy(entered, p + sizeof s, s.nparent);
-    if (s.ngroup) memcpy(group, p + sizeof s + s.nparent, s.ngroup * sizeof *group);
+    memcpy(entered, entered_at, s.nparent);
+    if (s.ngroup) memcpy(group, group_at, s.ngroup * sizeof *group);
     e->state = s.state, e->op = s.op, e->parent = s.parent, e->new_id = s.new_id;
     e->color = s.color, e->key = s.key, e->rc = s.rc, e->member = s.member;
     e->rank = s.rank, e->size = s.size, e->nparent = s.nparent, e->entered = entered;
@@ -582,18 +554,21 @@ static int load_one(const char *p, char *err, size_t cap)
 
 static int load(const void *buf, size_t len, char *err, size_t cap)
 {
-    if (saved_size(buf, len) != len)
-        return snprintf(err, cap, "its creation record is damaged"), -1;
+    struct section_in in = section_cursor(buf, len);
     uint32_t n;
-    memcpy(&n, buf, sizeof n);
-    const char *p = (const char *)buf + 8;
+    if (section_get_count(&in, &n)) goto damaged;
     for (uint32_t i = 0; i < n; i++) {
         struct saved s;
-        memcpy(&s, p, sizeof s);
-        if (load_one(p, err, cap)) return -1;
-        p += entry_bytes(s.nparent, s.ngroup);
+        const void *entered, *group;
+        if (section_get(&in, &s, sizeof s) || s.nparent > (1u << 24) || s.ngroup > s.nparent ||
+            !(entered = section_take(&in, s.nparent)) ||
+            !(group = section_take(&in, (size_t)s.ngroup * sizeof(int32_t))) || section_skip_align(&in))
+            goto damaged;
+        if (load_one(&s, entered, group, err, cap)) return -1;
     }
-    return 0;
+    if (in.p == in.end) return 0;
+damaged:
+    return snprintf(err, cap, "its creation record is damaged"), -1;
 }
 
 const struct proxy_resource resource_creations = {

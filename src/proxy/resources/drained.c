@@ -60,11 +60,6 @@ struct saved_msg {
 };
 _Static_assert(sizeof(struct saved_msg) == 24, "a saved message's layout changed: bump its section's version");
 
-static size_t padding(uint64_t n)
-{
-    return (size_t)(-n & 7);
-}
-
 static int save(struct section *out, char *err, size_t cap)
 {
     (void)err, (void)cap; /* only memory can fail: the caller's reason */
@@ -82,32 +77,28 @@ static int save(struct section *out, char *err, size_t cap)
 
 static int load(const void *buf, size_t len, char *err, size_t cap)
 {
-    const char *p = buf, *end = p + len;
+    struct section_in in = section_cursor(buf, len);
     uint32_t n;
-    if (len < 8) return snprintf(err, cap, "%zu bytes, too short for its count (damaged)", len), -1;
-    memcpy(&n, p, sizeof n);
-    p += 8;
+    if (section_get_count(&in, &n)) return snprintf(err, cap, "%zu bytes, too short for its count (damaged)", len), -1;
     for (uint32_t i = 0; i < n; i++) {
         struct saved_msg m;
-        if ((size_t)(end - p) < sizeof m)
+        const void *bytes;
+        if (section_get(&in, &m, sizeof m))
             return snprintf(err, cap, "it counts %u messages and holds %u (damaged)", n, i), -1;
-        memcpy(&m, p, sizeof m);
-        p += sizeof m;
-        uint64_t left = (uint64_t)(end - p);
-        if (m.bytes > left || padding(m.bytes) > left - m.bytes)
+        if (m.bytes > (uint64_t)(in.end - in.p) || !(bytes = section_take(&in, (size_t)m.bytes)) ||
+            section_skip_align(&in))
             return snprintf(err, cap, "message %u says %llu bytes, more than are left (damaged)", i,
                             (unsigned long long)m.bytes),
                    -1;
         void *data = malloc(m.bytes ? m.bytes : 1);
         if (!data) return snprintf(err, cap, "out of memory for message %u", i), -1;
-        memcpy(data, p, m.bytes);
+        memcpy(data, bytes, m.bytes);
         if (cache_add(m.comm, m.source, m.tag, m.rc, m.bytes, data)) {
             free(data);
             return snprintf(err, cap, "out of memory for message %u", i), -1;
         }
-        p += m.bytes + padding(m.bytes);
     }
-    if (p != end) return snprintf(err, cap, "bytes after its last message (damaged)"), -1;
+    if (in.p != in.end) return snprintf(err, cap, "bytes after its last message (damaged)"), -1;
     return 0;
 }
 

@@ -293,11 +293,6 @@ struct saved {
     uint32_t parent, new_id, token, nparent;
 };
 
-static size_t padded(size_t n)
-{
-    return (n + 7) / 8 * 8;
-}
-
 static int save(struct section *out, char *err, size_t cap)
 {
     (void)err, (void)cap; /* only memory can fail: the caller's reason */
@@ -312,47 +307,33 @@ static int save(struct section *out, char *err, size_t cap)
     return 0;
 }
 
-static size_t saved_size(const void *buf, size_t len)
-{
-    uint32_t n;
-    if (len < 8) return 0;
-    memcpy(&n, buf, sizeof n);
-    size_t at = 8;
-    for (uint32_t i = 0; i < n; i++) {
-        struct saved s;
-        if (len - at < sizeof s) return 0;
-        memcpy(&s, (const char *)buf + at, sizeof s);
-        if (s.nparent > (1u << 24) || len - at < padded(sizeof s + s.nparent)) return 0;
-        at += padded(sizeof s + s.nparent);
-    }
-    return at;
-}
-
 static int load(const void *buf, size_t len, char *err, size_t cap)
 {
+    struct section_in in = section_cursor(buf, len);
     uint32_t n;
-    if (saved_size(buf, len) != len) return snprintf(err, cap, "its pending MPI_Comm_idup record is damaged"), -1;
-    memcpy(&n, buf, sizeof n);
-    const char *p = (const char *)buf + 8;
+    if (section_get_count(&in, &n)) goto damaged;
     for (uint32_t i = 0; i < n; i++) {
         struct saved s;
-        memcpy(&s, p, sizeof s);
+        const void *entered;
+        if (section_get(&in, &s, sizeof s) || s.nparent > (1u << 24) ||
+            !(entered = section_take(&in, s.nparent)) || section_skip_align(&in))
+            goto damaged;
         int size = map_comm_size(s.parent);
         if (!size || (uint32_t)size != s.nparent || (s.parent & MPCR_COLL_CONTEXT) ||
             !map_comm_id_free(s.new_id) || idup_holds(s.new_id))
-            return snprintf(err, cap, "its pending MPI_Comm_idup record is damaged"), -1;
+            goto damaged;
         struct idup *e = entry_new(s.parent, s.new_id, s.token, s.nparent);
         if (!e || append(e) != MPI_SUCCESS) {
             if (e) destroy(e);
             return snprintf(err, cap, "out of memory"), -1;
         }
-        memcpy(e->entered, p + sizeof s, s.nparent);
+        memcpy(e->entered, entered, s.nparent);
         for (uint32_t m = 0; m < s.nparent; m++)
-            if (e->entered[m] > ENTERED_NOT_TAKING_PART)
-                return snprintf(err, cap, "its pending MPI_Comm_idup record is damaged"), -1;
-        p += padded(sizeof s + s.nparent);
+            if (e->entered[m] > ENTERED_NOT_TAKING_PART) goto damaged;
     }
-    return 0;
+    if (in.p == in.end) return 0;
+damaged:
+    return snprintf(err, cap, "its pending MPI_Comm_idup record is damaged"), -1;
 }
 
 const struct proxy_resource resource_idups = {

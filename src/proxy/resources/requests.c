@@ -338,15 +338,14 @@ static int load_one(const struct saved_req *s, char *err, size_t cap)
 
 static int load(const void *buf, size_t len, char *err, size_t cap)
 {
+    struct section_in in = section_cursor(buf, len);
     uint32_t n;
-    if (len < 8) return snprintf(err, cap, "%zu bytes, too short for its count (damaged)", len), -1;
-    memcpy(&n, buf, sizeof n);
-    if (n > MAX_TOKEN || (len - 8) / sizeof(struct saved_req) != n || (len - 8) % sizeof(struct saved_req))
+    if (section_get_count(&in, &n)) return snprintf(err, cap, "%zu bytes, too short for its count (damaged)", len), -1;
+    if (n > MAX_TOKEN || (size_t)(in.end - in.p) != (size_t)n * sizeof(struct saved_req))
         return snprintf(err, cap, "it counts %u requests in %zu bytes (damaged)", n, len), -1;
     for (uint32_t i = 0; i < n; i++) {
         struct saved_req s;
-        memcpy(&s, (const char *)buf + 8 + i * sizeof s, sizeof s);
-        if (load_one(&s, err, cap)) return -1;
+        if (section_get(&in, &s, sizeof s) || load_one(&s, err, cap)) return -1;
     }
     return 0;
 }

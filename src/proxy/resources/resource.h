@@ -26,6 +26,25 @@ int section_align(struct section *s);
 /* Appends the 8 bytes that open most sections: u32 count, u32 0. */
 int section_put_count(struct section *s, uint32_t count);
 
+/* Reading a section back (a kind's load): a cursor that never passes the
+ * section's end, so that no count in it is trusted. */
+struct section_in {
+    const char *start, *p, *end;
+};
+static inline struct section_in section_cursor(const void *buf, size_t len)
+{
+    return (struct section_in){buf, buf, (const char *)buf + len};
+}
+/* Copies the next n bytes to dst: 0, or -1 when fewer are left. */
+int section_get(struct section_in *in, void *dst, size_t n);
+/* The next n bytes, in place (no alignment promised), skipped; NULL when
+ * fewer are left. */
+const void *section_take(struct section_in *in, size_t n);
+/* Skips to a multiple of 8 bytes from the section's start: 0, or -1. */
+int section_skip_align(struct section_in *in);
+/* Reads what section_put_count wrote: 0, or -1. */
+int section_get_count(struct section_in *in, uint32_t *count);
+
 /* Every operation may be NULL: the kind has nothing to do then. */
 struct proxy_resource {
     /* Its section's name in the state file (at most 15 characters), and the

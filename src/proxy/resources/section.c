@@ -1,7 +1,8 @@
 /* A section of the state file while a kind writes it (resource.h): a list of
  * pieces, each either bytes copied into a buffer of the section's own or a
  * reference to bytes that stay put until the file is written. state.c makes
- * the section, hands it to the kind's save, then writes its pieces. */
+ * the section, hands it to the kind's save, then writes its pieces. And the
+ * cursor a kind's load reads its section back with. */
 #include "section.h"
 
 #include <stdint.h>
@@ -56,6 +57,35 @@ int section_put_count(struct section *s, uint32_t count)
 {
     uint32_t head[2] = {count, 0};
     return section_put(s, head, sizeof head);
+}
+
+const void *section_take(struct section_in *in, size_t n)
+{
+    if ((size_t)(in->end - in->p) < n) return NULL;
+    const void *at = in->p;
+    in->p += n;
+    return at;
+}
+
+int section_get(struct section_in *in, void *dst, size_t n)
+{
+    const void *at = section_take(in, n);
+    if (!at) return -1;
+    if (n) memcpy(dst, at, n);
+    return 0;
+}
+
+int section_skip_align(struct section_in *in)
+{
+    return section_take(in, (size_t)(-(in->p - in->start) & 7)) ? 0 : -1;
+}
+
+int section_get_count(struct section_in *in, uint32_t *count)
+{
+    uint32_t head[2];
+    if (section_get(in, head, sizeof head)) return -1;
+    *count = head[0];
+    return 0;
 }
 
 void section_free(struct section *s)
