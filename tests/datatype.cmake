@@ -4,6 +4,7 @@
 # point-to-point and collectives, against the native run.
 mpi_program(t_type_derived mpi/type_derived.c)
 mpi_test(mpi.type_derived 2 t_type_derived)
+mpcr_label_family(datatype)
 
 # Info objects against the native run.
 mpi_program(t_info_ops mpi/info_ops.c)
@@ -31,3 +32,4 @@ set_tests_properties(ckpt.objects ckpt.objects_continue PROPERTIES
 if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.objects APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
+mpcr_label_family(attr)
