@@ -98,6 +98,8 @@ if(TARGET mpcr-proxy-openmpi)
     set_property(TEST batch.exec_hosts_coordinator APPEND PROPERTY ENVIRONMENT "MODE=coordinator")
     set_tests_properties(batch.exec_hosts batch.exec_hosts_coordinator PROPERTIES
         SKIP_RETURN_CODE 77)
+    # (the restart under mpirun.openmpi is the script's own: no environment shows it)
+    set_property(TEST batch.exec_hosts batch.exec_hosts_coordinator APPEND PROPERTY LABELS openmpi)
 endif()
 # Slurm over two nodes (network namespaces of this machine, scripts/slurm/setup.sh
 # --hosts; root only, skipped otherwise): sbatch -N 2 -n 2 of srun mpcr exec, rank 0
@@ -118,8 +120,10 @@ batch_test(affinity_own_unbound 180 affinity.sh 2 $<TARGET_FILE:t_ckpt_affinity>
 set_property(TEST batch.affinity_own_unbound APPEND PROPERTY ENVIRONMENT "PIN=0" "FIRST_CPUS=1")
 set_tests_properties(batch.affinity_launcher batch.affinity_own batch.affinity_own_unbound PROPERTIES
     SKIP_RETURN_CODE 77)
+mpcr_label_family(batch ckpt)
 # The bare form, without a checkpoint directory: `mpiexec.mpich -n 2 mpcr exec PROGRAM`
 # runs the job as natively (same output and status)
 add_test(NAME batch.exec_plain COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compare.sh 2 $<TARGET_FILE:t_ckpt_ring> 600 2)
 set_tests_properties(batch.exec_plain PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE};COMPARE_EXEC=1"
     RUN_SERIAL TRUE TIMEOUT 120)
+mpcr_label_family(batch)

@@ -8,6 +8,8 @@ set_tests_properties(cli.version PROPERTIES PASS_REGULAR_EXPRESSION
 add_test(NAME cli.help COMMAND ${CLI}/help.sh ${MPCR_EXE} ${PROJECT_SOURCE_DIR}/docs/mpcr.1)
 add_test(NAME cli.exit_codes COMMAND ${CLI}/exit_codes.sh ${MPCR_EXE})
 
+mpcr_label_family(cli)
+
 # cli_job_test(NAME TIMEOUT SCRIPT ARGS...): a test that runs MPI jobs (one at a time).
 function(cli_job_test name timeout script)
     add_test(NAME cli.${name} COMMAND ${CLI}/${script} ${ARGN})
@@ -40,3 +42,4 @@ cli_job_test(signal_restart 240 signal_restart.sh 2 ${CLI_RING_SHORT})
 # checkpoint was taken (it heard nothing before: "the coordinator closed
 # the connection").
 cli_job_test(request_at_end 120 request_at_end.sh $<TARGET_FILE:t_ckpt_ring> 2000 1)
+mpcr_label_family(cli ckpt)

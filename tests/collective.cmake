@@ -124,3 +124,4 @@ foreach(n 7 8)
     set_tests_properties(mpi.reduce_scatter${n} PROPERTIES RUN_SERIAL TRUE
         PASS_REGULAR_EXPRESSION "${n} ranks: [1-9][0-9]* elements checked, 0 wrong")
 endforeach()
+mpcr_label_family(coll)

@@ -111,6 +111,8 @@ if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.idup APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
 
+mpcr_label_family(comm)
+
 # MPI_THREAD_MULTIPLE: threads making MPI_Comm_create_group from their own
 # parents while one at a time duplicates MPI_COMM_SELF (tests/mpi/
 # thread_create_group.c: the proxy's MPICH livelocked in that duplicate
@@ -118,3 +120,4 @@ endif()
 mpi_program(t_thread_create_group mpi/thread_create_group.c)
 target_link_libraries(t_thread_create_group PRIVATE pthread)
 mpi_test(mpi.thread_create_group 2 t_thread_create_group 200)
+mpcr_label_family(threads)

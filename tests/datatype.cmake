@@ -4,6 +4,7 @@
 # point-to-point and collectives, against the native run.
 mpi_program(t_type_derived mpi/type_derived.c)
 mpi_test(mpi.type_derived 2 t_type_derived)
+mpcr_label_family(datatype)
 
 # Info objects against the native run.
 mpi_program(t_info_ops mpi/info_ops.c)
@@ -31,6 +32,7 @@ set_tests_properties(ckpt.objects ckpt.objects_continue PROPERTIES
 if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.objects APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
+mpcr_label_family(attr)
 
 # Real datatypes in the proxy (docs/datatypes.md, "Real datatypes in the proxy"): types of
 # every constructor (tests/mpi/real_types.h) compared with native MPICH, then with
@@ -74,3 +76,4 @@ if(TARGET mpcr-proxy-openmpi)
     set_tests_properties(real_types.mpich_suite_openmpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}"
         RUN_SERIAL TRUE TIMEOUT 1800)
 endif()
+mpcr_label_family(datatype)

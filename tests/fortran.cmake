@@ -153,3 +153,4 @@ if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.fortran_stencil_omp APPEND PROPERTY ENVIRONMENT
         "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
+mpcr_label_family(fortran)

@@ -121,3 +121,4 @@ if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.p2p_mixed_restart_openmpi APPEND PROPERTY ENVIRONMENT
         "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
+mpcr_label_family(pt2pt)

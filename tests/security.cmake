@@ -27,9 +27,12 @@ sec_test(lifecycle lifecycle.sh $<TARGET_FILE:sec_wait> $<TARGET_FILE:t_ckpt_rin
 # points 5, 6: idle connections stall no checkpoint; a forged report is refused; a TCP stranger is closed soon
 sec_test(coord_conns coord_conns.sh $<TARGET_FILE:sec_wait>)
 
+mpcr_label_family(security)
+
 # point 2 for MPI jobs: swapped rank images, another job's image or state file refused (as the current user only: an MPI job is the costly part)
 add_test(NAME security.binding_mpi COMMAND ${SEC}/binding_mpi.sh $<TARGET_FILE:t_ckpt_ring> 1500 2)
 set_tests_properties(security.binding_mpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" TIMEOUT 180)
+mpcr_label_family(security ckpt)
 
 # point 10: the fuzz targets (tests/security/fuzz.sh runs them under libFuzzer) replay their
 # seed corpus and every crash found so far, under AddressSanitizer and UBSan
@@ -71,6 +74,8 @@ add_test(NAME security.fuzz_state COMMAND ${MUT}/run.sh state ${MPCR_EXE} $<TARG
     $<TARGET_FILE:fuzz_state>)
 set_tests_properties(security.fuzz_image security.fuzz_state PROPERTIES TIMEOUT 300)
 
+mpcr_label_family(security)
+
 # Issue 13, point 4: links planted at a generation's temporaries just before mpcr opens them
 # (${SEC}/plant.c, preloaded), planted generation directories; point 9: a launcher that
 # exits 0 after the signal passed on (as the current user only: MPI jobs, a preloaded library)
@@ -78,6 +83,8 @@ add_library(sec_plant MODULE ${SEC}/plant.c)
 target_link_libraries(sec_plant PRIVATE ${CMAKE_DL_LIBS})
 add_test(NAME security.planted COMMAND ${SEC}/planted.sh
     $<TARGET_FILE:sec_wait> $<TARGET_FILE:sec_plant> $<TARGET_FILE:t_ckpt_ring> 1500 2)
+mpcr_label_family(security ckpt) # security.planted: checkpoints of MPI jobs
 add_test(NAME security.launcher_status COMMAND ${SEC}/launcher_status.sh
     $<TARGET_FILE:t_ckpt_ring> 100000 2)
 set_tests_properties(security.planted security.launcher_status PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" TIMEOUT 180)
+mpcr_label_family(security)

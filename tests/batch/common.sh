@@ -53,18 +53,19 @@ hold_jobs() {
 # release_midway: the jobs held half-way (hold_jobs) go on.
 release_midway() { touch "$scratch/midway"; }
 
-# passed_through WHO: every rank of the job under way has what PASSED
+# passed_through WHO PROGRAM: every rank of the job under way has what PASSED
 # (NAME=VALUE) says, as its launcher was told (-genv, -x, srun --export;
 # a binding to one CPU: -bind-to core, --bind-to core, --cpu-bind=cores):
 # NAME=VALUE in its proxy's environment (the launcher's process) and in its
-# program's, the proxy bound to fewer CPUs than this test may use and to
-# others than the other ranks', its program to the same CPUs. mpcr neither
-# eats nor alters the launcher's options. The proxies are found by the hold
-# in their environment (hold_jobs): under Slurm they are slurmstepd's.
+# program's (PROGRAM, as the job was started with it), the proxy bound to
+# fewer CPUs than this test may use and to others than the other ranks', its
+# program to the same CPUs. mpcr neither eats nor alters the launcher's
+# options. The proxies are found by the hold in their environment
+# (hold_jobs): under Slurm they are slurmstepd's.
 passed_through() {
     local try
     for ((try = 0; try < 20; try++)); do
-        passed_through_once "$1" && return 0
+        passed_through_once "$1" "$2" && return 0
         sleep 0.2
     done
     fail "$1: for 4 s, $unsettled"
@@ -73,19 +74,45 @@ passed_through() {
 # One look (passed_through): 1, with `unsettled` saying why, where a process
 # listed could not be read whole (twice in CI runs a proxy's binding read
 # as nothing, "its proxy's binding is ?", its program's being readable: a
-# process of the job before, ending, or one changing); a wrong value fails.
+# process of the job before, ending, or one changing) or a proxy's program
+# is not in place yet; a wrong value fails.
+#
+# A proxy's program is its child whose command line is PROGRAM's, not just
+# any child: rank 0's proxy has rank 0's coordinator as its first child
+# (`mpcr exec` forks it, then becomes the proxy), and every proxy reaches
+# the coordinator (what wait_connected waits for) before it forks the
+# program, so a look may find the proxy's own copy before its execve, or,
+# at a restart, mpcr-restore, whose environment reads as nothing while it
+# replaces its memory (from the unmapping of its own stack to
+# prctl(PR_SET_MM_MAP), src/restore/restore.c): taken for the program, that
+# was "the restart: program P lacks NAME=VALUE in its environment" in a
+# clean-clone run. A process's command line and environment change together
+# (execve; PR_SET_MM_MAP sets both): once the command line is PROGRAM's, the
+# environment is the program's (at a restart, its image's).
 passed_through_once() {
-    local p t prog seen=" " cpus prog_cpus all_cpus
+    local p t k prog kids seen=" " cpus prog_cpus all_cpus
+    local -a list argv
     # Builtins only, one pgrep: on two busy cores each fork of this shell
     # waited 0.1-0.2 s, and the checks outlasted the job they looked at.
     allowed_cpus self all_cpus
     for p in $(pgrep -f 'mpcr-proxy-'); do
         has_env "$p" "CKPT_HOLD=$scratch/release" || continue
-        prog=
-        for t in /proc/"$p"/task/*; do # the thread that forked it lists it
-            [ -n "$prog" ] || read -r prog _ <"$t/children" 2>/dev/null
+        prog= kids=
+        for t in /proc/"$p"/task/*; do # the thread that forked a child lists it
+            list=()
+            read -r -a list 2>/dev/null <"$t/children"
+            for k in "${list[@]}"; do
+                kids="$kids $k"
+                argv=()
+                mapfile -d '' -n 1 argv 2>/dev/null <"/proc/$k/cmdline"
+                [ "${argv[0]:-}" = "$2" ] && prog=$k
+            done
         done
-        [ -n "$prog" ] || { unsettled="proxy $p has no program"; return 1; }
+        if [ -z "$prog" ]; then
+            unsettled="proxy $p has no child running $2 yet (being started or restored); its children:
+$(ps -o pid=,stat=,args= -p "${kids# }" 2>/dev/null | cut -c1-160)" # (a fork only here: rare)
+            return 1
+        fi
         allowed_cpus "$p" cpus
         allowed_cpus "$prog" prog_cpus
         if [ "$cpus" = "?" ] || [ "$prog_cpus" = "?" ]; then
@@ -106,7 +133,7 @@ $(ps -o pid=,ppid=,stat=,args= -p "$p,$prog" 2>/dev/null | cut -c1-160)" # (a fo
 # has_env PID NAME=VALUE: PID's environment holds NAME=VALUE (builtins only).
 has_env() {
     local -a env
-    mapfile -d '' env <"/proc/$1/environ" 2>/dev/null || return 1
+    mapfile -d '' env 2>/dev/null <"/proc/$1/environ" || return 1
     local e
     for e in "${env[@]}"; do [ "$e" = "$2" ] && return 0; done
     return 1

@@ -42,7 +42,7 @@ else
 fi
 job=$!
 wait_connected "$job" "$n" "$scratch/ck" 60
-[ -n "${PASSED:-}" ] && passed_through "the first run"
+[ -n "${PASSED:-}" ] && passed_through "the first run" "$1"
 # `mpcr status --json` answers as under `mpcr run` (cli.status_json): every rank connected,
 # running. Read while the job runs, checked after its checkpoint: python's start-up on two
 # busy cores must not delay the checkpoint past the job's end (once in CI, "gen-1 was taken
@@ -65,7 +65,7 @@ fi
 job=$!
 if [ -n "${PASSED:-}" ]; then
     wait_connected "$job" "$n" "$scratch/ck" 60
-    passed_through "the restart"
+    passed_through "the restart" "$1"
     touch "$scratch/release"
 fi
 wait "$job"

@@ -96,7 +96,7 @@ elif [ -n "${SCANCEL:-}" ]; then
 else
     if [ -n "${PASSED:-}" ]; then
         wait_connected "$first" "$n" "$scratch/ck" 120
-        passed_through "the first job"
+        passed_through "the first job" "$1"
     fi
     checkpoint_exit "$first" "$n" "$scratch/ck" 120
 fi
@@ -106,7 +106,7 @@ if [ -n "${PASSED:-}" ]; then
     submit second "$MPCR" exec --restart "$scratch/ck" &
     second=$!
     wait_connected "$second" "$n" "$scratch/ck" 120
-    passed_through "the restart"
+    passed_through "the restart" "$1"
     touch "$scratch/release"
     wait "$second"
 else
