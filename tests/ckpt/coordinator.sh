@@ -44,6 +44,7 @@ timeout 120 "$MPCR" restart --coordinator "$addr" "$ck" >"$T/second" 2>"$T/resta
 checkpoint_exit $! 2
 
 start_coordinator
+release_hold
 timeout 120 "$MPCR" restart --coordinator "$addr" "$ck" >"$T/third" 2>"$T/restart.err" ||
     fail "the last restart failed"
 wait "$coord" || fail "the last coordinator did not end with its job"

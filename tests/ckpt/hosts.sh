@@ -43,6 +43,7 @@ checkpoint_exit $! 1
 grep -q "^$h1 proxy-id 0" "$T/launches" || fail "the first run's rank 0 was not on $h1"
 
 start_coordinator
+release_hold
 : >"$T/launches"
 HOSTS=$h2,$h1 timeout 120 "$MPCR" restart --coordinator "$coord_ip:$port" "$T/ck" >"$T/second" 2>"$T/restart.err" ||
     fail "the restart failed"
