@@ -16,6 +16,12 @@
  * MPI_DATATYPE_NULL when it names none here. */
 MPI_Datatype real_type(uint32_t id);
 
+/* Builds a committed real datatype from a definition (struct mpcr_type_def,
+ * `bytes` long, already copied out of the program's reach) that is not put
+ * in the cache: the caller owns *out (a file's view keeps its definitions
+ * and builds them again in a new proxy). A real error code; msg says why. */
+int real_type_build(const char *def, uint64_t bytes, MPI_Datatype *out, char *msg, size_t cap);
+
 /* The channel's handlers (serve.c dispatches to them). */
 void op_type_define(const struct mpcr_call *c, struct mpcr_reply *r);
 void op_type_forget(const struct mpcr_call *c, struct mpcr_reply *r);

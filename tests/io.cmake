@@ -1,0 +1,30 @@
+# Tests of MPI-IO (chapter 14; docs/mpi-io.md; included by tests/CMakeLists.txt; mpi_test,
+# mpi_program are defined there).
+
+# A file opened collectively, a view of holes per rank (a resized vector filetype after a
+# header), written over 48 steps with write_at_all, write_all, write, write_at and a strided
+# memory type (_c), some steps of 320 KiB (shared buffers), read back with read_at_all and
+# read; pointer, byte offsets, size, amode, atomicity, view, group checked; rank 0 prints the
+# size and a checksum of the whole file. Against native MPICH, under Open MPI's proxy (OMPIO),
+# and checkpointed at random instants: --exit and restart (the file reopened, its view,
+# atomicity and pointer set again: src/proxy/resources/files.c), restarted under Open MPI,
+# and checkpoint-and-continue, whose final restart from the last generation finds the file
+# longer than at the checkpoint and cuts it back (the bytes compared by the checksum).
+add_executable(t_ckpt_io ckpt/ckpt_io.c)
+target_link_libraries(t_ckpt_io PRIVATE PkgConfig::MPICH)
+target_compile_options(t_ckpt_io PRIVATE -O2)
+set_target_properties(t_ckpt_io PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+mpi_test(mpi.io 2 t_ckpt_io 48 1)
+mpi_test(mpi.io3 3 t_ckpt_io 30 1)
+add_test(NAME ckpt.io COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 2 2
+    $<TARGET_FILE:t_ckpt_io> 48 30)
+add_test(NAME ckpt.io_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 2 2
+    $<TARGET_FILE:t_ckpt_io> 48 30)
+set_tests_properties(ckpt.io ckpt.io_continue PROPERTIES
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RUN_SERIAL TRUE TIMEOUT 300)
+if(TARGET mpcr-proxy-openmpi)
+    mpi_test(openmpi.io 2 t_ckpt_io 48 1)
+    set_property(TEST openmpi.io APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    set_property(TEST ckpt.io APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
+endif()
+mpcr_label_family(io)
