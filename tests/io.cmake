@@ -27,4 +27,15 @@ if(TARGET mpcr-proxy-openmpi)
     set_property(TEST openmpi.io APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
     set_property(TEST ckpt.io APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
+
+# Opening and its errors, error handlers (the files' default MPI_ERRORS_RETURN, MPI_FILE_NULL's,
+# a user's), c2f/f2c, hints, preallocate/set_size/get_size, a read past the end, seek from the
+# end, get_type_extent, a read-only file written, DELETE_ON_CLOSE, delete: against native
+# MPICH, and under Open MPI's proxy.
+mpi_program(t_io_misc mpi/io_misc.c)
+mpi_test(mpi.io_misc 2 t_io_misc)
+if(TARGET mpcr-proxy-openmpi)
+    mpi_test(openmpi.io_misc 2 t_io_misc)
+    set_property(TEST openmpi.io_misc APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+endif()
 mpcr_label_family(io)

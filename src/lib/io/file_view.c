@@ -7,10 +7,10 @@
  * builds the same view again when it reopens the file at a restart. The
  * library keeps its own duplicates of the two types for MPI_File_get_view.
  *
- * MPI_File_set_size and _preallocate are collective: the leader (rank 0 of
- * the file's communicator) changes the size, and a barrier ends the call
- * everywhere, so that no rank's write after it is cut by another rank's
- * late call. The others (set_view, sync, set_atomicity, set_info) act on
+ * MPI_File_set_size and _preallocate are collective: once every rank has
+ * entered, the leader (rank 0 of the file's communicator) changes the
+ * size, and a second agreement ends the call everywhere, so that no rank's
+ * access before or after it meets another rank's change. The others (set_view, sync, set_atomicity, set_info) act on
  * each rank's own real file; none needs the others. */
 #include "api_gen.h"
 #include "comm/comm.h"
@@ -118,6 +118,7 @@ int mpcr_impl_File_seek(struct mpcr_file *f, MPI_Offset offset, int whence)
 {
     if (whence != MPI_SEEK_SET && whence != MPI_SEEK_CUR && whence != MPI_SEEK_END)
         return MPI_ERR_ARG;
+    if (whence == MPI_SEEK_SET && offset < 0) return MPI_ERR_ARG; /* as ROMIO says; OMPIO: OTHER */
     return simple(f, MPCR_FILE_SEEK, offset, whence, NULL);
 }
 
@@ -142,11 +143,20 @@ int mpcr_impl_File_get_size(struct mpcr_file *f, MPI_Offset *size)
     return simple(f, MPCR_FILE_GET_SIZE, 0, 0, size);
 }
 
-/* The leader changes the size; the barrier ends the call on every rank. */
+/* Every rank has entered (an allreduce that also checks that they all
+ * asked the same size, as ROMIO does), then the leader changes the size,
+ * and a second allreduce ends the call everywhere with its result: no
+ * rank's access before the call or after it meets the change half done. */
 static int resize(struct mpcr_file *f, enum mpcr_file_op op, MPI_Offset size)
 {
     if (size < 0) return MPI_ERR_ARG;
-    int err = f->comm->rank == 0 ? simple(f, op, size, 0, NULL) : MPI_SUCCESS;
+    const struct mpcr_type *t = mpcr_type_get(MPI_OFFSET);
+    MPI_Offset lo = size, hi = size;
+    int err = mpcr_impl_Allreduce(&size, &lo, 1, MPI_OFFSET, t, MPI_MIN, f->comm);
+    if (!err) err = mpcr_impl_Allreduce(&size, &hi, 1, MPI_OFFSET, t, MPI_MAX, f->comm);
+    if (err) return err;
+    if (lo != hi) return MPI_ERR_ARG; /* the same on every rank (MPI 4.0 14.2.6) */
+    err = f->comm->rank == 0 ? simple(f, op, size, 0, NULL) : MPI_SUCCESS;
     int all = err;
     int e = mpcr_impl_Allreduce(&err, &all, 1, MPI_INT, mpcr_type_get(MPI_INT), MPI_MAX, f->comm);
     return e ? e : all;
