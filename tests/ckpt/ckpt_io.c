@@ -1,10 +1,11 @@
 /* MPI-IO at any checkpoint (docs/mpi-io.md): a file opened collectively,
  * with a view of holes per rank (each rank's etypes interleaved with the
  * others' in blocks, after a header), written over many steps with every
- * blocking form (write_at_all, write_all after a seek, write, write_at),
- * from contiguous buffers (some of 256 KiB and more: shared with the proxy)
- * and from a strided memory type; each step's data read back (read_at_all,
- * read after a seek) and checked, with MPI_Get_count of the statuses, and
+ * form (write_at_all, write_all after a seek, write, write_at, iwrite_at and
+ * iwrite_at_all with MPI_Wait), from contiguous buffers (some of 256 KiB
+ * and more: shared with the proxy) and from a strided memory type; each
+ * step's data read back (read_at_all, read or iread with MPI_Test after a
+ * seek) and checked, with MPI_Get_count of the statuses, and
  * every 4 steps the file's size (a restart from an older generation must
  * have cut back what the lost run wrote after the checkpoint). At
  * the end every rank checks its pointer, byte offsets, size, amode,
@@ -93,7 +94,7 @@ int main(int argc, char **argv)
             buf[j] = value(inst + j / (K * L), rank, j % (K * L));
         MPI_Status st;
         int got = -1;
-        switch (s % 5) {
+        switch (s % 6) {
         case 0: ok(MPI_File_write_at_all(fh, at, buf, (int)count, MPI_INT, &st), "write_at_all"); break;
         case 1:
             ok(MPI_File_seek(fh, at, MPI_SEEK_SET), "seek");
@@ -114,6 +115,15 @@ int main(int argc, char **argv)
             MPI_Type_free(&strided);
             break;
         }
+        case 5: { /* non-blocking, completed by MPI_Wait */
+            MPI_Request rq;
+            if (s % 4 == 1)
+                ok(MPI_File_iwrite_at_all(fh, at, buf, (int)count, MPI_INT, &rq), "iwrite_at_all");
+            else
+                ok(MPI_File_iwrite_at(fh, at, buf, (int)count, MPI_INT, &rq), "iwrite_at");
+            ok(MPI_Wait(&rq, &st), "MPI_Wait");
+            break;
+        }
         }
         MPI_Get_count(&st, MPI_INT, &got);
         check(got == count, "step %ld: MPI_Get_count of the write says %d, not %ld", s, got, count);
@@ -121,7 +131,14 @@ int main(int argc, char **argv)
         work = mix2(work, compute(sum ^ (uint64_t)s, units));
         /* read back: explicit offset collectively, or the pointer independently */
         memset(back, 0, (size_t)count * sizeof(int));
-        if (s % 2) {
+        if (s % 6 == 1) {
+            MPI_Request rq;
+            ok(MPI_File_seek(fh, at, MPI_SEEK_SET), "seek");
+            ok(MPI_File_iread(fh, back, (int)count, MPI_INT, &rq), "iread");
+            int flag = 0;
+            while (!flag)
+                ok(MPI_Test(&rq, &flag, &st), "MPI_Test");
+        } else if (s % 2) {
             ok(MPI_File_read_at_all(fh, at, back, (int)count, MPI_INT, &st), "read_at_all");
         } else {
             ok(MPI_File_seek(fh, at, MPI_SEEK_SET), "seek");

@@ -9,6 +9,12 @@
  * (shared_buffers.c) and moves without a copy; any other is packed into,
  * or unpacked from, the staging area.
  *
+ * The non-blocking forms (iread, iwrite and their _at and _all forms) are
+ * carried out at once and return a request completed already, which any
+ * Wait or Test function completes with the access's status: MPI lets an
+ * operation complete at its start, and a checkpoint then never finds one
+ * in flight.
+ *
  * The collective forms (_all) are carried out as the independent ones:
  * every rank's real call is made on its own MPI_COMM_SELF file, so that a
  * checkpoint may stop a rank between any two calls without leaving
@@ -20,6 +26,7 @@
 #include "datatype/typemap.h"
 #include "file.h"
 #include "pt2pt/p2p.h"
+#include "pt2pt/request.h"
 #include "runtime/staging.h"
 
 #include <string.h>
@@ -107,4 +114,70 @@ int mpcr_impl_File_write_at_all(struct mpcr_file *f, MPI_Offset offset, const vo
                                 MPI_Count count, const struct mpcr_type *t, MPI_Status *status)
 {
     return access_file(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, status);
+}
+
+/* ---- non-blocking: done at once, a completed request returned ---- */
+
+static int access_request(struct mpcr_file *f, enum mpcr_file_op op, int64_t at, const void *buf,
+                          MPI_Count count, const struct mpcr_type *t, MPI_Request *request)
+{
+    MPI_Status st;
+    int err = access_file(f, op, at, buf, count, t, &st);
+    if (err) return err;
+    struct mpcr_request *q = mpcr_request_new(f->comm, request);
+    if (!q) return MPI_ERR_NO_MEM;
+    q->kind = MPCR_REQ_RECV; /* its status is the program's whole (mpcr_request_status_out) */
+    q->token = 0, q->rc = MPI_SUCCESS;
+    q->status = st;
+    q->status.MPI_SOURCE = MPI_ANY_SOURCE, q->status.MPI_TAG = MPI_ANY_TAG;
+    q->status.MPI_ERROR = MPI_SUCCESS;
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_File_iread(struct mpcr_file *f, void *buf, MPI_Count count, const struct mpcr_type *t,
+                         MPI_Request *request)
+{
+    return access_request(f, MPCR_FILE_READ, 0, buf, count, t, request);
+}
+
+int mpcr_impl_File_iread_all(struct mpcr_file *f, void *buf, MPI_Count count,
+                             const struct mpcr_type *t, MPI_Request *request)
+{
+    return access_request(f, MPCR_FILE_READ, 0, buf, count, t, request);
+}
+
+int mpcr_impl_File_iwrite(struct mpcr_file *f, const void *buf, MPI_Count count,
+                          const struct mpcr_type *t, MPI_Request *request)
+{
+    return access_request(f, MPCR_FILE_WRITE, 0, buf, count, t, request);
+}
+
+int mpcr_impl_File_iwrite_all(struct mpcr_file *f, const void *buf, MPI_Count count,
+                              const struct mpcr_type *t, MPI_Request *request)
+{
+    return access_request(f, MPCR_FILE_WRITE, 0, buf, count, t, request);
+}
+
+int mpcr_impl_File_iread_at(struct mpcr_file *f, MPI_Offset offset, void *buf, MPI_Count count,
+                            const struct mpcr_type *t, MPI_Request *request)
+{
+    return access_request(f, MPCR_FILE_READ_AT, offset, buf, count, t, request);
+}
+
+int mpcr_impl_File_iread_at_all(struct mpcr_file *f, MPI_Offset offset, void *buf, MPI_Count count,
+                                const struct mpcr_type *t, MPI_Request *request)
+{
+    return access_request(f, MPCR_FILE_READ_AT, offset, buf, count, t, request);
+}
+
+int mpcr_impl_File_iwrite_at(struct mpcr_file *f, MPI_Offset offset, const void *buf,
+                             MPI_Count count, const struct mpcr_type *t, MPI_Request *request)
+{
+    return access_request(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, request);
+}
+
+int mpcr_impl_File_iwrite_at_all(struct mpcr_file *f, MPI_Offset offset, const void *buf,
+                                 MPI_Count count, const struct mpcr_type *t, MPI_Request *request)
+{
+    return access_request(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, request);
 }
