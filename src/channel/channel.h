@@ -243,7 +243,7 @@ struct mpcr_type_pack {
  * staging area (or a shared buffer for a read's or write's data) name the
  * bulky arguments; strings are NUL-terminated inside their range. */
 enum mpcr_file_op {
-    MPCR_FILE_OPEN,       /* data: the path; info: hints; amode, comm, flag (1: the leader) */
+    MPCR_FILE_OPEN,       /* data: the path; info: hints; amode, comm, flag (1: the leader), tag */
     MPCR_FILE_CLOSE,      /* forgets the file (the leader deletes it if DELETE_ON_CLOSE) */
     MPCR_FILE_DELETE,     /* data: the path; info: hints (no file id) */
     MPCR_FILE_SET_VIEW,   /* at: disp; data: etype's, aux: filetype's definition
@@ -263,6 +263,14 @@ enum mpcr_file_op {
     MPCR_FILE_SET_ATOMICITY, /* flag */
     MPCR_FILE_SET_INFO,   /* info: hints */
     MPCR_FILE_GET_INFO,   /* info: room -> the hints in use written there, result: bytes */
+    /* The shared file pointer (etypes): a small file beside the data file,
+     * named by the open's tag, updated under an fcntl lock by every rank's
+     * proxy (serve_file.c) */
+    MPCR_FILE_READ_SHARED,  /* data: as READ; the pointer advanced by the request first */
+    MPCR_FILE_WRITE_SHARED, /* -> done, result: where the access began (etypes) */
+    MPCR_FILE_SHARED_ADD,   /* at: etypes -> result: the pointer before (write_ordered's leader) */
+    MPCR_FILE_SEEK_SHARED,  /* at: offset, flag: whence -> result: the pointer */
+    MPCR_FILE_GET_SHARED,   /* -> result: the pointer */
     MPCR_FILE_OPS
 };
 /* Hints travel as "key\0value\0key\0value\0...". */
@@ -277,6 +285,7 @@ struct mpcr_file_call {
     uint64_t data, bytes;
     uint64_t aux, aux_bytes;
     uint64_t info, info_bytes;
+    uint64_t tag; /* OPEN: the same on every rank: names the shared pointer's file */
     /* Written by the proxy: */
     uint64_t done;  /* bytes read or written */
     int64_t result; /* see the operations */

@@ -7,12 +7,17 @@
  * step's data read back (read_at_all, read or iread with MPI_Test after a
  * seek) and checked, with MPI_Get_count of the statuses, and
  * every 4 steps the file's size (a restart from an older generation must
- * have cut back what the lost run wrote after the checkpoint). At
+ * have cut back what the lost run wrote after the checkpoint). Beside it a
+ * log written with write_ordered each step through the shared file pointer
+ * (a restart sets it back), read back at the end with read_shared. At
  * the end every rank checks its pointer, byte offsets, size, amode,
  * atomicity and view, and rank 0 reads the whole file through the default
  * view and prints its size and a checksum: a restart from any cut must
  * leave the same bytes as an uninterrupted run.
- *   ckpt_io [STEPS [UNITS_PER_STEP]]   (default 48 2)
+ *   ckpt_io [STEPS [UNITS_PER_STEP [explicit]]]   (default 48 2)
+ * `explicit`: the log written and read by explicit offsets, to the same
+ * bytes and results: for native MPICH, whose own shared file pointer fails
+ * here (tests/io.cmake).
  * The file is in $CKPT_SCRATCH (the checkpoint harness's scratch directory,
  * kept there for a restart from an older generation), or in $TMPDIR/ /tmp
  * and deleted at the end. */
@@ -41,6 +46,7 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     long steps = arg_long(argc, argv, 1, 48), units = arg_long(argc, argv, 2, 2);
+    int shared = !(argc > 3 && !strcmp(argv[3], "explicit"));
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -59,6 +65,14 @@ int main(int argc, char **argv)
                      &fh),
        "MPI_File_open");
     MPI_Info_free(&info);
+    /* A log through the shared file pointer: each step's records in rank order. */
+    char logpath[4200];
+    snprintf(logpath, sizeof logpath, "%s.log", path);
+    MPI_File log;
+    ok(MPI_File_open(MPI_COMM_WORLD, logpath, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &log),
+       "MPI_File_open (log)");
+    ok(MPI_File_set_view(log, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL), "set_view (log)");
+    MPI_Offset logged = 0; /* ints, every rank's */
     MPI_Errhandler eh;
     ok(MPI_File_get_errhandler(fh, &eh), "MPI_File_get_errhandler");
     check(eh == MPI_ERRORS_RETURN, "a file's default error handler is not MPI_ERRORS_RETURN");
@@ -155,6 +169,24 @@ int main(int argc, char **argv)
             sum = mix2(sum, (uint64_t)back[j]);
         }
         inst += n;
+        { /* the log: 1 + (step + rank) % 3 records of 4 ints, in rank order */
+            int rec[12], nrec = 1 + (int)((s + rank) % 3);
+            for (int j = 0; j < 4 * nrec; j++)
+                rec[j] = value(s, rank, 1000 + j);
+            MPI_Offset mine = logged;
+            for (int q = 0; q < rank; q++)
+                mine += 4 * (1 + (s + q) % 3);
+            if (shared)
+                ok(MPI_File_write_ordered(log, rec, 4 * nrec, MPI_INT, &st), "write_ordered");
+            else
+                ok(MPI_File_write_at_all(log, mine, rec, 4 * nrec, MPI_INT, &st), "write_at_all (log)");
+            for (int q = 0; q < size; q++)
+                logged += 4 * (1 + (s + q) % 3);
+            MPI_Offset at_log = logged;
+            if (shared) ok(MPI_File_get_position_shared(log, &at_log), "get_position_shared");
+            check(at_log >= logged, "step %ld: shared pointer %lld, below %lld", s,
+                  (long long)at_log, (long long)logged);
+        }
         if (s % 4 == 3) { /* the size: no bytes beyond what was written (a restart from an older
                              generation cuts back what the lost run wrote after it) */
             MPI_Offset fsize;
@@ -221,12 +253,38 @@ int main(int argc, char **argv)
         free(all);
     }
     ok(MPI_File_close(&fh), "MPI_File_close");
+    /* The log: its shared pointer, every record read back once by someone
+     * (read_shared from the start), its bytes. */
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Offset at_log = logged, log_size;
+    if (shared) ok(MPI_File_get_position_shared(log, &at_log), "get_position_shared");
+    check(at_log == logged, "the log's shared pointer is %lld, not %lld", (long long)at_log,
+          (long long)logged);
+    ok(MPI_File_get_size(log, &log_size), "get_size (log)");
+    check(log_size == logged * (MPI_Offset)sizeof(int), "the log has %lld bytes", (long long)log_size);
+    if (shared) ok(MPI_File_seek_shared(log, 0, MPI_SEEK_SET), "seek_shared");
+    uint64_t lsum = 0, all_lsum = 0;
+    MPI_Status st;
+    for (MPI_Offset i = rank;; i += size) { /* explicit: every size-th record */
+        int rec[4], got;
+        if (shared)
+            ok(MPI_File_read_shared(log, rec, 4, MPI_INT, &st), "read_shared");
+        else
+            ok(MPI_File_read_at(log, 4 * i, rec, 4, MPI_INT, &st), "read_at (log)");
+        MPI_Get_count(&st, MPI_INT, &got);
+        if (got == 0) break;
+        for (int j = 0; j < got; j++)
+            lsum += (uint64_t)rec[j];
+    }
+    MPI_Allreduce(&lsum, &all_lsum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    ok(MPI_File_close(&log), "MPI_File_close (log)");
+    if (!scratch && rank == 0) ok(MPI_File_delete(logpath, MPI_INFO_NULL), "MPI_File_delete (log)");
     check(fh == MPI_FILE_NULL, "the handle is not MPI_FILE_NULL after MPI_File_close");
     if (!scratch && rank == 0) ok(MPI_File_delete(path, MPI_INFO_NULL), "MPI_File_delete");
 
-    const char *names[] = {"ints", "instances", "checksum", "work", "file_size", "file_sum"};
-    uint64_t v[] = {written, (uint64_t)inst, sum, work, (uint64_t)fsize, fsum};
-    report("io", names, v, 6);
+    const char *names[] = {"ints", "instances", "checksum", "work", "file_size", "file_sum", "log_ints", "log_sum"};
+    uint64_t v[] = {written, (uint64_t)inst, sum, work, (uint64_t)fsize, fsum, (uint64_t)logged, all_lsum};
+    report("io", names, v, 8);
     free(buf), free(back), free(wide);
     MPI_Finalize();
     return 0;

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* MPI_FILE_NULL's handler: what MPI_File_open and _delete raise errors on,
@@ -148,23 +149,46 @@ static void destroy(void *obj)
     if (f->comm) mpcr_comm_release(f->comm);
 }
 
-/* An allreduce (MAX) of an error class over c: every rank's answer. */
-static int agree(struct mpcr_comm *c, int err)
+/* An allreduce (MAX) over c of an error class and of a tag that one rank
+ * gives (the others 0): every rank's answer. */
+static int agree(struct mpcr_comm *c, int err, uint64_t *tag)
 {
-    int all = err;
-    int e = mpcr_impl_Allreduce(&err, &all, 1, MPI_INT, mpcr_type_get(MPI_INT), MPI_MAX, c);
-    return e ? e : all;
+    int64_t mine[2] = {err, (int64_t)*tag}, all[2];
+    int e = mpcr_impl_Allreduce(mine, all, 2, MPI_INT64_T, mpcr_type_get(MPI_INT64_T), MPI_MAX, c);
+    if (e) return e;
+    *tag = (uint64_t)all[1];
+    return (int)all[0];
+}
+
+int mpcr_file_agree(struct mpcr_file *f, int err)
+{
+    uint64_t none = 0;
+    return agree(f->comm, err, &none);
+}
+
+/* The open's tag, drawn by the leader: names the shared file pointer's
+ * file, unique among the program's opens of one file (and among jobs). */
+static uint64_t new_tag(const struct mpcr_file *f)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    uint64_t x = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+    x ^= (uint64_t)getpid() << 32 ^ mpcr_file_id(f);
+    x += 0x9e3779b97f4a7c15ull, x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return (x ^ (x >> 31)) >> 1; /* positive as an int64 (the agreement's MAX) */
 }
 
 /* This rank's OPEN at the proxy. */
-static int open_here(struct mpcr_file *f, const char *path, int amode, int leader, MPI_Info info)
+static int open_here(struct mpcr_file *f, const char *path, int amode, int leader, MPI_Info info,
+                     uint64_t tag)
 {
     char *hints;
     uint64_t hint_bytes;
     int err = mpcr_file_hints(info, &hints, &hint_bytes);
     if (err) return err;
     struct mpcr_file_call fc = {.op = MPCR_FILE_OPEN, .file = mpcr_file_id(f), .amode = amode,
-                                .flag = leader, .comm = f->comm->vid};
+                                .flag = leader, .comm = f->comm->vid, .tag = tag};
     struct mpcr_file_blobs b = {.data = path, .data_bytes = strlen(path) + 1, .info = hints,
                                 .info_bytes = hint_bytes};
     err = mpcr_file_call(&fc, &b);
@@ -198,16 +222,17 @@ int mpcr_impl_File_open(struct mpcr_comm *c, const char *filename, int amode, MP
         return err;
     }
     int leader = f->comm->rank == 0, opened = 0;
-    if (leader) opened = !(err = open_here(f, path, amode, 1, info));
-    err = agree(f->comm, err);
+    uint64_t tag = leader ? new_tag(f) : 0, none = 0;
+    if (leader) opened = !(err = open_here(f, path, amode, 1, info, tag));
+    err = agree(f->comm, err, &tag);
     if (!err && !leader) {
         int mine = open_here(f, path,
                              amode & ~(MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_DELETE_ON_CLOSE),
-                             0, info);
+                             0, info, tag);
         opened = !mine;
-        err = agree(f->comm, mine);
+        err = agree(f->comm, mine, &none);
     } else if (!err) {
-        err = agree(f->comm, MPI_SUCCESS);
+        err = agree(f->comm, MPI_SUCCESS, &none);
     }
     free(path);
     if (err) {

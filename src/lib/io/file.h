@@ -62,6 +62,23 @@ struct mpcr_file_blobs {
  * The proxy's error class. */
 int mpcr_file_call(struct mpcr_file_call *fc, const struct mpcr_file_blobs *b);
 
+/* An agreement over f's communicator: every rank's error class err, the
+ * largest returned to all (and every rank has entered). */
+int mpcr_file_agree(struct mpcr_file *f, int err);
+/* The shared file pointer's part of MPI_File_set_view (file_shared.c):
+ * collective; once every rank has its new view (err: this rank's result),
+ * the leader sets it to 0. The agreed error class. */
+int mpcr_file_shared_reset(struct mpcr_file *f, int err);
+/* A read or write of count elements of t (file_io.c): op READ, WRITE,
+ * READ_AT, WRITE_AT, READ_SHARED or WRITE_SHARED; at: the explicit offset;
+ * *status gets the byte count. */
+int mpcr_file_access(struct mpcr_file *f, enum mpcr_file_op op, int64_t at, const void *buf,
+                     MPI_Count count, const struct mpcr_type *t, MPI_Status *status);
+/* The same, returning a request completed already (the non-blocking forms). */
+int mpcr_file_access_request(struct mpcr_file *f, enum mpcr_file_op op, int64_t at,
+                             const void *buf, MPI_Count count, const struct mpcr_type *t,
+                             MPI_Request *request);
+
 /* Hints of info (MPI_INFO_NULL: none) as the channel carries them
  * (channel.h): a malloc'ed buffer in *out, its length in *bytes. */
 int mpcr_file_hints(MPI_Info info, char **out, uint64_t *bytes);

@@ -41,10 +41,10 @@ static void status_bytes(MPI_Status *st, uint64_t bytes)
     st->count_hi_and_cancelled = (int)(uint32_t)((bytes >> 32) << 1);
 }
 
-static int access_file(struct mpcr_file *f, enum mpcr_file_op op, int64_t at, const void *buf,
-                       MPI_Count count, const struct mpcr_type *t, MPI_Status *st)
+int mpcr_file_access(struct mpcr_file *f, enum mpcr_file_op op, int64_t at, const void *buf,
+                     MPI_Count count, const struct mpcr_type *t, MPI_Status *st)
 {
-    int reading = op == MPCR_FILE_READ || op == MPCR_FILE_READ_AT;
+    int reading = op == MPCR_FILE_READ || op == MPCR_FILE_READ_AT || op == MPCR_FILE_READ_SHARED;
     uint64_t bytes, off;
     int err = mpcr_bytes_of(count, t, &bytes);
     if (err) return err;
@@ -71,58 +71,59 @@ static int access_file(struct mpcr_file *f, enum mpcr_file_op op, int64_t at, co
 int mpcr_impl_File_read(struct mpcr_file *f, void *buf, MPI_Count count, const struct mpcr_type *t,
                         MPI_Status *status)
 {
-    return access_file(f, MPCR_FILE_READ, 0, buf, count, t, status);
+    return mpcr_file_access(f, MPCR_FILE_READ, 0, buf, count, t, status);
 }
 
 int mpcr_impl_File_read_all(struct mpcr_file *f, void *buf, MPI_Count count,
                             const struct mpcr_type *t, MPI_Status *status)
 {
-    return access_file(f, MPCR_FILE_READ, 0, buf, count, t, status);
+    return mpcr_file_access(f, MPCR_FILE_READ, 0, buf, count, t, status);
 }
 
 int mpcr_impl_File_write(struct mpcr_file *f, const void *buf, MPI_Count count,
                          const struct mpcr_type *t, MPI_Status *status)
 {
-    return access_file(f, MPCR_FILE_WRITE, 0, buf, count, t, status);
+    return mpcr_file_access(f, MPCR_FILE_WRITE, 0, buf, count, t, status);
 }
 
 int mpcr_impl_File_write_all(struct mpcr_file *f, const void *buf, MPI_Count count,
                              const struct mpcr_type *t, MPI_Status *status)
 {
-    return access_file(f, MPCR_FILE_WRITE, 0, buf, count, t, status);
+    return mpcr_file_access(f, MPCR_FILE_WRITE, 0, buf, count, t, status);
 }
 
 int mpcr_impl_File_read_at(struct mpcr_file *f, MPI_Offset offset, void *buf, MPI_Count count,
                            const struct mpcr_type *t, MPI_Status *status)
 {
-    return access_file(f, MPCR_FILE_READ_AT, offset, buf, count, t, status);
+    return mpcr_file_access(f, MPCR_FILE_READ_AT, offset, buf, count, t, status);
 }
 
 int mpcr_impl_File_read_at_all(struct mpcr_file *f, MPI_Offset offset, void *buf, MPI_Count count,
                                const struct mpcr_type *t, MPI_Status *status)
 {
-    return access_file(f, MPCR_FILE_READ_AT, offset, buf, count, t, status);
+    return mpcr_file_access(f, MPCR_FILE_READ_AT, offset, buf, count, t, status);
 }
 
 int mpcr_impl_File_write_at(struct mpcr_file *f, MPI_Offset offset, const void *buf,
                             MPI_Count count, const struct mpcr_type *t, MPI_Status *status)
 {
-    return access_file(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, status);
+    return mpcr_file_access(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, status);
 }
 
 int mpcr_impl_File_write_at_all(struct mpcr_file *f, MPI_Offset offset, const void *buf,
                                 MPI_Count count, const struct mpcr_type *t, MPI_Status *status)
 {
-    return access_file(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, status);
+    return mpcr_file_access(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, status);
 }
 
 /* ---- non-blocking: done at once, a completed request returned ---- */
 
-static int access_request(struct mpcr_file *f, enum mpcr_file_op op, int64_t at, const void *buf,
-                          MPI_Count count, const struct mpcr_type *t, MPI_Request *request)
+int mpcr_file_access_request(struct mpcr_file *f, enum mpcr_file_op op, int64_t at,
+                             const void *buf, MPI_Count count, const struct mpcr_type *t,
+                             MPI_Request *request)
 {
     MPI_Status st;
-    int err = access_file(f, op, at, buf, count, t, &st);
+    int err = mpcr_file_access(f, op, at, buf, count, t, &st);
     if (err) return err;
     struct mpcr_request *q = mpcr_request_new(f->comm, request);
     if (!q) return MPI_ERR_NO_MEM;
@@ -137,47 +138,47 @@ static int access_request(struct mpcr_file *f, enum mpcr_file_op op, int64_t at,
 int mpcr_impl_File_iread(struct mpcr_file *f, void *buf, MPI_Count count, const struct mpcr_type *t,
                          MPI_Request *request)
 {
-    return access_request(f, MPCR_FILE_READ, 0, buf, count, t, request);
+    return mpcr_file_access_request(f, MPCR_FILE_READ, 0, buf, count, t, request);
 }
 
 int mpcr_impl_File_iread_all(struct mpcr_file *f, void *buf, MPI_Count count,
                              const struct mpcr_type *t, MPI_Request *request)
 {
-    return access_request(f, MPCR_FILE_READ, 0, buf, count, t, request);
+    return mpcr_file_access_request(f, MPCR_FILE_READ, 0, buf, count, t, request);
 }
 
 int mpcr_impl_File_iwrite(struct mpcr_file *f, const void *buf, MPI_Count count,
                           const struct mpcr_type *t, MPI_Request *request)
 {
-    return access_request(f, MPCR_FILE_WRITE, 0, buf, count, t, request);
+    return mpcr_file_access_request(f, MPCR_FILE_WRITE, 0, buf, count, t, request);
 }
 
 int mpcr_impl_File_iwrite_all(struct mpcr_file *f, const void *buf, MPI_Count count,
                               const struct mpcr_type *t, MPI_Request *request)
 {
-    return access_request(f, MPCR_FILE_WRITE, 0, buf, count, t, request);
+    return mpcr_file_access_request(f, MPCR_FILE_WRITE, 0, buf, count, t, request);
 }
 
 int mpcr_impl_File_iread_at(struct mpcr_file *f, MPI_Offset offset, void *buf, MPI_Count count,
                             const struct mpcr_type *t, MPI_Request *request)
 {
-    return access_request(f, MPCR_FILE_READ_AT, offset, buf, count, t, request);
+    return mpcr_file_access_request(f, MPCR_FILE_READ_AT, offset, buf, count, t, request);
 }
 
 int mpcr_impl_File_iread_at_all(struct mpcr_file *f, MPI_Offset offset, void *buf, MPI_Count count,
                                 const struct mpcr_type *t, MPI_Request *request)
 {
-    return access_request(f, MPCR_FILE_READ_AT, offset, buf, count, t, request);
+    return mpcr_file_access_request(f, MPCR_FILE_READ_AT, offset, buf, count, t, request);
 }
 
 int mpcr_impl_File_iwrite_at(struct mpcr_file *f, MPI_Offset offset, const void *buf,
                              MPI_Count count, const struct mpcr_type *t, MPI_Request *request)
 {
-    return access_request(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, request);
+    return mpcr_file_access_request(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, request);
 }
 
 int mpcr_impl_File_iwrite_at_all(struct mpcr_file *f, MPI_Offset offset, const void *buf,
                                  MPI_Count count, const struct mpcr_type *t, MPI_Request *request)
 {
-    return access_request(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, request);
+    return mpcr_file_access_request(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, request);
 }

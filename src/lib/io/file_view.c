@@ -81,12 +81,13 @@ int mpcr_impl_File_set_view(struct mpcr_file *f, MPI_Offset disp, MPI_Datatype e
     if (!err) err = keep_type(etype, &e2);
     if (!err && (err = keep_type(filetype, &f2)) && !mpcr_type_is_predefined(e2))
         mpcr_impl_Type_free(&e2);
-    if (err) return err;
-    if (!mpcr_type_is_predefined(f->etype)) mpcr_impl_Type_free(&f->etype);
-    if (!mpcr_type_is_predefined(f->filetype)) mpcr_impl_Type_free(&f->filetype);
-    f->etype = e2, f->filetype = f2, f->disp = disp;
-    strcpy(f->datarep, datarep);
-    return MPI_SUCCESS;
+    if (!err) {
+        if (!mpcr_type_is_predefined(f->etype)) mpcr_impl_Type_free(&f->etype);
+        if (!mpcr_type_is_predefined(f->filetype)) mpcr_impl_Type_free(&f->filetype);
+        f->etype = e2, f->filetype = f2, f->disp = disp;
+        strcpy(f->datarep, datarep);
+    }
+    return mpcr_file_shared_reset(f, err); /* a new view puts the shared pointer at 0 too */
 }
 
 int mpcr_impl_File_get_view(struct mpcr_file *f, MPI_Offset *disp, MPI_Datatype *etype,
@@ -156,10 +157,7 @@ static int resize(struct mpcr_file *f, enum mpcr_file_op op, MPI_Offset size)
     if (!err) err = mpcr_impl_Allreduce(&size, &hi, 1, MPI_OFFSET, t, MPI_MAX, f->comm);
     if (err) return err;
     if (lo != hi) return MPI_ERR_ARG; /* the same on every rank (MPI 4.0 14.2.6) */
-    err = f->comm->rank == 0 ? simple(f, op, size, 0, NULL) : MPI_SUCCESS;
-    int all = err;
-    int e = mpcr_impl_Allreduce(&err, &all, 1, MPI_INT, mpcr_type_get(MPI_INT), MPI_MAX, f->comm);
-    return e ? e : all;
+    return mpcr_file_agree(f, f->comm->rank == 0 ? simple(f, op, size, 0, NULL) : MPI_SUCCESS);
 }
 
 int mpcr_impl_File_set_size(struct mpcr_file *f, MPI_Offset size)

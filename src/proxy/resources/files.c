@@ -10,8 +10,9 @@
  * and MPI_MODE_EXCL (the file exists; its creation happened), keeps
  * MPI_MODE_DELETE_ON_CLOSE, sets the view, atomicity and pointer again, and
  * the leader of each file (rank 0 of its communicator) cuts the file back
- * to its size at the checkpoint: bytes the lost run wrote after the
- * checkpoint are not left for the restarted one to find.
+ * to its size at the checkpoint (bytes the lost run wrote after the
+ * checkpoint are not left for the restarted one to find) and sets the
+ * shared file pointer back where it was.
  *
  * This kind loads first (resources.c): loading the communicators is
  * collective over the job, so every rank's files are reopened and cut
@@ -21,9 +22,13 @@
 #include "report.h"
 #include "resource.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Indexed by id; ids are slots of the library's handles (< 2^20). */
 #define FILE_ID_END (1u << 20)
@@ -37,6 +42,7 @@ struct pfile *files_get(uint32_t id)
 
 static void pfile_free(struct pfile *f)
 {
+    if (f->sfp_fd >= 0) close(f->sfp_fd);
     free(f->path), free(f->hints), free(f->edef), free(f->fdef), free(f->vhints);
     free(f);
 }
@@ -97,6 +103,7 @@ static int put(struct pfile *f)
 int files_open(struct pfile *f, int again)
 {
     if (files_get(f->id)) return MPI_ERR_FILE; /* the library never opens an id twice */
+    f->sfp_fd = -1;
     int32_t amode = again ? f->amode & ~(1 | 64) : f->amode; /* without CREATE, EXCL */
     MPI_Info info;
     int rc = files_info(f->hints, f->hints_bytes, &info);
@@ -110,8 +117,71 @@ int files_open(struct pfile *f, int again)
     return rc;
 }
 
+/* The shared pointer's file: PATH.mpcr-sfp-TAG (a ROMIO prefix "ufs:" left
+ * out: this is a POSIX path). */
+static void sfp_path(const struct pfile *f, char *out, size_t cap)
+{
+    const char *p = f->path, *colon = strchr(p, ':'), *slash = strchr(p, '/');
+    if (colon && (!slash || colon < slash)) p = colon + 1;
+    snprintf(out, cap, "%s.mpcr-sfp-%016llx", p, (unsigned long long)f->tag);
+}
+
+static int sfp_open(struct pfile *f, int create)
+{
+    if (f->sfp_fd >= 0) return 0;
+    char path[4200];
+    sfp_path(f, path, sizeof path);
+    f->sfp_fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0600);
+    return f->sfp_fd >= 0 ? 0 : -1;
+}
+
+/* Locks (type F_WRLCK) or unlocks (F_UNLCK) the whole file: an open file
+ * description's lock, which each rank's proxy holds on its own. */
+static int sfp_lock(int fd, short type)
+{
+    struct flock l = {.l_type = type, .l_whence = SEEK_SET};
+    while (fcntl(fd, F_OFD_SETLKW, &l))
+        if (errno != EINTR) return -1;
+    return 0;
+}
+
+static int sfp_update(struct pfile *f, int set, int64_t v, int64_t *old)
+{
+    if (sfp_open(f, 1) || sfp_lock(f->sfp_fd, F_WRLCK)) return MPI_ERR_IO;
+    int64_t cur = 0;
+    ssize_t n = pread(f->sfp_fd, &cur, sizeof cur, 0);
+    int rc = n == 0 || n == (ssize_t)sizeof cur ? MPI_SUCCESS : MPI_ERR_IO;
+    if (n == 0) cur = 0;
+    int64_t next = set ? v : cur + v;
+    if (!rc && (set || v) && pwrite(f->sfp_fd, &next, sizeof next, 0) != (ssize_t)sizeof next)
+        rc = MPI_ERR_IO;
+    sfp_lock(f->sfp_fd, F_UNLCK);
+    if (!rc && old) *old = cur;
+    return rc;
+}
+
+int files_shared_add(struct pfile *f, int64_t add, int64_t *old)
+{
+    return sfp_update(f, 0, add, old);
+}
+
+int files_shared_exists(struct pfile *f)
+{
+    return sfp_open(f, 0) == 0;
+}
+
+int files_shared_set(struct pfile *f, int64_t value)
+{
+    return sfp_update(f, 1, value, NULL);
+}
+
 int files_close(struct pfile *f)
 {
+    if (f->leader) { /* every rank has closed its own (the library's barrier) */
+        char path[4200];
+        sfp_path(f, path, sizeof path);
+        unlink(path);
+    }
     table[f->id] = NULL;
     int rc = MPI_File_close(&f->fh);
     pfile_free(f);
@@ -124,7 +194,7 @@ int files_apply_view(struct pfile *f, char *msg, size_t cap)
     int rc = MPI_SUCCESS;
     if (f->edef && (rc = real_type_build(f->edef, f->ebytes, &e, msg, cap))) return rc;
     if (f->fdef && (rc = real_type_build(f->fdef, f->fbytes, &t, msg, cap))) {
-        if (f->edef) MPI_Type_free(&e);
+        if (f->edef) real_type_release(&e);
         return rc;
     }
     MPI_Info info;
@@ -133,8 +203,8 @@ int files_apply_view(struct pfile *f, char *msg, size_t cap)
         if (info != MPI_INFO_NULL) MPI_Info_free(&info);
     }
     if (rc && msg) snprintf(msg, cap, "the real MPI_File_set_view failed");
-    if (f->edef) MPI_Type_free(&e);
-    if (f->fdef) MPI_Type_free(&t);
+    if (f->edef) real_type_release(&e);
+    if (f->fdef) real_type_release(&t);
     return rc;
 }
 
@@ -158,9 +228,12 @@ struct saved_file {
     uint32_t id, comm;
     int32_t amode, leader, atomic, datarep;
     int64_t disp, position, size;
+    uint64_t tag;          /* names the shared pointer's file */
+    int32_t has_shared, pad; /* the shared pointer was in use: its value */
+    int64_t shared;
     uint64_t path_bytes, hints_bytes, ebytes, fbytes, vhints_bytes;
 };
-_Static_assert(sizeof(struct saved_file) == 88, "a saved file's layout changed: bump its section's version");
+_Static_assert(sizeof(struct saved_file) == 112, "a saved file's layout changed: bump its section's version");
 
 static int put_bytes(struct section *out, const void *p, uint64_t n)
 {
@@ -180,10 +253,15 @@ static int save(struct section *out, char *err, size_t cap)
         if (MPI_File_get_position(f->fh, &pos) || MPI_File_get_size(f->fh, &size))
             return snprintf(err, cap, "cannot read the pointer or size of %s", f->path), -1;
         f->position = pos, f->size = size;
-        struct saved_file s = {f->id,     f->comm,       f->amode,          f->leader,
-                               f->atomic, f->datarep,    f->disp,           f->position,
-                               f->size,   strlen(f->path) + 1, f->hints_bytes, f->ebytes,
-                               f->fbytes, f->vhints_bytes};
+        /* the shared pointer, if any rank has used it (its file exists) */
+        f->has_shared = files_shared_exists(f) && !files_shared_add(f, 0, &f->shared);
+        struct saved_file s = {.id = f->id, .comm = f->comm, .amode = f->amode,
+                               .leader = f->leader, .atomic = f->atomic, .datarep = f->datarep,
+                               .disp = f->disp, .position = f->position, .size = f->size,
+                               .tag = f->tag, .has_shared = f->has_shared, .shared = f->shared,
+                               .path_bytes = strlen(f->path) + 1, .hints_bytes = f->hints_bytes,
+                               .ebytes = f->ebytes, .fbytes = f->fbytes,
+                               .vhints_bytes = f->vhints_bytes};
         if (section_put(out, &s, sizeof s) || put_bytes(out, f->path, s.path_bytes) ||
             put_bytes(out, f->hints, f->hints_bytes) || put_bytes(out, f->edef, f->ebytes) ||
             put_bytes(out, f->fdef, f->fbytes) || put_bytes(out, f->vhints, f->vhints_bytes))
@@ -235,6 +313,10 @@ static int reopen(struct pfile *f, char *err, size_t cap)
         return snprintf(err, cap, "file %s cannot be cut back to its %lld bytes at the checkpoint",
                         f->path, (long long)f->size),
                -1;
+    /* the shared pointer where it was (its file made again where it is gone) */
+    if (f->leader && f->has_shared && files_shared_set(f, f->shared))
+        return snprintf(err, cap, "file %s: its shared file pointer cannot be set again", f->path),
+               -1;
     return 0;
 }
 
@@ -252,13 +334,14 @@ static int load(const void *buf, size_t len, char *err, size_t cap)
             return snprintf(err, cap, "file %u: id %u is out of range or twice (damaged)", i, s.id), -1;
         int rw = ((s.amode & 2) != 0) + ((s.amode & 4) != 0) + ((s.amode & 8) != 0);
         if (rw != 1 || (s.amode & ~0x1ff) || (uint32_t)s.datarep > 1 || s.disp < 0 ||
-            s.position < 0 || s.size < 0 || s.path_bytes < 2)
+            s.position < 0 || s.size < 0 || s.shared < 0 || s.path_bytes < 2)
             return snprintf(err, cap, "file %u: a field is out of range (damaged)", i), -1;
         struct pfile *f = calloc(1, sizeof *f);
         if (!f) return snprintf(err, cap, "out of memory"), -1;
         f->id = s.id, f->comm = s.comm, f->amode = s.amode, f->leader = s.leader != 0;
         f->atomic = s.atomic != 0, f->datarep = s.datarep, f->disp = s.disp;
-        f->position = s.position, f->size = s.size;
+        f->position = s.position, f->size = s.size, f->tag = s.tag;
+        f->has_shared = s.has_shared != 0, f->shared = s.shared, f->sfp_fd = -1;
         f->hints_bytes = s.hints_bytes, f->ebytes = s.ebytes, f->fbytes = s.fbytes,
         f->vhints_bytes = s.vhints_bytes;
         if (take_copy(&in, s.path_bytes, &f->path) || take_copy(&in, s.hints_bytes, &f->hints) ||

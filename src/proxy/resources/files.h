@@ -27,6 +27,13 @@ struct pfile {
     char *vhints; /* the hints set_view was given */
     uint64_t vhints_bytes;
     int64_t position, size; /* at the last save: the individual pointer (etypes), bytes */
+    /* The shared file pointer: a file of 8 bytes beside the data file,
+     * "PATH.mpcr-sfp-TAG" (the tag drawn by the leader at open), opened at
+     * its first use; -1 until then. */
+    uint64_t tag;
+    int sfp_fd;
+    int32_t has_shared; /* at the last save (or load): the shared pointer was in use */
+    int64_t shared;     /* its value then */
 };
 
 /* The open file with this id, or NULL. */
@@ -40,6 +47,14 @@ int files_close(struct pfile *f);
 /* Sets f's view on its real file from f's record: a real error code, or
  * -1 (msg says why) when a definition is refused. */
 int files_apply_view(struct pfile *f, char *msg, size_t cap);
+/* The shared file pointer of f (etypes): read, or changed under an fcntl
+ * lock on its file, which every rank's proxy takes: *old is the value
+ * before, the new one is old + add (set: `value` instead). 0, or an MPI
+ * error class (MPI_ERR_IO: its file cannot be made or read). */
+int files_shared_add(struct pfile *f, int64_t add, int64_t *old);
+int files_shared_set(struct pfile *f, int64_t value);
+/* Whether f's shared pointer has a file yet (a rank has used it). */
+int files_shared_exists(struct pfile *f);
 /* Hints "key\0value\0..." as a real info object (MPI_INFO_NULL for none). */
 int files_info(const char *hints, uint64_t bytes, MPI_Info *out);
 /* mpcr's ABI access mode as this MPI's. */

@@ -714,6 +714,25 @@ out:
 int real_type_build(const char *def, uint64_t bytes, MPI_Datatype *out, char *msg, size_t cap)
 {
     struct build b = {.kind = MPCR_TYPE_KINDS, .ints = 1};
+    /* A predefined type is given as itself, not as a duplicate: Open MPI
+     * 4.1's OMPIO mistakes a view of duplicated MPI_INTs (MPI_File_seek
+     * from the end lands on etype 1 of 192; a native program shows it). */
+    struct mpcr_type_def head;
+    struct mpcr_type_node n;
+    if (bytes == sizeof head + sizeof n) {
+        memcpy(&head, def, sizeof head);
+        memcpy(&n, def + sizeof head, sizeof n);
+        MPI_Datatype t = head.nodes == 1 && n.kind == MPCR_TYPE_NAMED && n.named != ID_LB &&
+                                 n.named != ID_UB
+                             ? predefined(n.named)
+                             : MPI_DATATYPE_NULL;
+        MPI_Count lb, extent;
+        if (t != MPI_DATATYPE_NULL && !MPI_Type_get_extent_x(t, &lb, &extent) && lb == n.lb &&
+            extent == n.extent) {
+            *out = t;
+            return MPI_SUCCESS;
+        }
+    }
     int rc = build_def(&b, def, bytes, out);
     if (rc && msg) snprintf(msg, cap, "node %u: %s", b.node, b.msg);
     return rc;
@@ -838,4 +857,13 @@ void op_type_pack(const struct mpcr_call *c, struct mpcr_reply *r)
     }
     r->rc = error_class(rc);
     memcpy(&shared->packed, &p.packed, sizeof p - offsetof(struct mpcr_type_pack, packed));
+}
+
+void real_type_release(MPI_Datatype *t)
+{
+    int ni, na, nt, combiner;
+    if (*t != MPI_DATATYPE_NULL && !MPI_Type_get_envelope(*t, &ni, &na, &nt, &combiner) &&
+        combiner != MPI_COMBINER_NAMED)
+        MPI_Type_free(t);
+    *t = MPI_DATATYPE_NULL;
 }

@@ -59,6 +59,7 @@ static int do_open(struct mpcr_file_call *fc)
         return MPI_ERR_ARG;
     }
     f->id = fc->file, f->comm = fc->comm, f->amode = fc->amode, f->leader = fc->flag != 0;
+    f->tag = fc->tag;
     f->hints_bytes = fc->info_bytes;
     int rc = files_open(f, 0);
     if (rc) free(f->path), free(f->hints), free(f);
@@ -145,6 +146,49 @@ static int do_access(struct pfile *f, struct mpcr_file_call *fc)
     return rc;
 }
 
+/* READ_SHARED, WRITE_SHARED: the request's etypes taken from the shared
+ * pointer (under its lock), then the access there: one call, so that no
+ * checkpoint falls between the two. */
+static int do_shared(struct pfile *f, struct mpcr_file_call *fc)
+{
+    if (!staged(fc->data, fc->bytes, 1)) return MPI_ERR_BUFFER;
+    int esize = etype_size(f);
+    if (fc->bytes % (uint64_t)esize) return MPI_ERR_ARG; /* whole etypes only */
+    int64_t at;
+    int rc = files_shared_add(f, (int64_t)(fc->bytes / (uint64_t)esize), &at);
+    if (rc) return rc;
+    struct mpcr_file_call x = *fc;
+    x.op = fc->op == MPCR_FILE_READ_SHARED ? MPCR_FILE_READ_AT : MPCR_FILE_WRITE_AT;
+    x.at = at;
+    rc = do_access(f, &x);
+    fc->done = x.done, fc->result = at;
+    return rc;
+}
+
+/* SEEK_SHARED (the leader's part of the collective MPI_File_seek_shared):
+ * MPI_SEEK_END as the real MPI reckons it for the individual pointer (the
+ * view's etypes to the end of the file), which is put back. */
+static int do_seek_shared(struct pfile *f, struct mpcr_file_call *fc, int whence)
+{
+    int64_t to = fc->at, cur = 0;
+    int rc = MPI_SUCCESS;
+    /* no file: 0 already (a new view's reset makes none) */
+    if (whence == MPI_SEEK_SET && to == 0 && !files_shared_exists(f)) return MPI_SUCCESS;
+    if (whence == MPI_SEEK_CUR && (rc = files_shared_add(f, 0, &cur))) return rc;
+    if (whence == MPI_SEEK_CUR) to += cur;
+    if (whence == MPI_SEEK_END) {
+        MPI_Offset mine, end;
+        if ((rc = MPI_File_get_position(f->fh, &mine)) || (rc = MPI_File_seek(f->fh, 0, MPI_SEEK_END)) ||
+            (rc = MPI_File_get_position(f->fh, &end)) || (rc = MPI_File_seek(f->fh, mine, MPI_SEEK_SET)))
+            return rc;
+        to += end;
+    }
+    if (to < 0) return MPI_ERR_ARG;
+    if ((rc = files_shared_set(f, to))) return rc;
+    fc->result = to;
+    return MPI_SUCCESS;
+}
+
 static int do_get_info(struct pfile *f, struct mpcr_file_call *fc)
 {
     if (!staged(fc->info, fc->info_bytes, 0)) return MPI_ERR_ARG;
@@ -225,6 +269,16 @@ static int serve_file(struct mpcr_file_call *fc)
     case MPCR_FILE_SET_ATOMICITY:
         if (!(rc = MPI_File_set_atomicity(f->fh, fc->flag != 0))) f->atomic = fc->flag != 0;
         break;
+    case MPCR_FILE_READ_SHARED:
+    case MPCR_FILE_WRITE_SHARED: return do_shared(f, fc);
+    case MPCR_FILE_SHARED_ADD:
+        if (fc->at < 0) return MPI_ERR_ARG;
+        rc = files_shared_add(f, fc->at, &fc->result);
+        return rc;
+    case MPCR_FILE_SEEK_SHARED:
+        return whence_of(fc->flag) < 0 ? MPI_ERR_ARG : do_seek_shared(f, fc, whence_of(fc->flag));
+    case MPCR_FILE_GET_SHARED:
+        return files_shared_add(f, 0, &fc->result);
     case MPCR_FILE_SET_INFO: return do_set_info(f, fc);
     case MPCR_FILE_GET_INFO: return do_get_info(f, fc);
     default: return MPI_ERR_ARG;
