@@ -31,6 +31,11 @@ struct mpcr_file {
     MPI_Offset disp;
     MPI_Datatype etype, filetype;
     char datarep[MPI_MAX_DATAREP_STRING];
+    /* A split collective begun (file_split.c): its buffer and status. */
+    int split_active;
+    const void *split_buf;
+    MPI_Status split_status;
+    int split_rc;
 };
 
 /* NULL unless fh is an open file. */
@@ -74,10 +79,19 @@ int mpcr_file_shared_reset(struct mpcr_file *f, int err);
  * *status gets the byte count. */
 int mpcr_file_access(struct mpcr_file *f, enum mpcr_file_op op, int64_t at, const void *buf,
                      MPI_Count count, const struct mpcr_type *t, MPI_Status *status);
-/* The same, returning a request completed already (the non-blocking forms). */
+/* Whether the program's explicit-offset access op is refused on f (a
+ * sequential file: MPI_ERR_UNSUPPORTED_OPERATION). */
+int mpcr_file_explicit_refused(const struct mpcr_file *f, enum mpcr_file_op op);
+/* The same, returning a request completed already (the non-blocking forms;
+ * explicit offsets refused on a sequential file). */
 int mpcr_file_access_request(struct mpcr_file *f, enum mpcr_file_op op, int64_t at,
                              const void *buf, MPI_Count count, const struct mpcr_type *t,
                              MPI_Request *request);
+
+/* The ordered collectives (file_shared.c): op READ or WRITE, rank order
+ * from the shared file pointer. */
+int mpcr_file_ordered(struct mpcr_file *f, enum mpcr_file_op op, const void *buf, MPI_Count count,
+                      const struct mpcr_type *t, MPI_Status *status);
 
 /* Hints of info (MPI_INFO_NULL: none) as the channel carries them
  * (channel.h): a malloc'ed buffer in *out, its length in *bytes. */

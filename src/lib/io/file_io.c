@@ -41,6 +41,11 @@ static void status_bytes(MPI_Status *st, uint64_t bytes)
     st->count_hi_and_cancelled = (int)(uint32_t)((bytes >> 32) << 1);
 }
 
+int mpcr_file_explicit_refused(const struct mpcr_file *f, enum mpcr_file_op op)
+{
+    return (f->amode & MPI_MODE_SEQUENTIAL) && (op == MPCR_FILE_READ_AT || op == MPCR_FILE_WRITE_AT);
+}
+
 int mpcr_file_access(struct mpcr_file *f, enum mpcr_file_op op, int64_t at, const void *buf,
                      MPI_Count count, const struct mpcr_type *t, MPI_Status *st)
 {
@@ -66,6 +71,16 @@ int mpcr_file_access(struct mpcr_file *f, enum mpcr_file_op op, int64_t at, cons
     mpcr_staging_free(off);
     if (!err) status_bytes(st, done);
     return err;
+}
+
+/* The program's explicit-offset accesses (not those the ordered
+ * collectives make): refused on a sequential file, as ROMIO refuses them
+ * (MPI 4.0 14.2.2), since the proxy's real file is not sequential. */
+static int explicit(struct mpcr_file *f, enum mpcr_file_op op, int64_t at, const void *buf,
+                    MPI_Count count, const struct mpcr_type *t, MPI_Status *status)
+{
+    if (mpcr_file_explicit_refused(f, op)) return MPI_ERR_UNSUPPORTED_OPERATION;
+    return mpcr_file_access(f, op, at, buf, count, t, status);
 }
 
 int mpcr_impl_File_read(struct mpcr_file *f, void *buf, MPI_Count count, const struct mpcr_type *t,
@@ -95,25 +110,25 @@ int mpcr_impl_File_write_all(struct mpcr_file *f, const void *buf, MPI_Count cou
 int mpcr_impl_File_read_at(struct mpcr_file *f, MPI_Offset offset, void *buf, MPI_Count count,
                            const struct mpcr_type *t, MPI_Status *status)
 {
-    return mpcr_file_access(f, MPCR_FILE_READ_AT, offset, buf, count, t, status);
+    return explicit(f, MPCR_FILE_READ_AT, offset, buf, count, t, status);
 }
 
 int mpcr_impl_File_read_at_all(struct mpcr_file *f, MPI_Offset offset, void *buf, MPI_Count count,
                                const struct mpcr_type *t, MPI_Status *status)
 {
-    return mpcr_file_access(f, MPCR_FILE_READ_AT, offset, buf, count, t, status);
+    return explicit(f, MPCR_FILE_READ_AT, offset, buf, count, t, status);
 }
 
 int mpcr_impl_File_write_at(struct mpcr_file *f, MPI_Offset offset, const void *buf,
                             MPI_Count count, const struct mpcr_type *t, MPI_Status *status)
 {
-    return mpcr_file_access(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, status);
+    return explicit(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, status);
 }
 
 int mpcr_impl_File_write_at_all(struct mpcr_file *f, MPI_Offset offset, const void *buf,
                                 MPI_Count count, const struct mpcr_type *t, MPI_Status *status)
 {
-    return mpcr_file_access(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, status);
+    return explicit(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, status);
 }
 
 /* ---- non-blocking: done at once, a completed request returned ---- */
@@ -123,6 +138,7 @@ int mpcr_file_access_request(struct mpcr_file *f, enum mpcr_file_op op, int64_t 
                              MPI_Request *request)
 {
     MPI_Status st;
+    if (mpcr_file_explicit_refused(f, op)) return MPI_ERR_UNSUPPORTED_OPERATION;
     int err = mpcr_file_access(f, op, at, buf, count, t, &st);
     if (err) return err;
     struct mpcr_request *q = mpcr_request_new(f->comm, request);

@@ -94,8 +94,8 @@ int mpcr_impl_File_seek_shared(struct mpcr_file *f, MPI_Offset offset, int whenc
  * communicator (this rank's offset among them, and the total), the leader
  * takes the total from the shared pointer, a broadcast says where it
  * began, then each rank accesses its part by explicit offset. */
-static int ordered(struct mpcr_file *f, enum mpcr_file_op op, const void *buf, MPI_Count count,
-                   const struct mpcr_type *t, MPI_Status *status)
+int mpcr_file_ordered(struct mpcr_file *f, enum mpcr_file_op op, const void *buf, MPI_Count count,
+                      const struct mpcr_type *t, MPI_Status *status)
 {
     const struct mpcr_type *e = mpcr_type_get(f->etype), *off_t_ = mpcr_type_get(MPI_OFFSET);
     uint64_t bytes;
@@ -120,11 +120,11 @@ static int ordered(struct mpcr_file *f, enum mpcr_file_op op, const void *buf, M
 int mpcr_impl_File_read_ordered(struct mpcr_file *f, void *buf, MPI_Count count,
                                 const struct mpcr_type *t, MPI_Status *status)
 {
-    return ordered(f, MPCR_FILE_READ, buf, count, t, status);
+    return mpcr_file_ordered(f, MPCR_FILE_READ, buf, count, t, status);
 }
 
 int mpcr_impl_File_write_ordered(struct mpcr_file *f, const void *buf, MPI_Count count,
                                  const struct mpcr_type *t, MPI_Status *status)
 {
-    return ordered(f, MPCR_FILE_WRITE, buf, count, t, status);
+    return mpcr_file_ordered(f, MPCR_FILE_WRITE, buf, count, t, status);
 }

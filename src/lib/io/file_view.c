@@ -61,8 +61,14 @@ int mpcr_impl_File_set_view(struct mpcr_file *f, MPI_Offset disp, MPI_Datatype e
     else
         return MPI_ERR_UNSUPPORTED_DATAREP;
     if (disp < 0 && disp != MPI_DISPLACEMENT_CURRENT) return MPI_ERR_ARG;
-    if (disp == MPI_DISPLACEMENT_CURRENT)
-        mpcr_unsupported_feature("MPI_File_set_view: MPI_DISPLACEMENT_CURRENT");
+    if (disp == MPI_DISPLACEMENT_CURRENT) {
+        /* the shared pointer's place in bytes, under the view before (MPI 4.0 14.3) */
+        if (!(f->amode & MPI_MODE_SEQUENTIAL)) return MPI_ERR_ARG;
+        int64_t shared;
+        int err = simple(f, MPCR_FILE_GET_SHARED, 0, 0, &shared);
+        if (!err) err = simple(f, MPCR_FILE_BYTE_OFFSET, shared, 0, &disp);
+        if (err) return err;
+    }
     if (etype_o->size == 0 || filetype_o->size % etype_o->size) return MPI_ERR_ARG;
     char *edef = NULL, *fdef = NULL, *hints = NULL;
     uint64_t ebytes, fbytes, hbytes;
@@ -120,12 +126,14 @@ int mpcr_impl_File_seek(struct mpcr_file *f, MPI_Offset offset, int whence)
     if (whence != MPI_SEEK_SET && whence != MPI_SEEK_CUR && whence != MPI_SEEK_END)
         return MPI_ERR_ARG;
     if (whence == MPI_SEEK_SET && offset < 0) return MPI_ERR_ARG; /* as ROMIO says; OMPIO: OTHER */
+    if (f->amode & MPI_MODE_SEQUENTIAL) return MPI_ERR_UNSUPPORTED_OPERATION;
     return simple(f, MPCR_FILE_SEEK, offset, whence, NULL);
 }
 
 int mpcr_impl_File_get_position(struct mpcr_file *f, MPI_Offset *offset)
 {
     if (!offset) return MPI_ERR_ARG;
+    if (f->amode & MPI_MODE_SEQUENTIAL) return MPI_ERR_UNSUPPORTED_OPERATION;
     return simple(f, MPCR_FILE_POSITION, 0, 0, offset);
 }
 

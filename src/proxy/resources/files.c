@@ -108,7 +108,9 @@ int files_open(struct pfile *f, int again)
     MPI_Info info;
     int rc = files_info(f->hints, f->hints_bytes, &info);
     if (rc) return rc;
-    rc = MPI_File_open(MPI_COMM_SELF, f->path, files_real_amode(amode), info, &f->fh);
+    /* without MPI_MODE_SEQUENTIAL: the shared pointer is mpcr's, and its
+       accesses are explicit offsets here (the library refuses the others) */
+    rc = MPI_File_open(MPI_COMM_SELF, f->path, files_real_amode(amode & ~256), info, &f->fh);
     if (info != MPI_INFO_NULL) MPI_Info_free(&info);
     if (rc) return rc;
     /* errors come back as codes: the library applies the program's handler */
