@@ -25,6 +25,11 @@ add_test(NAME ckpt.io_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh 
     $<TARGET_FILE:t_ckpt_io> 48 30)
 set_tests_properties(ckpt.io ckpt.io_continue PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_NATIVE_ARGS=48 30 explicit" RUN_SERIAL TRUE TIMEOUT 300)
+# A file cut shorter, then deleted, between a checkpoint and the restart: the restart refused,
+# naming the file, within 60 s; the file put back, the restart ends the job (tests/ckpt/io_refuse.sh).
+add_test(NAME ckpt.io_refuse COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/io_refuse.sh ${MPCR_EXE}
+    $<TARGET_FILE:t_ckpt_io> 24 20)
+set_tests_properties(ckpt.io_refuse PROPERTIES RUN_SERIAL TRUE TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
     mpi_test(openmpi.io 2 t_ckpt_io 48 1 explicit)
     set_property(TEST openmpi.io APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
