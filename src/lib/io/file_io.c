@@ -15,7 +15,8 @@
  * operation complete at its start, and a checkpoint then never finds one
  * in flight.
  *
- * The collective forms (_all) are carried out as the independent ones:
+ * The collective forms (_all) are carried out as the independent ones
+ * (their lines in io.api say `calls=`):
  * every rank's real call is made on its own MPI_COMM_SELF file, so that a
  * checkpoint may stop a rank between any two calls without leaving
  * another inside a real collective (docs/mpi-io.md). MPI lets a collective
@@ -89,20 +90,8 @@ int mpcr_impl_File_read(struct mpcr_file *f, void *buf, MPI_Count count, const s
     return mpcr_file_access(f, MPCR_FILE_READ, 0, buf, count, t, status);
 }
 
-int mpcr_impl_File_read_all(struct mpcr_file *f, void *buf, MPI_Count count,
-                            const struct mpcr_type *t, MPI_Status *status)
-{
-    return mpcr_file_access(f, MPCR_FILE_READ, 0, buf, count, t, status);
-}
-
 int mpcr_impl_File_write(struct mpcr_file *f, const void *buf, MPI_Count count,
                          const struct mpcr_type *t, MPI_Status *status)
-{
-    return mpcr_file_access(f, MPCR_FILE_WRITE, 0, buf, count, t, status);
-}
-
-int mpcr_impl_File_write_all(struct mpcr_file *f, const void *buf, MPI_Count count,
-                             const struct mpcr_type *t, MPI_Status *status)
 {
     return mpcr_file_access(f, MPCR_FILE_WRITE, 0, buf, count, t, status);
 }
@@ -113,20 +102,8 @@ int mpcr_impl_File_read_at(struct mpcr_file *f, MPI_Offset offset, void *buf, MP
     return explicit(f, MPCR_FILE_READ_AT, offset, buf, count, t, status);
 }
 
-int mpcr_impl_File_read_at_all(struct mpcr_file *f, MPI_Offset offset, void *buf, MPI_Count count,
-                               const struct mpcr_type *t, MPI_Status *status)
-{
-    return explicit(f, MPCR_FILE_READ_AT, offset, buf, count, t, status);
-}
-
 int mpcr_impl_File_write_at(struct mpcr_file *f, MPI_Offset offset, const void *buf,
                             MPI_Count count, const struct mpcr_type *t, MPI_Status *status)
-{
-    return explicit(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, status);
-}
-
-int mpcr_impl_File_write_at_all(struct mpcr_file *f, MPI_Offset offset, const void *buf,
-                                MPI_Count count, const struct mpcr_type *t, MPI_Status *status)
 {
     return explicit(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, status);
 }
@@ -157,20 +134,8 @@ int mpcr_impl_File_iread(struct mpcr_file *f, void *buf, MPI_Count count, const 
     return mpcr_file_access_request(f, MPCR_FILE_READ, 0, buf, count, t, request);
 }
 
-int mpcr_impl_File_iread_all(struct mpcr_file *f, void *buf, MPI_Count count,
-                             const struct mpcr_type *t, MPI_Request *request)
-{
-    return mpcr_file_access_request(f, MPCR_FILE_READ, 0, buf, count, t, request);
-}
-
 int mpcr_impl_File_iwrite(struct mpcr_file *f, const void *buf, MPI_Count count,
                           const struct mpcr_type *t, MPI_Request *request)
-{
-    return mpcr_file_access_request(f, MPCR_FILE_WRITE, 0, buf, count, t, request);
-}
-
-int mpcr_impl_File_iwrite_all(struct mpcr_file *f, const void *buf, MPI_Count count,
-                              const struct mpcr_type *t, MPI_Request *request)
 {
     return mpcr_file_access_request(f, MPCR_FILE_WRITE, 0, buf, count, t, request);
 }
@@ -181,20 +146,9 @@ int mpcr_impl_File_iread_at(struct mpcr_file *f, MPI_Offset offset, void *buf, M
     return mpcr_file_access_request(f, MPCR_FILE_READ_AT, offset, buf, count, t, request);
 }
 
-int mpcr_impl_File_iread_at_all(struct mpcr_file *f, MPI_Offset offset, void *buf, MPI_Count count,
-                                const struct mpcr_type *t, MPI_Request *request)
-{
-    return mpcr_file_access_request(f, MPCR_FILE_READ_AT, offset, buf, count, t, request);
-}
-
 int mpcr_impl_File_iwrite_at(struct mpcr_file *f, MPI_Offset offset, const void *buf,
                              MPI_Count count, const struct mpcr_type *t, MPI_Request *request)
 {
     return mpcr_file_access_request(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, request);
 }
 
-int mpcr_impl_File_iwrite_at_all(struct mpcr_file *f, MPI_Offset offset, const void *buf,
-                                 MPI_Count count, const struct mpcr_type *t, MPI_Request *request)
-{
-    return mpcr_file_access_request(f, MPCR_FILE_WRITE_AT, offset, buf, count, t, request);
-}
