@@ -76,7 +76,7 @@ int mpcr_file_call(struct mpcr_file_call *fc, const struct mpcr_file_blobs *b)
     struct mpcr_call *c = mpcr_call_begin(MPCR_OP_FILE);
     c->offset = off, c->bytes = at;
     err = mpcr_call_finish()->rc;
-    p = mpcr_staging_ptr(off); /* the area may have moved meanwhile? not during one call */
+    p = mpcr_staging_ptr(off); /* by offset again after a call, as everywhere (staging.h) */
     memcpy(fc, p, sizeof *fc);
     if (b->out && !err) memcpy(b->out, p + info_at, b->out_room);
     mpcr_staging_free(off);
