@@ -14,10 +14,11 @@
  * atomicity and view, and rank 0 reads the whole file through the default
  * view and prints its size and a checksum: a restart from any cut must
  * leave the same bytes as an uninterrupted run.
- *   ckpt_io [STEPS [UNITS_PER_STEP [explicit]]]   (default 48 2)
+ *   ckpt_io [STEPS [UNITS_PER_STEP [shared|explicit [doc]]]]   (default 48 2 shared)
  * `explicit`: the log written and read by explicit offsets, to the same
  * bytes and results: for native MPICH, whose own shared file pointer fails
- * here (tests/io.cmake).
+ * here (tests/io.cmake). `doc`: the log opened with
+ * MPI_MODE_DELETE_ON_CLOSE (it must survive a checkpoint --exit).
  * The file is in $CKPT_SCRATCH (the checkpoint harness's scratch directory,
  * kept there for a restart from an older generation), or in $TMPDIR/ /tmp
  * and deleted at the end. */
@@ -47,6 +48,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     long steps = arg_long(argc, argv, 1, 48), units = arg_long(argc, argv, 2, 2);
     int shared = !(argc > 3 && !strcmp(argv[3], "explicit"));
+    int doc = argc > 4 && !strcmp(argv[4], "doc");
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -69,7 +71,9 @@ int main(int argc, char **argv)
     char logpath[4200];
     snprintf(logpath, sizeof logpath, "%s.log", path);
     MPI_File log;
-    ok(MPI_File_open(MPI_COMM_WORLD, logpath, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &log),
+    ok(MPI_File_open(MPI_COMM_WORLD, logpath,
+                     MPI_MODE_CREATE | MPI_MODE_RDWR | (doc ? MPI_MODE_DELETE_ON_CLOSE : 0),
+                     MPI_INFO_NULL, &log),
        "MPI_File_open (log)");
     ok(MPI_File_set_view(log, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL), "set_view (log)");
     MPI_Offset logged = 0; /* ints, every rank's */
@@ -278,7 +282,9 @@ int main(int argc, char **argv)
     }
     MPI_Allreduce(&lsum, &all_lsum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     ok(MPI_File_close(&log), "MPI_File_close (log)");
-    if (!scratch && rank == 0) ok(MPI_File_delete(logpath, MPI_INFO_NULL), "MPI_File_delete (log)");
+    if (doc && rank == 0) check(access(logpath, F_OK) != 0, "the log is left after its close");
+    if (!scratch && !doc && rank == 0)
+        ok(MPI_File_delete(logpath, MPI_INFO_NULL), "MPI_File_delete (log)");
     check(fh == MPI_FILE_NULL, "the handle is not MPI_FILE_NULL after MPI_File_close");
     if (!scratch && rank == 0) ok(MPI_File_delete(path, MPI_INFO_NULL), "MPI_File_delete");
 

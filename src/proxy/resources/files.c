@@ -108,9 +108,13 @@ int files_open(struct pfile *f, int again)
     MPI_Info info;
     int rc = files_info(f->hints, f->hints_bytes, &info);
     if (rc) return rc;
-    /* without MPI_MODE_SEQUENTIAL: the shared pointer is mpcr's, and its
-       accesses are explicit offsets here (the library refuses the others) */
-    rc = MPI_File_open(MPI_COMM_SELF, f->path, files_real_amode(amode & ~256), info, &f->fh);
+    /* Without MPI_MODE_SEQUENTIAL: the shared pointer is mpcr's, and its
+       accesses are explicit offsets here (the library refuses the others).
+       Without MPI_MODE_DELETE_ON_CLOSE: the leader deletes the file at the
+       program's close (files_close); Open MPI's MPI_Finalize closes what is
+       open, which deleted such a file when a checkpoint --exit ended the
+       proxy, before the restart that needs it (a program showed it). */
+    rc = MPI_File_open(MPI_COMM_SELF, f->path, files_real_amode(amode & ~(256 | 16)), info, &f->fh);
     if (info != MPI_INFO_NULL) MPI_Info_free(&info);
     if (rc) return rc;
     /* errors come back as codes: the library applies the program's handler */
@@ -186,6 +190,7 @@ int files_close(struct pfile *f)
     }
     table[f->id] = NULL;
     int rc = MPI_File_close(&f->fh);
+    if (!rc && f->leader && (f->amode & 16)) rc = MPI_File_delete(f->path, MPI_INFO_NULL);
     pfile_free(f);
     return rc;
 }
