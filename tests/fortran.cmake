@@ -69,6 +69,11 @@ fortran_test(fortran.f77 3 tf_f77)
 fortran_program(tf_f08 fortran/f08.f90)
 fortran_test(fortran.f08 3 tf_f08)
 
+# MPI-IO from Fortran (docs/mpi-io.md): open with DELETE_ON_CLOSE, a vector view, write_all,
+# write_at_all, sync, get_size, read_at_all, get_view, close, through MPICH's libmpifort.
+fortran_program(tf_io fortran/io.f90)
+fortran_test(fortran.io 3 tf_io)
+
 # Handles and statuses between Fortran and C: MPI_*_f2c/c2f for comm, type,
 # group, op (a Fortran user function), info, errhandler, request, message;
 # MPI_Status_f2c/c2f and MPI_Status_c2f08/f082c (handles_c.c).

@@ -169,7 +169,10 @@ enum mpcr_arg {
     X(TYPE_FORGET, type_forget, 0) /* token: a handle defined -> flag: it was; its type freed */  \
     /* token: a type id (mpcr_type_id); at offset: struct mpcr_type_pack -> its results there;   \
        MPCR_TYPE_UNKNOWN: this proxy has no definition of that handle (a restart: define it) */  \
-    X(TYPE_PACK, type_pack, MPCR_ARG_DATA)
+    X(TYPE_PACK, type_pack, MPCR_ARG_DATA)                                                        \
+    /* MPI-IO (docs/mpi-io.md; src/proxy/serve/serve_file.c): at offset, bytes: struct           \
+       mpcr_file_call and what its offsets name -> rc; its results written back there */         \
+    X(FILE, file, MPCR_ARG_DATA)
 /* ---- real datatypes (TYPE_DEFINE, TYPE_FORGET, TYPE_PACK) ----
  *
  * A datatype is named on the channel by its MPICH ABI handle, mpcr's ABI:
@@ -228,6 +231,64 @@ struct mpcr_type_pack {
     /* Written by the proxy: */
     uint64_t packed;
     int64_t size, lb, extent, true_lb, true_extent;
+};
+
+/* ---- files (FILE; docs/mpi-io.md) ----
+ *
+ * Every open file is opened by the proxy on MPI_COMM_SELF, so that no real
+ * MPI-IO call waits for another rank: what is collective about a file
+ * (the agreement at open, the barrier at close) is done by the library
+ * with point-to-point messages, which a checkpoint's drain covers. A file
+ * is named by the library's id (its handle's slot). Offsets into the
+ * staging area (or a shared buffer for a read's or write's data) name the
+ * bulky arguments; strings are NUL-terminated inside their range. */
+enum mpcr_file_op {
+    MPCR_FILE_OPEN,       /* data: the path; info: hints; amode, comm, flag (1: the leader), tag */
+    MPCR_FILE_CLOSE,      /* forgets the file (the leader deletes it if DELETE_ON_CLOSE) */
+    MPCR_FILE_DELETE,     /* data: the path; info: hints (no file id) */
+    MPCR_FILE_SET_VIEW,   /* at: disp; data: etype's, aux: filetype's definition
+                             (struct mpcr_type_def); flag: datarep (0 native, 1 internal);
+                             info: hints */
+    MPCR_FILE_READ,       /* data: the buffer (packed bytes: MPI_BYTE), at the individual */
+    MPCR_FILE_WRITE,      /*   pointer -> done, result: the pointer after (etypes) */
+    MPCR_FILE_READ_AT,    /* at: the offset (etypes) -> done */
+    MPCR_FILE_WRITE_AT,
+    MPCR_FILE_SEEK,       /* at: offset, flag: whence (mpcr's ABI) -> result: the pointer */
+    MPCR_FILE_POSITION,   /* -> result: the individual pointer (etypes) */
+    MPCR_FILE_BYTE_OFFSET,/* at: an offset (etypes) -> result: its absolute byte offset */
+    MPCR_FILE_GET_SIZE,   /* -> result: bytes */
+    MPCR_FILE_SET_SIZE,   /* at: bytes */
+    MPCR_FILE_PREALLOCATE,/* at: bytes */
+    MPCR_FILE_SYNC,
+    MPCR_FILE_SET_ATOMICITY, /* flag */
+    MPCR_FILE_SET_INFO,   /* info: hints */
+    MPCR_FILE_GET_INFO,   /* info: room -> the hints in use written there, result: bytes */
+    /* The shared file pointer (etypes): a small file beside the data file,
+     * named by the open's tag, updated under an fcntl lock by every rank's
+     * proxy (serve_file.c) */
+    MPCR_FILE_READ_SHARED,  /* data: as READ; the pointer advanced by the request first */
+    MPCR_FILE_WRITE_SHARED, /* -> done, result: where the access began (etypes) */
+    MPCR_FILE_SHARED_ADD,   /* at: etypes -> result: the pointer before (write_ordered's leader) */
+    MPCR_FILE_SEEK_SHARED,  /* at: offset, flag: whence -> result: the pointer */
+    MPCR_FILE_GET_SHARED,   /* -> result: the pointer */
+    MPCR_FILE_OPS
+};
+/* Hints travel as "key\0value\0key\0value\0...". */
+struct mpcr_file_call {
+    uint32_t op;   /* enum mpcr_file_op */
+    uint32_t file; /* the file's id: its handle's slot */
+    int32_t amode; /* OPEN: the program's access mode (mpcr's ABI) */
+    int32_t flag;  /* see the operations */
+    uint32_t comm; /* OPEN: the communicator's id (kept in the proxy's record) */
+    uint32_t pad;
+    int64_t at;
+    uint64_t data, bytes;
+    uint64_t aux, aux_bytes;
+    uint64_t info, info_bytes;
+    uint64_t tag; /* OPEN: the same on every rank: names the shared pointer's file */
+    /* Written by the proxy: */
+    uint64_t done;  /* bytes read or written */
+    int64_t result; /* see the operations */
 };
 
 /* COMPLETE: several requests at once, as MPI_Waitany/Testany/Waitsome/

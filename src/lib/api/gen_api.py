@@ -48,6 +48,9 @@ class Function:
         # The collectives (collective.api) take intra-communicators unless
         # flagged `inter` (src/lib/api/README).
         self.collective = lineno.startswith('collective.api:')
+        # calls=SHORT: the entry point calls another function's implementation
+        # (mpcr_impl_SHORT, same parameters): MPI_File_read_all is MPI_File_read.
+        self.calls = next((fl.split('=', 1)[1] for fl in flags if fl.startswith('calls=')), None)
         self.large = name.endswith('+c')
         self.name = name[:-2] if self.large else name
 
@@ -131,8 +134,11 @@ KINDS = {
     'WIN': ('MPI_Win', None, 'struct mpcr_win *'),
     'WIN_OUT': ('MPI_Win *', None, None),
     'WIN_INOUT': ('MPI_Win *', None, None),
+    # Files (src/lib/io): MPI_ERR_FILE unless a valid open file; the file is
+    # the call's error-handler object (MPI_FILE_NULL's handler for a bad one).
+    'FILE': ('MPI_File', None, 'struct mpcr_file *'),
+    'FILE_INOUT': ('MPI_File *', None, None),
     # Kinds whose objects come with later issues: C types only for now.
-    'FILE': ('MPI_File', None, None),
     'SESSION': ('MPI_Session', None, None),
 }
 # Objects looked up by handle (GROUP, WIN and their _INOUT forms): the C
@@ -140,6 +146,7 @@ KINDS = {
 OBJECTS = {
     'GROUP': ('struct mpcr_group *', 'mpcr_group_get', 'MPI_ERR_GROUP'),
     'WIN': ('struct mpcr_win *', 'mpcr_win_get', 'MPI_ERR_WIN'),
+    'FILE': ('struct mpcr_file *', 'mpcr_file_get', 'MPI_ERR_FILE'),
 }
 # Kinds an `impl` line may use today.
 IMPL_KINDS = {'COMM', 'COMM_OUT', 'COMM_INOUT', 'TYPE', 'RTYPE', 'OP', 'COUNT', 'COUNT_OUT', 'COUNTS',
@@ -147,7 +154,7 @@ IMPL_KINDS = {'COMM', 'COMM_OUT', 'COMM_INOUT', 'TYPE', 'RTYPE', 'OP', 'COUNT', 
               'STATUS_OUT', 'STATUS_IN', 'STATUSES', 'REQUEST_OUT', 'REQUEST_INOUT', 'REQUESTS',
               'GROUP', 'GROUP_OUT', 'GROUP_INOUT', 'WIN', 'WIN_OUT', 'WIN_INOUT',
               'ERRHANDLER', 'COUNT_INOUT', 'AINT', 'DISP', 'AINT_OUT', 'AINT_INOUT', 'AINTS', 'TYPE_OUT',
-              'TYPE_INOUT', 'INFO', 'INFO_OUT', 'INFO_INOUT'}
+              'TYPE_INOUT', 'INFO', 'INFO_OUT', 'INFO_INOUT', 'FILE', 'FILE_INOUT'}
 
 
 def c_type(p, large):
@@ -207,7 +214,7 @@ def impl_params(f):
 
 
 def impl_name(f):
-    return 'mpcr_impl_' + f.short
+    return 'mpcr_impl_' + (f.calls or f.short)
 
 
 def inter_name(f):
@@ -241,6 +248,24 @@ def error_object(f):
     return None
 
 
+def file_object(f):
+    """The file whose error handler a call of chapter 14 raises its errors
+    on (MPI 4.0 14.7), or None."""
+    return next((p for p in f.params if p.kind in ('FILE', 'FILE_INOUT')), None)
+
+
+def raise_with(f, eh):
+    """The C function and object that raise a call's errors: a file's
+    handler for the calls on a file, MPI_FILE_NULL's for MPI_File_open and
+    _delete (flag `fileerrors`), else the communicator's."""
+    fo = file_object(f)
+    if fo:
+        return 'mpcr_file_error', fo.name + '_o'
+    if 'fileerrors' in f.flags:
+        return 'mpcr_file_error', 'NULL'
+    return 'mpcr_error', eh
+
+
 def prologue(f, large):
     """Lines of C: look-ups and checks, in parameter order (error object first)."""
     fn = f'"{f.name}{"_c" if large else ""}"'
@@ -250,16 +275,25 @@ def prologue(f, large):
         lines.append('MPCR_REQUIRE_INIT(fn);')
     obj = error_object(f)
     eh = 'NULL'
+    fo = file_object(f)
+    raiser = 'mpcr_file_error' if fo or 'fileerrors' in f.flags else 'mpcr_error'
+    if fo:  # looked up first: it is the error-handler object
+        if fo.kind == 'FILE_INOUT':
+            lines.append(f'if (!{fo.name}) return mpcr_file_error(NULL, MPI_ERR_ARG, fn);')
+        handle = ('*' + fo.name) if fo.kind == 'FILE_INOUT' else fo.name
+        lines.append(f'struct mpcr_file *{fo.name}_o = mpcr_file_get({handle});')
+        lines.append(f'if (!{fo.name}_o) return mpcr_file_error(NULL, MPI_ERR_FILE, fn);')
     if obj:
         eh = obj.name + '_o'
         handle = ('*' + obj.name) if obj.kind == 'COMM_INOUT' else obj.name
         if obj.kind == 'COMM_INOUT':
-            lines.append(f'if (!{obj.name}) return mpcr_error(NULL, MPI_ERR_ARG, fn);')
+            lines.append(f'if (!{obj.name}) return {raiser}(NULL, MPI_ERR_ARG, fn);')
         lines.append(f'struct mpcr_comm *{eh} = mpcr_comm_get({handle});')
-        lines.append(f'if (!{eh}) return mpcr_error(NULL, MPI_ERR_COMM, fn);')
+        lines.append(f'if (!{eh}) return {raiser}(NULL, MPI_ERR_COMM, fn);')
+    rfn, robj = raise_with(f, eh)
 
     def fail(cond, err):
-        lines.append(f'if (__builtin_expect({cond}, 0)) return mpcr_error({eh}, {err}, fn);')
+        lines.append(f'if (__builtin_expect({cond}, 0)) return {rfn}({robj}, {err}, fn);')
 
     ps = f.params
     for i, p in enumerate(ps):
@@ -295,6 +329,8 @@ def prologue(f, large):
         elif k == 'COMM' and p is not obj:  # a second communicator (MPI_Comm_compare)
             lines.append(f'struct mpcr_comm *{n}_o = mpcr_comm_get({n});')
             fail(f'!{n}_o', 'MPI_ERR_COMM')
+        elif k in ('FILE', 'FILE_INOUT'):
+            pass  # looked up first, above
         elif k in OBJECTS or (k.endswith('_INOUT') and k[:-len('_INOUT')] in OBJECTS):
             inout = k.endswith('_INOUT')
             ctype, lookup, err = OBJECTS[k[:-len('_INOUT')] if inout else k]
@@ -351,7 +387,8 @@ def entry(f, large):
     if 'ownerrors' in f.flags:
         lines.append('return err;')
     else:
-        lines.append(f'return err ? mpcr_error({eh}, err, fn) : MPI_SUCCESS;')
+        rfn, robj = raise_with(f, eh)
+        lines.append(f'return err ? {rfn}({robj}, err, fn) : MPI_SUCCESS;')
     body = '\n'.join('    ' + l for l in lines)
     return f'{signature(f, name, large, "P")}\n{{\n{body}\n}}\n'
 
@@ -452,7 +489,7 @@ def stub(f, name, large):
 # What the generated entry points use besides api_gen.h: the look-ups and
 # checks of the prologue, the lock, the collective tasks.
 SOURCE_INCLUDES = ('coll/coll_task.h', 'coll/op.h', 'comm/comm.h', 'datatype/dtype.h', 'env/errors.h',
-                   'env/info.h', 'rma/win.h', 'runtime/runtime.h', 'runtime/threads.h')
+                   'env/info.h', 'io/file.h', 'rma/win.h', 'runtime/runtime.h', 'runtime/threads.h')
 
 HEAD = '/* Generated by src/lib/api/gen_api.py from the files src/lib/api/NAME.api: do not edit. */\n'
 
@@ -460,7 +497,7 @@ HEAD = '/* Generated by src/lib/api/gen_api.py from the files src/lib/api/NAME.a
 def gen_header(funcs):
     out = [HEAD, '#ifndef MPCR_API_GEN_H\n#define MPCR_API_GEN_H\n\n#include "api/api.h"\n\n']
     for f in funcs:
-        if f.status != 'impl' or task_of(f):
+        if f.status != 'impl' or task_of(f) or f.calls:
             continue
         for p in f.params:
             if p.known and p.kind not in IMPL_KINDS:
@@ -516,6 +553,13 @@ def main():
     funcs = sorted((f for path in sorted(glob.glob(f'{apidir}/*.api')) for f in parse(path)),
                    key=lambda f: f.name)
     inherit_inter(funcs)
+    by_short = {f.short: f for f in funcs}
+    for f in funcs:  # calls=: an implemented function of the same parameters
+        g = by_short.get(f.calls) if f.calls else None
+        if f.calls and (not g or g.status != 'impl' or g.calls or
+                        [d for d, _ in impl_params(g)] != [d for d, _ in impl_params(f)]):
+            sys.exit(f'{f.lineno}: {f.name}: calls={f.calls} names no implemented function '
+                     'with the same parameters')
     seen = set()
     for f in funcs:
         for n in f.names():

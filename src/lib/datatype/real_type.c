@@ -177,6 +177,22 @@ static void write_def(const struct ser *s, char *p)
     }
 }
 
+int mpcr_real_type_def(const struct mpcr_type *t, char **out, uint64_t *bytes)
+{
+    struct ser s = {0};
+    int err = collect(&s, t) ? MPI_ERR_TYPE : MPI_SUCCESS;
+    uint64_t n = sizeof(struct mpcr_type_def) + (uint64_t)s.n * sizeof(struct mpcr_type_node) +
+                 s.words * 8;
+    char *p = err ? NULL : malloc(n);
+    if (!err && !p) err = MPI_ERR_NO_MEM;
+    if (!err) {
+        write_def(&s, p);
+        *out = p, *bytes = n;
+    }
+    ser_free(&s);
+    return err;
+}
+
 /* A line of the check's (a summary, a refusal, a difference): on stderr,
  * or appended to the file MPCR_CHECK_REAL_TYPES_SUMMARY names (a test
  * suite that judges a program's output: scripts/check_real_types.sh). */

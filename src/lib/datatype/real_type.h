@@ -16,6 +16,10 @@
  * the two) by calling mpcr_real_type_redefine and asking again. */
 int mpcr_real_type_id(MPI_Datatype h, uint32_t *id);
 int mpcr_real_type_redefine(MPI_Datatype h);
+/* t's definition as TYPE_DEFINE carries it (channel.h), malloc'ed into
+ * *out, *bytes long; for a caller that keeps it with something of its own
+ * (a file's view: src/lib/io). MPI_ERR_TYPE for a part without a name. */
+int mpcr_real_type_def(const struct mpcr_type *t, char **out, uint64_t *bytes);
 /* d's handle is being destroyed: the proxy frees its real type (datatype.c). */
 void mpcr_real_type_forget(struct mpcr_dtype *d);
 

@@ -35,6 +35,21 @@ int mpcr_errhandler_call(MPI_Errhandler e, MPI_Comm comm, int err)
     return 1;
 }
 
+int mpcr_errhandler_call_file(MPI_Errhandler e, MPI_File fh, int err)
+{
+    struct mpcr_errhandler *u = mpcr_obj_get(MPCR_KIND_ERRHANDLER, (uint32_t)e);
+    if (!u) return 0;
+    /* made by MPI_File_create_errhandler: a file's handler (one object kind, as in MPICH) */
+    ((MPI_File_errhandler_function *)(void (*)(void))u->fn)(&fh, &err);
+    return 1;
+}
+
+int mpcr_impl_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler *errhandler)
+{
+    return mpcr_impl_Comm_create_errhandler((MPI_Comm_errhandler_function *)(void (*)(void))fn,
+                                            errhandler);
+}
+
 int mpcr_impl_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
     if (!fn || !errhandler) return MPI_ERR_ARG;

@@ -1,5 +1,9 @@
 /* The table of the proxy's resource kinds (resource.h) and the loops over it.
  * The order matters and is the same for every loop:
+ *   - load: files first: they name nothing the proxy rebuilds (each is
+ *     opened on MPI_COMM_SELF), and loading the communicators after them is
+ *     collective over the job, so every rank's files are open again, and
+ *     cut back to their size at the checkpoint, before any program goes on;
  *   - load: communicators first (every other kind names them), requests after
  *     the duplicates (a pending MPI_Comm_idup completes a request);
  *   - settle: duplicates before blocking creations (settling a duplicate may
@@ -8,7 +12,7 @@
 #include "resource.h"
 
 const struct proxy_resource *const proxy_resources[] = {
-    &resource_comms, &resource_idups, &resource_creations, &resource_requests, &resource_drained,
+    &resource_files, &resource_comms, &resource_idups, &resource_creations, &resource_requests, &resource_drained,
 };
 const size_t proxy_resource_count = sizeof proxy_resources / sizeof proxy_resources[0];
 

@@ -233,9 +233,13 @@ static const char *const ctor_name[MPCR_TYPE_KINDS] = {
     [MPCR_TYPE_DARRAY] = "MPI_Type_create_darray",
 };
 
-/* One build: where a refusal is explained. */
+/* One build: where a refusal is explained. `ints`: with the int
+ * constructors only, even where the large-count ones exist (a file view:
+ * MPICH 4.0.2's ROMIO flattens a view with MPI_Type_get_envelope, which
+ * refuses a type made by a _c constructor). */
 struct build {
     uint32_t node, kind;
+    int ints;
     char msg[256];
 };
 
@@ -257,6 +261,9 @@ static int refuse(struct build *b, int cls, const char *fmt, ...)
 /* v as a count of this MPI's constructors; refused beyond int without `_c`. */
 static int count_of(struct build *b, int64_t v, const char *what, real_count *out)
 {
+    if (b->ints && (v > INT_MAX || v < INT_MIN))
+        return refuse(b, MPI_ERR_COUNT, "%s %lld does not fit in int, as a file view needs",
+                      what, (long long)v);
     if (!LARGE && (v > INT_MAX || v < INT_MIN))
         return refuse(b, MPI_ERR_COUNT,
                       "%s %lld does not fit in int, and " MPI_NAME
@@ -379,6 +386,10 @@ static int order_of(struct build *b, int64_t abi, int *out)
     return MPI_SUCCESS;
 }
 
+#if LARGE
+static int *int_array(const real_count *a, int64_t n);
+#endif
+
 static int darray(struct build *b, const struct node *n, MPI_Datatype old, MPI_Datatype *out)
 {
     const int64_t *v = n->ints;
@@ -404,8 +415,16 @@ static int darray(struct build *b, const struct node *n, MPI_Datatype old, MPI_D
         }
         if (dargs[i] == ABI_DFLT_DARG) dargs[i] = MPI_DISTRIBUTE_DFLT_DARG;
     }
-    rc = C(MPI_Type_create_darray)(size, rank, ndims, gsizes, distribs, dargs, psizes, order, old,
-                                   out);
+#if LARGE
+    if (b->ints) {
+        int *g = int_array(gsizes, ndims);
+        rc = g ? MPI_Type_create_darray(size, rank, ndims, g, distribs, dargs, psizes, order, old, out)
+               : MPI_ERR_NO_MEM;
+        free(g);
+    } else
+#endif
+        rc = C(MPI_Type_create_darray)(size, rank, ndims, gsizes, distribs, dargs, psizes, order,
+                                       old, out);
     if (rc) rc = real_refused(b, rc);
 out:
     free(gsizes), free(distribs), free(dargs), free(psizes);
@@ -414,6 +433,53 @@ out:
 
 /* Node n made with the real constructor of its kind into *out (which the
  * caller frees); its old types are made already (old[]). */
+/* The int constructors under MPI 4, for a build with `ints` (its counts
+ * checked to fit by count_of): arrays of counts converted. */
+#if LARGE
+static int *int_array(const real_count *a, int64_t n)
+{
+    int *out = malloc((size_t)(n ? n : 1) * sizeof *out);
+    for (int64_t i = 0; out && i < n; i++)
+        out[i] = (int)a[i];
+    return out;
+}
+static MPI_Aint *aint_array(const real_disp *a, int64_t n)
+{
+    MPI_Aint *out = malloc((size_t)(n ? n : 1) * sizeof *out);
+    for (int64_t i = 0; out && i < n; i++)
+        out[i] = (MPI_Aint)a[i];
+    return out;
+}
+static int small_ctor(uint32_t kind, real_count count, real_count len, real_count stride,
+                      real_disp hstride, const real_count *lens, const real_count *idx,
+                      const real_disp *disps, const MPI_Datatype *types, MPI_Datatype old,
+                      MPI_Datatype *out)
+{
+    int n = (int)count, rc = MPI_ERR_NO_MEM;
+    int *l = lens ? int_array(lens, n) : NULL, *x = idx ? int_array(idx, n) : NULL;
+    MPI_Aint *d = disps ? aint_array(disps, n) : NULL;
+    if ((lens && !l) || (idx && !x) || (disps && !d)) goto out;
+    switch (kind) {
+    case MPCR_TYPE_CONTIGUOUS: rc = MPI_Type_contiguous(n, old, out); break;
+    case MPCR_TYPE_VECTOR: rc = MPI_Type_vector(n, (int)len, (int)stride, old, out); break;
+    case MPCR_TYPE_HVECTOR: rc = MPI_Type_create_hvector(n, (int)len, (MPI_Aint)hstride, old, out); break;
+    case MPCR_TYPE_INDEXED: rc = MPI_Type_indexed(n, l, x, old, out); break;
+    case MPCR_TYPE_HINDEXED: rc = MPI_Type_create_hindexed(n, l, d, old, out); break;
+    case MPCR_TYPE_INDEXED_BLOCK: rc = MPI_Type_create_indexed_block(n, (int)len, x, old, out); break;
+    case MPCR_TYPE_HINDEXED_BLOCK: rc = MPI_Type_create_hindexed_block(n, (int)len, d, old, out); break;
+    case MPCR_TYPE_STRUCT: rc = MPI_Type_create_struct(n, l, d, types, out); break;
+    default: rc = MPI_ERR_ARG;
+    }
+out:
+    free(l), free(x), free(d);
+    return rc;
+}
+#define SMALL(kind, count, len, stride, hstride, lens, idx, disps, types, old)                     \
+    b->ints ? small_ctor(kind, count, len, stride, hstride, lens, idx, disps, types, old, out) :
+#else
+#define SMALL(...)
+#endif
+
 static int construct(struct build *b, const struct node *n, const MPI_Datatype *old,
                      MPI_Datatype *out)
 {
@@ -429,41 +495,48 @@ static int construct(struct build *b, const struct node *n, const MPI_Datatype *
         break;
     case MPCR_TYPE_CONTIGUOUS:
         if (!(rc = count_of(b, k, "count", &count)))
-            rc = C(MPI_Type_contiguous)(count, old[0], out);
+            rc = SMALL(n->h.kind, count, 0, 0, 0, NULL, NULL, NULL, NULL, old[0])
+                     C(MPI_Type_contiguous)(count, old[0], out);
         break;
     case MPCR_TYPE_VECTOR:
         if (!(rc = count_of(b, k, "count", &count)) &&
             !(rc = count_of(b, v[1], "block length", &len)) &&
             !(rc = count_of(b, v[2], "stride", &stride)))
-            rc = C(MPI_Type_vector)(count, len, stride, old[0], out);
+            rc = SMALL(n->h.kind, count, len, stride, 0, NULL, NULL, NULL, NULL, old[0])
+                     C(MPI_Type_vector)(count, len, stride, old[0], out);
         break;
     case MPCR_TYPE_HVECTOR:
         if (!(rc = count_of(b, k, "count", &count)) &&
             !(rc = count_of(b, v[1], "block length", &len)))
-            rc = C(MPI_Type_create_hvector)(count, len, (real_disp)a[0], old[0], out);
+            rc = SMALL(n->h.kind, count, len, 0, (real_disp)a[0], NULL, NULL, NULL, NULL, old[0])
+                     C(MPI_Type_create_hvector)(count, len, (real_disp)a[0], old[0], out);
         break;
     case MPCR_TYPE_INDEXED:
         if (!(rc = count_of(b, k, "count", &count)) &&
             !(rc = counts_of(b, v + 1, k, "block length", &lens)) &&
             !(rc = counts_of(b, v + 1 + k, k, "displacement", &idx)))
-            rc = C(MPI_Type_indexed)(count, lens, idx, old[0], out);
+            rc = SMALL(n->h.kind, count, 0, 0, 0, lens, idx, NULL, NULL, old[0])
+                     C(MPI_Type_indexed)(count, lens, idx, old[0], out);
         break;
     case MPCR_TYPE_HINDEXED:
         if (!(rc = count_of(b, k, "count", &count)) &&
             !(rc = counts_of(b, v + 1, k, "block length", &lens)) &&
             !(rc = disps_of(b, a, k, &disps)))
-            rc = C(MPI_Type_create_hindexed)(count, lens, disps, old[0], out);
+            rc = SMALL(n->h.kind, count, 0, 0, 0, lens, NULL, disps, NULL, old[0])
+                     C(MPI_Type_create_hindexed)(count, lens, disps, old[0], out);
         break;
     case MPCR_TYPE_INDEXED_BLOCK:
         if (!(rc = count_of(b, k, "count", &count)) &&
             !(rc = count_of(b, v[1], "block length", &len)) &&
             !(rc = counts_of(b, v + 2, k, "displacement", &idx)))
-            rc = C(MPI_Type_create_indexed_block)(count, len, idx, old[0], out);
+            rc = SMALL(n->h.kind, count, len, 0, 0, NULL, idx, NULL, NULL, old[0])
+                     C(MPI_Type_create_indexed_block)(count, len, idx, old[0], out);
         break;
     case MPCR_TYPE_HINDEXED_BLOCK:
         if (!(rc = count_of(b, k, "count", &count)) &&
             !(rc = count_of(b, v[1], "block length", &len)) && !(rc = disps_of(b, a, k, &disps)))
-            rc = C(MPI_Type_create_hindexed_block)(count, len, disps, old[0], out);
+            rc = SMALL(n->h.kind, count, len, 0, 0, NULL, NULL, disps, NULL, old[0])
+                     C(MPI_Type_create_hindexed_block)(count, len, disps, old[0], out);
         break;
     case MPCR_TYPE_STRUCT: {
         /* MPI_LB and MPI_UB entries are left out: the node's bounds come
@@ -481,7 +554,8 @@ static int construct(struct build *b, const struct node *n, const MPI_Datatype *
             lens[kept] = lens[i], disps[kept] = disps[i], types[kept++] = old[i];
         }
         if (!(rc = count_of(b, kept, "count", &count)))
-            rc = C(MPI_Type_create_struct)(count, lens, disps, types, out);
+            rc = SMALL(n->h.kind, count, 0, 0, 0, lens, NULL, disps, types, MPI_DATATYPE_NULL)
+                     C(MPI_Type_create_struct)(count, lens, disps, types, out);
         break;
     }
     case MPCR_TYPE_RESIZED:
@@ -494,7 +568,17 @@ static int construct(struct build *b, const struct node *n, const MPI_Datatype *
             !(rc = counts_of(b, v + 1, k, "size", &sizes)) &&
             !(rc = counts_of(b, v + 1 + k, k, "subsize", &subs)) &&
             !(rc = counts_of(b, v + 1 + 2 * k, k, "start", &starts)))
-            rc = C(MPI_Type_create_subarray)(ndims, sizes, subs, starts, order, old[0], out);
+        {
+#if LARGE
+            if (b->ints) {
+                int *zs = int_array(sizes, k), *ss = int_array(subs, k), *st = int_array(starts, k);
+                rc = zs && ss && st ? MPI_Type_create_subarray(ndims, zs, ss, st, order, old[0], out)
+                                    : MPI_ERR_NO_MEM;
+                free(zs), free(ss), free(st);
+            } else
+#endif
+                rc = C(MPI_Type_create_subarray)(ndims, sizes, subs, starts, order, old[0], out);
+        }
         free(sizes), free(subs), free(starts);
         break;
     }
@@ -627,6 +711,33 @@ out:
     return rc;
 }
 
+int real_type_build(const char *def, uint64_t bytes, MPI_Datatype *out, char *msg, size_t cap)
+{
+    struct build b = {.kind = MPCR_TYPE_KINDS, .ints = 1};
+    /* A predefined type is given as itself, not as a duplicate: Open MPI
+     * 4.1's OMPIO mistakes a view of duplicated MPI_INTs (MPI_File_seek
+     * from the end lands on etype 1 of 192; a native program shows it). */
+    struct mpcr_type_def head;
+    struct mpcr_type_node n;
+    if (bytes == sizeof head + sizeof n) {
+        memcpy(&head, def, sizeof head);
+        memcpy(&n, def + sizeof head, sizeof n);
+        MPI_Datatype t = head.nodes == 1 && n.kind == MPCR_TYPE_NAMED && n.named != ID_LB &&
+                                 n.named != ID_UB
+                             ? predefined(n.named)
+                             : MPI_DATATYPE_NULL;
+        MPI_Count lb, extent;
+        if (t != MPI_DATATYPE_NULL && !MPI_Type_get_extent_x(t, &lb, &extent) && lb == n.lb &&
+            extent == n.extent) {
+            *out = t;
+            return MPI_SUCCESS;
+        }
+    }
+    int rc = build_def(&b, def, bytes, out);
+    if (rc && msg) snprintf(msg, cap, "node %u: %s", b.node, b.msg);
+    return rc;
+}
+
 /* Whether [offset, offset + bytes) is in the staging area: these calls use
  * no shared buffers (MPCR_ARG_DATA admits them). */
 static int staged(uint64_t offset, uint64_t bytes)
@@ -746,4 +857,13 @@ void op_type_pack(const struct mpcr_call *c, struct mpcr_reply *r)
     }
     r->rc = error_class(rc);
     memcpy(&shared->packed, &p.packed, sizeof p - offsetof(struct mpcr_type_pack, packed));
+}
+
+void real_type_release(MPI_Datatype *t)
+{
+    int ni, na, nt, combiner;
+    if (*t != MPI_DATATYPE_NULL && !MPI_Type_get_envelope(*t, &ni, &na, &nt, &combiner) &&
+        combiner != MPI_COMBINER_NAMED)
+        MPI_Type_free(t);
+    *t = MPI_DATATYPE_NULL;
 }

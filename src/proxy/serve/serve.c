@@ -11,6 +11,7 @@
 #include "real_types.h"
 #include "record.h"
 #include "requests.h"
+#include "serve_file.h"
 #include "serve_p2p.h"
 #include "shared.h"
 #include "stats.h"

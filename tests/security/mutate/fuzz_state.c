@@ -5,7 +5,7 @@
  * each damaged copy in a forked child, which replays it as a restarted
  * proxy would: communicators re-created, requests and cache filled. Besides
  * plain damage, the header's counts, saved requests, cached messages and
- * the communicator record are given extreme values or random bytes with the
+ * the communicator record, creations, duplicates and open files are given extreme values or random bytes with the
  * trailing CRC32C made right again, so that the checks behind it are tried;
  * so are the sections' headers (names, versions, sizes).
  *   fuzz_state STATE_FILE SCRATCH_DIR   (MUTATE_ITERATIONS, MUTATE_SEED)
@@ -64,7 +64,7 @@ enum kind { FLIP, TRUNCATE, RANDOM, COUNTS, SECTION, REQUEST, MESSAGE, RECORD, R
 static const char *const kind_name[KINDS] = {
     "bit flips",        "truncated",          "random bytes",
     "header fields",    "section headers",    "request fields",
-    "cached message fields", "communicator and creation sections",
+    "cached message fields", "communicator, creation, duplicate and file sections",
     "random bytes with the checksum right"};
 
 static const struct mutate_field header_fields[] = {
@@ -153,8 +153,8 @@ static void damage(struct mutate_rng *g, int kind, unsigned char *buf, size_t le
         break;
     }
     case RECORD: {
-        static const char *const records[] = {"comms", "creations", "idups"};
-        const char *name = records[mutate_below(g, 3)];
+        static const char *const records[] = {"comms", "creations", "idups", "files"};
+        const char *name = records[mutate_below(g, 4)];
         size_t bytes, at = section_data(name, &bytes);
         if (!bytes) break;
         if (mutate_below(g, 2)) {

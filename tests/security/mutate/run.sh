@@ -20,6 +20,7 @@ image)
     ;;
 state)
     mpcr=$2 prog=$3 driver=$4
+    export STATE_SEED_FILE=$T/seed.dat # the seed's open file (the files section)
     timeout -k 5 120 "$mpcr" run -n 1 --ckpt-dir "$T/ck" "$prog" </dev/null >"$T/seed.out" 2>"$T/seed.err" &
     job=$!
     for _ in $(seq 600); do grep -q '^ready$' "$T/seed.out" && break; sleep 0.1; done

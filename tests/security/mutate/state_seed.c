@@ -1,11 +1,14 @@
 /* The seed of fuzz_state: one rank whose proxy has something of every kind
  * to save when a checkpoint lands: communicators made (a dup, a split),
  * receives posted and not matched (saved requests), messages sent to
- * itself and not received (the drain takes them into the cache). It says
+ * itself and not received (the drain takes them into the cache), a file
+ * open (STATE_SEED_FILE: run.sh names one in its scratch directory) with
+ * hints, a view of a derived filetype, atomicity and a pointer. It says
  * "ready" and waits up to 60 s for `mpcr checkpoint --exit`; run to its
  * end, it receives everything and says "state_seed rank 0: done". */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
@@ -20,6 +23,24 @@ int main(int argc, char **argv)
     MPI_Irecv(&in[1], 1, MPI_INT, 0, 11, split, &r[1]);
     MPI_Isend(&out[2], 1, MPI_INT, 0, 20, MPI_COMM_WORLD, &r[2]);
     MPI_Isend(&out[3], 1, MPI_INT, 0, 21, dup, &r[3]);
+    const char *path = getenv("STATE_SEED_FILE");
+    MPI_File fh = MPI_FILE_NULL;
+    if (path) {
+        MPI_Info info;
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "access_style", "write_once");
+        MPI_Datatype vec;
+        MPI_Type_vector(4, 2, 3, MPI_INT, &vec);
+        MPI_Type_commit(&vec);
+        int data[16] = {0};
+        if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh) ||
+            MPI_File_set_view(fh, 8, MPI_INT, vec, "native", info) ||
+            MPI_File_write(fh, data, 16, MPI_INT, MPI_STATUS_IGNORE) ||
+            MPI_File_set_atomicity(fh, 1))
+            printf("the file could not be opened and written\n");
+        MPI_Info_free(&info);
+        MPI_Type_free(&vec);
+    }
     printf("ready\n");
     fflush(stdout);
     for (int i = 0; i < 600; i++)
@@ -31,6 +52,7 @@ int main(int argc, char **argv)
     MPI_Status st[4];
     MPI_Waitall(4, r, st);
     printf("state_seed rank 0: %s\n", in[0] == 1 && in[1] == 2 && got[0] == 3 && got[1] == 4 ? "done" : "wrong");
+    if (fh != MPI_FILE_NULL) MPI_File_close(&fh);
     MPI_Comm_free(&dup);
     MPI_Comm_free(&split);
     MPI_Finalize();
