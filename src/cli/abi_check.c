@@ -84,52 +84,54 @@ static void refuse_library(const char *program, const struct load_set *s, int i)
         snprintf(through, sizeof through, " through %s", loader_soname(&s->obj[o->loader]));
     if (o->via == VIA_PRELOAD) {
         say("LD_PRELOAD (or /etc/ld.so.preload) loads %s (%s) into %s ahead of mpcr's MPI "
-                 "library, which mpcr cannot stand in for; run it without that preload",
-                 o->path, words, program);
+            "library, which mpcr cannot stand in for; run it without that preload",
+            o->path, words, program);
     } else if (o->via == VIA_RPATH && !strcmp(mpcr_mpi_abi_words("libmpich.so.12"), words)) {
-        say("%s would load %s%s (%s): the RPATH of %s (%s) comes before the library path "
-                 "on which mpcr puts its own libmpich.so.12. Relink it without that -rpath, or "
-                 "with -Wl,--enable-new-dtags (a RUNPATH, which mpcr's path precedes); "
-                 "docs/abi-check.md",
-                 program, o->path, through, words, loader_soname(&s->obj[o->via_object]),
-                 elf_dyn_string(&s->obj[o->via_object].elf, DT_RPATH, 0));
+        say("%s would load %s%s (%s): the RPATH of %s (%s) comes before the library path on "
+            "which mpcr puts its own libmpich.so.12. Relink it without that -rpath, or with "
+            "-Wl,--enable-new-dtags (a RUNPATH, which mpcr's path precedes); docs/abi-check.md",
+            program, o->path, through, words, loader_soname(&s->obj[o->via_object]),
+            elf_dyn_string(&s->obj[o->via_object].elf, DT_RPATH, 0));
     } else if (o->via == VIA_NOT_FOUND) {
-        say("%s links %s%s (%s; not installed here), which mpcr cannot stand in for yet. "
-                 MPCR_ABI_ADVICE, program, soname, through, words);
+        say("%s links %s%s (%s; not installed here), which mpcr cannot stand in for "
+            "yet. " MPCR_ABI_ADVICE,
+            program, soname, through, words);
     } else {
-        say("%s links %s%s (%s: %s), which mpcr cannot stand in for yet. " MPCR_ABI_ADVICE,
-                 program, soname, through, words, o->path);
+        say("%s links %s%s (%s: %s), which mpcr cannot stand in for yet. " MPCR_ABI_ADVICE, program,
+            soname, through, words, o->path);
     }
 }
 
-/* The program itself carries an MPI (or stands in for one): every rank
- * would be a job of one. */
+/* Says that the program carries an MPI of its own, and what shows it. */
+static int own_mpi(const char *program, const char *evidence)
+{
+    say("%s carries an MPI of its own (%s), which mpcr cannot stand in for: every rank would be "
+        "a job of one. Link it with mpicc.mpich against the shared libmpich.so.12 (its default) "
+        "and run it again (docs/abi-check.md)",
+        program, evidence);
+    return 1;
+}
+
+/* 1 after saying so when the program itself carries an MPI (or stands in
+ * for one). */
 static int check_program(const char *program, const struct elf_file *f, int passive)
 {
-    if (defines_any(f, mpcr_mpi_impl_symbols, 1)) {
-        say("%s contains an MPI library of its own (it defines PMPI_Init: MPI linked "
-                 "statically), which mpcr cannot stand in for; link it with mpicc.mpich against "
-                 "the shared libmpich.so.12 (its default) and run it again (docs/abi-check.md)",
-                 program);
-        return 1;
-    }
+    if (defines_any(f, mpcr_mpi_impl_symbols, 1))
+        return own_mpi(program, "it defines PMPI_Init: MPI linked statically");
     if (passive) return 0; /* what it defines wraps mpcr's (a profiling layer) */
-    if (defines_any(f, mpcr_mpi_init_symbols, 1)) {
-        say("%s defines MPI_Init itself and loads no MPI library: an MPI of its own (linked "
-                 "statically, or serial stubs), with which every rank would be a job of one; "
-                 "link it with mpicc.mpich against the shared libmpich.so.12 (docs/abi-check.md)",
-                 program);
-        return 1;
-    }
+    if (defines_any(f, mpcr_mpi_init_symbols, 1))
+        return own_mpi(program, "it defines MPI_Init and loads no MPI library: MPI linked "
+                                "statically, or serial stubs");
     if (imports_any(f, mpcr_mpi_init_symbols)) return 0; /* the loader will fail to start it */
     for (size_t k = 0; k < sizeof markers / sizeof markers[0]; k++)
         if (elf_data_contains(f, markers[k].text)) {
-            say("%s loads no MPI library but holds %s's strings (\"%s...\"): it seems to "
-                     "contain an MPI linked statically, with which every rank would be a job "
-                     "of one; link it with mpicc.mpich against the shared libmpich.so.12. If it "
-                     "uses no MPI at all, MPCR_ABI_CHECK=off lets it start (docs/abi-check.md)",
-                     program, markers[k].mpi, markers[k].text);
-            return 1;
+            char evidence[256];
+            snprintf(evidence, sizeof evidence,
+                     "it loads no MPI library but holds %s's strings, \"%s...\", as MPI linked "
+                     "statically and stripped leaves them; if it uses no MPI at all, "
+                     "MPCR_ABI_CHECK=off lets it start",
+                     markers[k].mpi, markers[k].text);
+            return own_mpi(program, evidence);
         }
     return 0;
 }

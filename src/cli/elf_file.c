@@ -24,7 +24,8 @@ static Elf64_Off offset_of(const struct elf_file *f, Elf64_Addr v, Elf64_Xword l
     for (unsigned i = 0; i < eh->e_phnum; i++) {
         const Elf64_Phdr *p = (const Elf64_Phdr *)(f->map + eh->e_phoff) + i;
         if (p->p_type == PT_LOAD && v >= p->p_vaddr && v - p->p_vaddr < p->p_filesz &&
-            len <= p->p_filesz - (v - p->p_vaddr) && in_file(f, p->p_offset + (v - p->p_vaddr), len))
+            len <= p->p_filesz - (v - p->p_vaddr) &&
+            in_file(f, p->p_offset + (v - p->p_vaddr), len))
             return p->p_offset + (v - p->p_vaddr);
     }
     return 0;

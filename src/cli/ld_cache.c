@@ -23,10 +23,10 @@ struct header {
 };
 
 struct entry {
-    int32_t flags;      /* kind of library (below) */
+    int32_t flags;       /* kind of library (below) */
     uint32_t key, value; /* offsets of the soname and of the path */
     uint32_t osversion;
-    uint64_t hwcap;     /* 0: the baseline library, not a glibc-hwcaps variant */
+    uint64_t hwcap; /* 0: the baseline library, not a glibc-hwcaps variant */
 };
 
 /* flags of a 64-bit x86 library for glibc (ELF, libc6): FLAG_ELF_LIBC6 | FLAG_X8664_LIB64 */

@@ -23,8 +23,10 @@ static void origin_of(const struct load_set *s, int i, char *out, size_t cap)
     if (s->obj[i].via == VIA_MAIN && realpath(p, real)) p = real;
     snprintf(out, cap, "%s", p);
     char *slash = strrchr(out, '/');
-    if (slash) *(slash == out ? slash + 1 : slash) = 0;
-    else snprintf(out, cap, ".");
+    if (slash)
+        *(slash == out ? slash + 1 : slash) = 0;
+    else
+        snprintf(out, cap, ".");
 }
 
 /* One directory of a search list with $ORIGIN, $LIB and $PLATFORM
@@ -33,7 +35,8 @@ static int expand(const char *dir, size_t len, const char *origin, char *out, si
 {
     static const struct {
         const char *token, *braced, *value;
-    } dst[] = {{"$LIB", "${LIB}", "lib/x86_64-linux-gnu"}, {"$PLATFORM", "${PLATFORM}", "x86_64"},
+    } dst[] = {{"$LIB", "${LIB}", "lib/x86_64-linux-gnu"},
+               {"$PLATFORM", "${PLATFORM}", "x86_64"},
                {"$ORIGIN", "${ORIGIN}", NULL}};
     size_t n = 0;
     for (size_t i = 0; i < len;) {
@@ -62,8 +65,8 @@ static int try_dir(const char *dir, const char *name, struct loaded *o)
     if (__builtin_cpu_supports("x86-64-v4")) subdirs[k++] = "glibc-hwcaps/x86-64-v4/";
     if (__builtin_cpu_supports("x86-64-v3")) subdirs[k++] = "glibc-hwcaps/x86-64-v3/";
     if (__builtin_cpu_supports("x86-64-v2")) subdirs[k++] = "glibc-hwcaps/x86-64-v2/";
-    const char *legacy[] = {"tls/x86_64/x86_64/", "tls/x86_64/", "tls/", "x86_64/x86_64/",
-                            "x86_64/", ""};
+    const char *legacy[] = {"tls/x86_64/x86_64/", "tls/x86_64/", "tls/",
+                            "x86_64/x86_64/",     "x86_64/",     ""};
     for (size_t j = 0; j < sizeof legacy / sizeof legacy[0]; j++)
         subdirs[k++] = legacy[j];
     for (int j = 0; j < k; j++) {
@@ -86,7 +89,8 @@ static int try_list(const char *list, const char *origin, const char *name, stru
         const char *end = strchr(p, ':');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         char dir[PATH_MAX];
-        if (!expand(p, len, origin, dir, sizeof dir) && !try_dir(len ? dir : ".", name, o)) return 0;
+        if (!expand(p, len, origin, dir, sizeof dir) && !try_dir(len ? dir : ".", name, o))
+            return 0;
         p = end ? end + 1 : NULL;
     }
     return -ENOENT;
@@ -108,8 +112,10 @@ static void search(struct load_set *s, int by, const char *name, const char *lib
     char origin[PATH_MAX];
     if (strchr(name, '/')) {
         o->via = VIA_PATH;
-        if (!elf_open(&o->elf, name)) snprintf(o->path, sizeof o->path, "%s", name);
-        else o->via = VIA_NOT_FOUND;
+        if (!elf_open(&o->elf, name))
+            snprintf(o->path, sizeof o->path, "%s", name);
+        else
+            o->via = VIA_NOT_FOUND;
         return;
     }
     if (!search_list(s, by, DT_RUNPATH)) {
@@ -221,8 +227,8 @@ int loader_resolve(struct load_set *s, const char *exe, const char *library_path
     }
     for (int i = 0; i < s->n; i++) {
         const char *need;
-        for (size_t k = 0; s->obj[i].elf.map && (need = elf_dyn_string(&s->obj[i].elf, DT_NEEDED, k));
-             k++) {
+        for (size_t k = 0;
+             s->obj[i].elf.map && (need = elf_dyn_string(&s->obj[i].elf, DT_NEEDED, k)); k++) {
             if (already(s, need)) continue;
             struct loaded tmp = {.name = need, .loader = i};
             search(s, i, need, library_path, &tmp);

@@ -32,7 +32,7 @@ enum loader_via {
 struct loaded {
     char path[PATH_MAX]; /* where it was found ("" when not found) */
     const char *name;    /* as it was asked for (DT_NEEDED, LD_PRELOAD), or the program's path */
-    int loader;          /* the object whose DT_NEEDED named it (0 for a preload); -1: the program */
+    int loader; /* the object whose DT_NEEDED named it (0 for a preload); -1: the program */
     enum loader_via via;
     int via_object;      /* VIA_RPATH: whose RPATH */
     struct elf_file elf; /* elf.map NULL when not found */
@@ -41,7 +41,7 @@ struct loaded {
 struct load_set {
     struct loaded *obj; /* obj[0] is the program */
     int n, cap;
-    char *preload;      /* a copy of the preload lists, which names point into */
+    char *preload; /* a copy of the preload lists, which names point into */
 };
 
 /* Finds what the program at exe would load with this LD_LIBRARY_PATH

@@ -22,9 +22,9 @@ extern const char *const mpcr_mpi_init_symbols[];
 const char *mpcr_mpi_abi_words(const char *name);
 
 /* The next step, the end of every such message. */
-#define MPCR_ABI_ADVICE                                                                           \
-    "mpcr stands in only for MPICH's ABI (libmpich.so.12: MPICH, Intel MPI, MVAPICH) for now; "   \
-    "rebuild the program with mpicc.mpich (mpif90.mpich for Fortran) and run it again "           \
+#define MPCR_ABI_ADVICE                                                                            \
+    "mpcr stands in only for MPICH's ABI (libmpich.so.12: MPICH, Intel MPI, MVAPICH) for now; "    \
+    "rebuild the program with mpicc.mpich (mpif90.mpich for Fortran) and run it again "            \
     "(docs/abi-check.md)"
 
 #endif

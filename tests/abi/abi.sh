@@ -82,14 +82,14 @@ static)
         cc -O1 -o "$tmp/hello_static" "$here/hello.c" $(pkg-config --cflags mpich) \
             "$mpich_lib_dir/libmpich.a" $(pkg-config --static --libs-only-l mpich | sed 's/-lmpich //') ||
             fail "cannot link with libmpich.a"
-        refused "MPICH linked statically" "contains an MPI library of its own" "$tmp/hello_static"
+        refused "MPICH linked statically" "carries an MPI of its own (it defines PMPI_Init" "$tmp/hello_static"
         strip -o "$tmp/hello_stripped" "$tmp/hello_static" && rm -f "$tmp/hello_static"
         refused "the same, stripped" "holds MPICH's strings" "$tmp/hello_stripped"
     else
         echo "skipped: no $mpich_lib_dir/libmpich.a"
     fi
     build cc stubs stubs.c
-    refused "serial MPI stubs" "defines MPI_Init itself and loads no MPI library" "$tmp/stubs"
+    refused "serial MPI stubs" "defines MPI_Init and loads no MPI library" "$tmp/stubs"
     ;;
 rpath)
     build mpicc.mpich hello_rpath hello.c -Wl,--disable-new-dtags,-rpath,"$mpich_lib_dir"

@@ -21,7 +21,10 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
     *size = 1;
     return 0;
 }
-int MPI_Finalize(void) { return 0; }
+int MPI_Finalize(void)
+{
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
