@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Programs built for an MPI that mpcr cannot stand in for never run as
 # jobs of one with wrong results (issue 38, point 4; docs/abi-check.md):
-# refused before the job starts. And programs built for MPICH still run.
+# refused before the job starts, or ended by the guard of every rank the
+# moment such an MPI is loaded. And programs built for MPICH still run.
 #   abi.sh CASE      (MPCR: the mpcr binary)
 # CASE: ompi_hello  an Open MPI build (mpicc.openmpi): refused by `mpcr run` and `mpcr exec`
 #       static      MPICH linked statically (libmpich.a), also stripped; serial MPI stubs
 #       rpath       an MPICH build whose RPATH names MPICH's own directory: refused;
 #                   the same path as a RUNPATH: runs on mpcr's library
-#       mpich_runs  an MPICH build, and one with its own profiling layer, run
+#       dlopen      a program that dlopens libmpi.so.40, before or after mpcr's MPI_Init
+#       mpich_runs  an MPICH build, and one with its own profiling layer, run; the
+#                   guard is gone from the environment once MPI is started
 set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -100,15 +103,34 @@ rpath)
     runs "RUNPATH to MPICH" "$(printf 'rank 0 of 2 sum 2 audit none\nrank 1 of 2 sum 2 audit none')" \
         "$tmp/hello_runpath"
     ;;
+dlopen)
+    build cc dlopen_mpi dlopen_mpi.c -ldl
+    run "dlopen before MPI_Init" "$tmp/dlopen_mpi"
+    [ $rc != 0 ] || fail "dlopen before MPI_Init: exit status 0"
+    grep -q "loaded .*libmpi.so.40 (Open MPI's ABI), which mpcr cannot stand in for" "$tmp/err" || fail "dlopen: no message"
+    grep -q "after" "$tmp/out" && fail "dlopen: the program went on"
+    [ "$took" -le 10 ] || fail "dlopen: took $took s"
+    echo "ok: dlopen before MPI_Init -> status $rc: $(grep -m1 loaded "$tmp/err" | head -c 160)..."
+    build mpicc.mpich dlopen_after dlopen_mpi.c -DMPICH_FIRST -ldl
+    run "dlopen after MPI_Init" "$tmp/dlopen_after"
+    [ $rc != 0 ] || fail "dlopen after MPI_Init: exit status 0"
+    grep -q "loaded .*libmpi.so.40" "$tmp/err" || fail "dlopen after MPI_Init: no message"
+    grep -q "after" "$tmp/out" && fail "dlopen after MPI_Init: the program went on"
+    echo "ok: dlopen after MPI_Init -> status $rc"
+    ;;
 mpich_runs)
     build mpicc.mpich hello_mpich hello.c
     runs "MPICH build" "$(printf 'rank 0 of 2 sum 2 audit none\nrank 1 of 2 sum 2 audit none')" \
         "$tmp/hello_mpich"
     build mpicc.mpich wrapper wrapper.c
     runs "own profiling layer" "$(printf 'wrapped 1 rank 0 of 2\nwrapped 1 rank 1 of 2')" "$tmp/wrapper"
+    # the user's own LD_AUDIT is kept, after mpcr's guard, and is theirs again after MPI_Init
+    LD_AUDIT=/nonexistent/audit.so run "user's LD_AUDIT" "$tmp/hello_mpich"
+    [ $rc = 0 ] && grep -q "audit /nonexistent/audit.so" "$tmp/out" || fail "user's LD_AUDIT not kept"
+    echo "ok: the user's LD_AUDIT"
     ;;
 *)
-    echo "usage: abi.sh ompi_hello|static|rpath|mpich_runs"
+    echo "usage: abi.sh ompi_hello|static|rpath|dlopen|mpich_runs"
     exit 2
     ;;
 esac
