@@ -24,7 +24,7 @@ const char *mpcr_mpi_abi_words(const char *name);
 /* The next step, the end of every such message. */
 #define MPCR_ABI_ADVICE                                                                            \
     "mpcr stands in only for MPICH's ABI (libmpich.so.12: MPICH, Intel MPI, MVAPICH) for now; "    \
-    "rebuild the program with mpicc.mpich (mpif90.mpich for Fortran) and run it again "            \
-    "(docs/abi-check.md)"
+    "rebuild the program with mpicc.mpich (mpif90.mpich for Fortran; a Python module such as "     \
+    "mpi4py with MPICC=mpicc.mpich) and run it again (docs/abi-check.md)"
 
 #endif

@@ -9,6 +9,7 @@
 #       rpath       an MPICH build whose RPATH names MPICH's own directory: refused;
 #                   the same path as a RUNPATH: runs on mpcr's library
 #       dlopen      a program that dlopens libmpi.so.40, before or after mpcr's MPI_Init
+#       mpi4py      python3 importing Debian's mpi4py (built for Open MPI)
 #       mpich_runs  an MPICH build, and one with its own profiling layer, run; the
 #                   guard is gone from the environment once MPI is started
 set -u
@@ -118,6 +119,19 @@ dlopen)
     grep -q "after" "$tmp/out" && fail "dlopen after MPI_Init: the program went on"
     echo "ok: dlopen after MPI_Init -> status $rc"
     ;;
+mpi4py)
+    # the Python of the system, whose mpi4py is Debian's
+    printf '%s\n' 'print("before", flush=True)' 'from mpi4py import MPI' \
+        'print("after", MPI.COMM_WORLD.Get_rank(), MPI.COMM_WORLD.Get_size(), flush=True)' >"$tmp/m.py"
+    run "mpi4py" /usr/bin/python3 "$tmp/m.py"
+    [ $rc != 0 ] || fail "mpi4py: exit status 0"
+    grep -q "python3.* loaded .*libmpi.so.40 (Open MPI's ABI), which mpcr cannot stand in for" \
+        "$tmp/err" || fail "mpi4py: no message"
+    grep -q "MPICC=mpicc.mpich" "$tmp/err" || fail "mpi4py: no word on how to build mpi4py"
+    grep -q "after" "$tmp/out" && fail "mpi4py: the script went on"
+    [ "$took" -le 10 ] || fail "mpi4py: took $took s"
+    echo "ok: mpi4py -> status $rc"
+    ;;
 mpich_runs)
     build mpicc.mpich hello_mpich hello.c
     runs "MPICH build" "$(printf 'rank 0 of 2 sum 2 audit none\nrank 1 of 2 sum 2 audit none')" \
@@ -130,7 +144,7 @@ mpich_runs)
     echo "ok: the user's LD_AUDIT"
     ;;
 *)
-    echo "usage: abi.sh ompi_hello|static|rpath|dlopen|mpich_runs"
+    echo "usage: abi.sh ompi_hello|static|rpath|dlopen|mpi4py|mpich_runs"
     exit 2
     ;;
 esac
