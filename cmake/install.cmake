@@ -17,6 +17,8 @@ install(CODE "file(CREATE_LINK libmpich.so.12
 # The checkpoint engine, for LD_PRELOAD and for programs that use its hooks
 # (include/mpcr/engine.h, found with `pkg-config mpcr`).
 install(TARGETS mpcr-engine LIBRARY DESTINATION lib/mpcr)
+# The guard the proxy gives every program (LD_AUDIT; docs/abi-check.md).
+install(TARGETS mpcr-guard LIBRARY DESTINATION lib/mpcr)
 install(FILES ${PROJECT_SOURCE_DIR}/include/mpcr/engine.h DESTINATION include/mpcr)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/mpcr.pc.in ${CMAKE_BINARY_DIR}/mpcr.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/mpcr.pc DESTINATION lib/pkgconfig)

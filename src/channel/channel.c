@@ -91,7 +91,9 @@ int mpcr_recv_fd(int sock, int *fd, void *msg, unsigned len)
     if (n == 0) return -ECONNRESET;
     if (n != (ssize_t)len) return -EPROTO;
     struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-    if (!c || c->cmsg_type != SCM_RIGHTS) return -EPROTO;
+    *fd = -1;
+    if (!c) return 0;
+    if (c->cmsg_type != SCM_RIGHTS) return -EPROTO;
     memcpy(fd, CMSG_DATA(c), sizeof *fd);
     return 0;
 }

@@ -69,6 +69,10 @@ struct mpcr_hello {
     uint32_t magic, version;
     uint64_t staging_size;
 };
+/* The hello's version when the program's guard (src/guard) refuses it, an
+ * MPI mpcr cannot stand in for loaded: sent without a descriptor; the
+ * proxy ends the job (docs/abi-check.md). */
+#define MPCR_HELLO_REFUSED 0x52454655u /* "REFU" */
 
 /* A proxy that restarts a program from its image leaves the set-up socket at
  * this descriptor for the library's `restarted` hook (the restored
@@ -81,6 +85,8 @@ struct mpcr_hello {
 /* The program's own LD_LIBRARY_PATH, before the proxy put mpcr's library
  * first; the library restores it once connected. */
 #define MPCR_ENV_SAVED_LIBRARY_PATH "MPCR_SAVED_LD_LIBRARY_PATH"
+/* The same for LD_AUDIT, where the proxy puts mpcr's guard (src/guard). */
+#define MPCR_ENV_SAVED_AUDIT "MPCR_SAVED_LD_AUDIT"
 
 /* What the fields of the call line mean for an operation, as data: each
  * operation below lists the arguments it reads, and the proxy checks
@@ -115,7 +121,9 @@ enum mpcr_arg {
     /* -> value: rank, source: size, tag: tag_ub, bytes: spin ns; name, version at offset */     \
     X(INIT, init, MPCR_ARG_INIT_OUT)                                                              \
     X(FINALIZE, finalize, 0)                 /* the real MPI_Finalize */                          \
-    X(ABORT, abort, MPCR_ARG_ANY_INT)        /* tag: the error code; never answered */            \
+    /* tag: the error code; peer: MPCR_ABORT_BY_MPCR when mpcr ends the job (the library has   \
+       said why), else 0 (the program called MPI_Abort); never answered */                      \
+    X(ABORT, abort, MPCR_ARG_ANY_INT)                                                             \
     X(SEND, send, MPCR_ARGS_SEND | MPCR_ARG_POLL)                                                 \
     X(SSEND, ssend, MPCR_ARGS_SEND | MPCR_ARG_POLL) /* synchronous */                             \
     X(ISEND, isend, MPCR_ARGS_SEND)          /* -> token */                                       \
@@ -338,6 +346,10 @@ static inline uint64_t mpcr_completion_offset(uint64_t tokens_offset, uint32_t n
 
 /* INIT's reply in the staging area: the processor name, then the proxy's
  * MPI library version, at fixed offsets (mpcr's ABI, MPICH's sizes). */
+/* ABORT's peer when the job ends because mpcr ends it (an unsupported
+ * function, a fatal error), not because the program called MPI_Abort. */
+#define MPCR_ABORT_BY_MPCR 1
+
 #define MPCR_INIT_NAME_MAX    128
 #define MPCR_INIT_VERSION_MAX 256
 
@@ -519,7 +531,8 @@ static inline int mpcr_spin(_Atomic uint32_t *word, uint32_t value, int equal, u
 
 /* Sends / receives one descriptor with a small fixed message over a unix
  * socket. mpcr_recv_fd: -ECONNRESET when the peer closed it, -EPROTO when
- * the message is not what was expected. */
+ * the message is not what was expected; a message of the right size that
+ * carries no descriptor gives 0 with *fd = -1 (a refusal, MPCR_HELLO_REFUSED). */
 int mpcr_send_fd(int sock, int fd, const void *msg, unsigned len);
 int mpcr_recv_fd(int sock, int *fd, void *msg, unsigned len);
 

@@ -4,6 +4,7 @@
 #ifndef MPCR_CLI_H
 #define MPCR_CLI_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* Exit statuses of every command (docs/mpcr.1, EXIT STATUS). `run`,
@@ -48,5 +49,6 @@ int mpcr_sibling(char *buf, size_t cap, const char *rel);
 
 /* Prints "mpcr: " + message to stderr (printf-style). */
 void mpcr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mpcr_verr(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 #endif

@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+#include "abi_check.h"
 #include "atomic_file.h"
 #include "binding.h"
 #include "ckpt_common.h"
@@ -300,6 +301,12 @@ int cmd_exec(int argc, char **argv)
                  restart ? restart : "");
         return usage();
     }
+    /* Before the coordinator starts: a program built for another MPI is
+     * refused by every rank; the first says why for all on one host. */
+    char lib_dir[PATH_MAX];
+    if (mpcr_sibling(lib_dir, sizeof lib_dir, "../lib/mpcr")) return 1;
+    if (i < argc && !(restart && gen) && mpcr_abi_check(argv[i], lib_dir, l.rank && l.one_host))
+        return MPCR_EXIT_FAILURE;
     char addr[128];
     if (o.dir) {
         if (coord_addr) {
@@ -327,8 +334,6 @@ int cmd_exec(int argc, char **argv)
         mpcr_err("exec: %s has no complete generation and no program was given", o.dir);
         return usage();
     }
-    char lib_dir[PATH_MAX];
-    if (mpcr_sibling(lib_dir, sizeof lib_dir, "../lib/mpcr")) return 1;
     char **tail = calloc((size_t)(argc - i) + 4, sizeof *tail);
     if (!tail) return 1;
     int k = 0;

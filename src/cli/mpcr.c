@@ -18,13 +18,18 @@ static const struct {
     {"help", cmd_help},
 };
 
+void mpcr_verr(const char *fmt, va_list ap)
+{
+    fputs("mpcr: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void mpcr_err(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("mpcr: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    mpcr_verr(fmt, ap);
     va_end(ap);
 }
 

@@ -5,6 +5,7 @@
  * It launches `mpiexec.mpich -n N mpcr-proxy-mpich --lib-dir L -- PROGRAM
  * ARGS`, passes signals on to it, and exits with its status. The
  * coordinator of later checkpoints will live in this process. */
+#include "abi_check.h"
 #include "ckpt_common.h"
 #include "cli.h"
 #include "path.h"
@@ -342,6 +343,10 @@ int cmd_run(int argc, char **argv)
                  "cannot be checkpointed)");
         return run_usage();
     }
+    char lib_dir[PATH_MAX];
+    if (mpcr_sibling(lib_dir, sizeof lib_dir, "../lib/mpcr")) return 1;
+    /* before anything starts: a program built for another MPI is refused */
+    if (mpcr_abi_check(argv[i], lib_dir, 0)) return MPCR_EXIT_FAILURE;
     if (coord_addr && mpcr_use_coordinator(coord_addr, ckpt_dir)) return 1;
     struct mpcr_coord c;
     if (ckpt_dir && !coord_addr) {
@@ -351,8 +356,6 @@ int cmd_run(int argc, char **argv)
         c.checkpoint_signal = sigs.checkpoint, c.exit_signal = sigs.exit;
     }
     if (ckpt_dir) mpcr_signals_export(&sigs); /* the proxies pass them on to the coordinator */
-    char lib_dir[PATH_MAX];
-    if (mpcr_sibling(lib_dir, sizeof lib_dir, "../lib/mpcr")) return 1;
     char **proxy_args = calloc((size_t)(argc - i) + 4, sizeof *proxy_args);
     int k = 0;
     proxy_args[k++] = "--lib-dir";

@@ -115,6 +115,9 @@ static inline int grow_array(void *arrayp, uint32_t *cap, uint32_t count, uint32
 
 /* Called when the application has ended; never returns. */
 _Noreturn void child_ended(void);
+/* Ends the whole job with status code because mpcr ends it, not the
+ * program: the reason has been reported already (main.c). */
+_Noreturn void end_job_for_mpcr(int code);
 
 /* Mapping of mpcr's neutral values to this MPI's (mpi_map.c). */
 void map_init(void);                           /* after MPI_Init */

@@ -21,7 +21,8 @@ cmake --install "$build" --prefix "$scratch/first" >"$scratch/install.out" 2>"$s
 mv "$scratch/first" "$scratch/moved"
 P=$scratch/moved
 for f in bin/mpcr libexec/mpcr/mpcr-proxy-mpich libexec/mpcr/mpcr-restore lib/mpcr/libmpich.so.12 \
-    lib/mpcr/libmpi.so.12 lib/mpcr/libmpcr-engine.so include/mpcr/engine.h share/man/man1/mpcr.1 \
+    lib/mpcr/libmpi.so.12 lib/mpcr/libmpcr-engine.so lib/mpcr/libmpcr-guard.so include/mpcr/engine.h \
+    share/man/man1/mpcr.1 \
     lib/pkgconfig/mpcr.pc; do
     [ -e "$P/$f" ] || fail "the installed tree lacks $f"
 done

@@ -40,3 +40,9 @@ MPI_F08_status *MPI_F08_STATUSES_IGNORE = MPIR_F08_MPI_STATUSES_IGNORE_OBJ;
 static char pvar_all_handles;
 struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES =
     (struct MPIR_T_pvar_handle_s *)&pvar_all_handles;
+
+/* What marks this library as mpcr's stand-in, whatever its file is called
+ * or wherever it lies: the check before a job starts and the guard of every
+ * rank pass over an object that defines it (common/mpi_abi.h). Its value
+ * names the ABI it speaks. */
+const char mpcr_passive_abi[] = "mpich";

@@ -86,7 +86,7 @@ static _Noreturn void fatal_code(int code, const char *fmt, va_list ap)
     vsnprintf(msg, sizeof msg, fmt, ap);
     mpcr_report("rank %d: %s", mpcr.rank, msg);
     fflush(stdout);
-    if (mpcr.initialized && !mpcr.finalized) PMPI_Abort(MPI_COMM_WORLD, code);
+    if (mpcr.initialized && !mpcr.finalized) mpcr_end_job(code);
     _exit(code);
 }
 
@@ -278,10 +278,14 @@ _Noreturn void mpcr_unsupported_feature(const char *what)
     mpcr_unsupported(what);
 }
 
+/* "mpcr: NAME is not supported" first, as scripts/conformance reads it. */
 _Noreturn void mpcr_unsupported(const char *name)
 {
-    mpcr_report("%s is not supported", name);
+    if (mpcr.initialized && !mpcr.finalized) {
+        mpcr_report("%s is not supported yet; mpcr ended the job (rank %d)", name, mpcr.rank);
+        mpcr_end_job(1);
+    }
+    mpcr_report("%s is not supported yet; mpcr ended the program", name);
     fflush(stdout);
-    if (mpcr.initialized && !mpcr.finalized) PMPI_Abort(MPI_COMM_WORLD, 1);
     _exit(1);
 }

@@ -42,6 +42,18 @@ static void watch_proxy(void)
     if (getppid() != mpcr.proxy_pid) on_proxy_death(0); /* died before the prctl */
 }
 
+/* Puts back the program's own value of a variable the proxy prepended to
+ * (kept in `saved`; none there: the proxy did not touch it). */
+static void restore_env(const char *name, const char *saved)
+{
+    const char *old = getenv(saved);
+    if (old && *old)
+        setenv(name, old, 1);
+    else if (old)
+        unsetenv(name);
+    unsetenv(saved);
+}
+
 /* Creates the channel and hands it to the proxy over the set-up socket. */
 static void connect_proxy(void)
 {
@@ -77,12 +89,8 @@ static void connect_proxy(void)
     close(sock);
     close(memfd); /* the mapping stays; the proxy extends the file (GROW) */
     unsetenv(MPCR_ENV_CHANNEL_FD);
-    const char *path = getenv(MPCR_ENV_SAVED_LIBRARY_PATH);
-    if (path && *path)
-        setenv("LD_LIBRARY_PATH", path, 1);
-    else if (path)
-        unsetenv("LD_LIBRARY_PATH");
-    unsetenv(MPCR_ENV_SAVED_LIBRARY_PATH);
+    restore_env("LD_LIBRARY_PATH", MPCR_ENV_SAVED_LIBRARY_PATH);
+    restore_env("LD_AUDIT", MPCR_ENV_SAVED_AUDIT);
     watch_proxy();
     mpcr_checkpoint_setup();
 }
@@ -174,17 +182,30 @@ int PMPI_Finalize(void)
 }
 MPCR_ALIAS(Finalize);
 
-int PMPI_Abort(MPI_Comm comm, int errorcode)
+/* Asks the proxy to end the job (ABORT), as the program (by_mpcr 0) or
+ * as mpcr (MPCR_ABORT_BY_MPCR: the reason has been reported). */
+static _Noreturn void abort_job(int errorcode, int by_mpcr)
 {
-    (void)comm; /* MPICH, too, ends the whole job whatever the communicator */
     fflush(stdout);
     fflush(stderr);
     if (!mpcr.chan || mpcr.finalized) _exit(errorcode ? errorcode : 1);
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* the proxy's end is expected now: no message */
     struct mpcr_call *c = mpcr_call_begin(MPCR_OP_ABORT);
     c->tag = errorcode;
+    c->peer = by_mpcr;
     mpcr_call_finish(); /* the proxy ends the job; the reply never comes */
     _exit(errorcode ? errorcode : 1);
+}
+
+_Noreturn void mpcr_end_job(int code)
+{
+    abort_job(code, MPCR_ABORT_BY_MPCR);
+}
+
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    (void)comm; /* MPICH, too, ends the whole job whatever the communicator */
+    abort_job(errorcode, 0);
 }
 MPCR_ALIAS(Abort);
 

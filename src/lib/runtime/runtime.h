@@ -116,6 +116,10 @@ static inline const struct mpcr_reply *mpcr_call_finish_op(enum mpcr_op op)
 }
 /* Ends the program when the proxy is gone (called from waits). */
 _Noreturn void mpcr_proxy_lost(void);
+/* Ends the whole job with status code because mpcr ends it (a function it
+ * does not support, a fatal error), once the reason has been reported: the
+ * proxy does not say "the program called MPI_Abort" (init.c). */
+_Noreturn void mpcr_end_job(int code);
 
 /* ---- polls that keep finding nothing (poll_pace.c) ---- */
 struct mpcr_poll_question {

@@ -86,6 +86,7 @@ static void op_finalize(const struct mpcr_call *c, struct mpcr_reply *r)
 static void op_abort(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     (void)r;
+    if (c->peer == MPCR_ABORT_BY_MPCR) end_job_for_mpcr(c->tag); /* the library said why */
     mpcr_report("rank %d: the program called MPI_Abort with error code %d; ending the job",
                 proxy.rank, c->tag);
     MPI_Abort(MPI_COMM_WORLD, c->tag);

@@ -131,7 +131,7 @@ void shared_accept(int sock)
     for (;;) {
         struct mpcr_shared_handover h;
         int fd = -1;
-        if (mpcr_recv_fd(sock, &fd, &h, sizeof h)) return; /* closed: all handed over */
+        if (mpcr_recv_fd(sock, &fd, &h, sizeof h) || fd < 0) return; /* closed: all handed over */
         int ok = h.offset >= MPCR_SHARED_BASE && h.offset <= MPCR_SHARED_END && h.length &&
                  h.length % MPCR_PAGE_SIZE == 0 && h.length <= MPCR_SHARED_END - h.offset &&
                  !overlaps(h.offset, h.length) && sealed(fd, h.length) &&

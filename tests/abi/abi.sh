@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Programs built for an MPI that mpcr cannot stand in for never run as
+# jobs of one with wrong results (issue 38, point 4; docs/abi-check.md):
+# refused before the job starts, or ended by the guard of every rank the
+# moment such an MPI is loaded. And programs built for MPICH still run.
+#   abi.sh CASE      (MPCR: the mpcr binary)
+# CASE: ompi_hello  an Open MPI build (mpicc.openmpi): refused by `mpcr run` and `mpcr exec`
+#       static      MPICH linked statically (libmpich.a), also stripped; serial MPI stubs
+#       rpath       an MPICH build whose RPATH names MPICH's own directory: refused;
+#                   the same path as a RUNPATH: runs on mpcr's library
+#       dlopen      a program that dlopens libmpi.so.40, before or after mpcr's MPI_Init
+#       mpi4py      python3 importing Debian's mpi4py (built for Open MPI)
+#       mpich_runs  an MPICH build, and one with its own profiling layer, run; the
+#                   guard is gone from the environment once MPI is started
+set -u
+: "${MPCR:?MPCR must name the mpcr binary}"
+here=$(cd "$(dirname "$0")" && pwd)
+case=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+fail() {
+    echo "FAIL: $*"
+    for f in out err; do [ -s "$tmp/$f" ] && { echo "--- $f:"; head -20 "$tmp/$f"; }; done
+    failed=1
+}
+
+# run NAME ARGS...: `mpcr run -n 2 ARGS` with its status in $rc and its time in $took.
+run() {
+    local name=$1 start=$SECONDS
+    shift
+    timeout 60 "$MPCR" run -n 2 "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$? took=$((SECONDS - start))
+    [ $rc != 124 ] || fail "$name: the job hung"
+}
+
+# refused NAME PATTERN ARGS...: mpcr run refuses, naming PATTERN, and nothing of the program ran.
+refused() {
+    local name=$1 pattern=$2
+    shift 2
+    run "$name" "$@"
+    [ $rc != 0 ] || fail "$name: exit status 0"
+    grep -q -- "$pattern" "$tmp/err" || fail "$name: stderr lacks '$pattern'"
+    grep -q "docs/abi-check.md" "$tmp/err" || fail "$name: no pointer to docs/abi-check.md"
+    [ ! -s "$tmp/out" ] || fail "$name: the program printed something"
+    [ "$took" -le 20 ] || fail "$name: took $took s"
+    echo "ok: $name -> status $rc: $(head -c 160 "$tmp/err")..."
+}
+
+# runs NAME EXPECTED ARGS...: mpcr run succeeds and prints the EXPECTED lines (sorted).
+runs() {
+    local name=$1 expected=$2
+    shift 2
+    run "$name" "$@"
+    [ $rc = 0 ] || fail "$name: exit status $rc"
+    [ "$(sort "$tmp/out")" = "$expected" ] || fail "$name: output differs from: $expected"
+    ! grep -q "^mpcr:" "$tmp/err" || fail "$name: mpcr complained"
+    echo "ok: $name"
+}
+
+build() { # build COMPILER OUTPUT SOURCE FLAGS...
+    local cc=$1 out=$2 src=$3
+    shift 3
+    "$cc" -O1 -o "$tmp/$out" "$here/$src" "$@" || { echo "FAIL: cannot build $out with $cc"; exit 1; }
+}
+
+mpich_lib_dir=$(dirname "$(ldconfig -p | awk '/libmpich\.so\.12 .*x86-64/ {print $NF; exit}')")
+
+case $case in
+ompi_hello)
+    build mpicc.openmpi hello_ompi hello.c
+    refused "open mpi build" "links libmpi.so.40 (Open MPI's ABI" "$tmp/hello_ompi"
+    # under a launcher of one's own: every rank refuses, the first one says why
+    start=$SECONDS
+    timeout 60 mpiexec.mpich -n 2 "$MPCR" exec "$tmp/hello_ompi" >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    [ $rc != 0 ] && [ $rc != 124 ] || fail "exec: exit status $rc"
+    [ "$(grep -c "links libmpi.so.40" "$tmp/err")" = 1 ] || fail "exec: not said exactly once"
+    grep -q "^rank" "$tmp/out" && fail "exec: the program ran"
+    echo "ok: mpcr exec -> status $rc in $((SECONDS - start)) s"
+    ;;
+static)
+    if [ -f "$mpich_lib_dir/libmpich.a" ]; then
+        # MPICH's static library and what it needs (pkg-config --static mpich), shared
+        cc -O1 -o "$tmp/hello_static" "$here/hello.c" $(pkg-config --cflags mpich) \
+            "$mpich_lib_dir/libmpich.a" $(pkg-config --static --libs-only-l mpich | sed 's/-lmpich //') ||
+            fail "cannot link with libmpich.a"
+        refused "MPICH linked statically" "carries an MPI of its own (it defines PMPI_Init" "$tmp/hello_static"
+        strip -o "$tmp/hello_stripped" "$tmp/hello_static" && rm -f "$tmp/hello_static"
+        refused "the same, stripped" "holds MPICH's strings" "$tmp/hello_stripped"
+    else
+        echo "skipped: no $mpich_lib_dir/libmpich.a"
+    fi
+    build cc stubs stubs.c
+    refused "serial MPI stubs" "defines MPI_Init and loads no MPI library" "$tmp/stubs"
+    ;;
+rpath)
+    build mpicc.mpich hello_rpath hello.c -Wl,--disable-new-dtags,-rpath,"$mpich_lib_dir"
+    readelf -d "$tmp/hello_rpath" | grep -q "(RPATH)" || fail "the linker wrote no DT_RPATH"
+    refused "RPATH to MPICH" "the RPATH of hello_rpath ($mpich_lib_dir)" "$tmp/hello_rpath"
+    build mpicc.mpich hello_runpath hello.c -Wl,--enable-new-dtags,-rpath,"$mpich_lib_dir"
+    readelf -d "$tmp/hello_runpath" | grep -q "(RUNPATH)" || fail "the linker wrote no DT_RUNPATH"
+    runs "RUNPATH to MPICH" "$(printf 'rank 0 of 2 sum 2 audit none\nrank 1 of 2 sum 2 audit none')" \
+        "$tmp/hello_runpath"
+    ;;
+dlopen)
+    build cc dlopen_mpi dlopen_mpi.c -ldl
+    run "dlopen before MPI_Init" "$tmp/dlopen_mpi"
+    [ $rc != 0 ] || fail "dlopen before MPI_Init: exit status 0"
+    grep -q "loaded .*libmpi.so.40 (Open MPI's ABI), which mpcr cannot stand in for" "$tmp/err" || fail "dlopen: no message"
+    grep -q "after" "$tmp/out" && fail "dlopen: the program went on"
+    [ "$took" -le 20 ] || fail "dlopen: took $took s"
+    echo "ok: dlopen before MPI_Init -> status $rc: $(grep -m1 loaded "$tmp/err" | head -c 160)..."
+    build mpicc.mpich dlopen_after dlopen_mpi.c -DMPICH_FIRST -ldl
+    run "dlopen after MPI_Init" "$tmp/dlopen_after"
+    [ $rc != 0 ] || fail "dlopen after MPI_Init: exit status 0"
+    grep -q "loaded .*libmpi.so.40" "$tmp/err" || fail "dlopen after MPI_Init: no message"
+    grep -q "after" "$tmp/out" && fail "dlopen after MPI_Init: the program went on"
+    echo "ok: dlopen after MPI_Init -> status $rc"
+    ;;
+mpi4py)
+    # the Python of the system, whose mpi4py is Debian's
+    printf '%s\n' 'print("before", flush=True)' 'from mpi4py import MPI' \
+        'print("after", MPI.COMM_WORLD.Get_rank(), MPI.COMM_WORLD.Get_size(), flush=True)' >"$tmp/m.py"
+    run "mpi4py" /usr/bin/python3 "$tmp/m.py"
+    [ $rc != 0 ] || fail "mpi4py: exit status 0"
+    grep -q "python3.* loaded .*libmpi.so.40 (Open MPI's ABI), which mpcr cannot stand in for" \
+        "$tmp/err" || fail "mpi4py: no message"
+    grep -q "MPICC=mpicc.mpich" "$tmp/err" || fail "mpi4py: no word on how to build mpi4py"
+    grep -q "after" "$tmp/out" && fail "mpi4py: the script went on"
+    [ "$took" -le 20 ] || fail "mpi4py: took $took s"
+    echo "ok: mpi4py -> status $rc"
+    ;;
+mpich_runs)
+    build mpicc.mpich hello_mpich hello.c
+    runs "MPICH build" "$(printf 'rank 0 of 2 sum 2 audit none\nrank 1 of 2 sum 2 audit none')" \
+        "$tmp/hello_mpich"
+    build mpicc.mpich wrapper wrapper.c
+    runs "own profiling layer" "$(printf 'wrapped 1 rank 0 of 2\nwrapped 1 rank 1 of 2')" "$tmp/wrapper"
+    # the user's own LD_AUDIT is kept, after mpcr's guard, and is theirs again after MPI_Init
+    LD_AUDIT=/nonexistent/audit.so run "user's LD_AUDIT" "$tmp/hello_mpich"
+    [ $rc = 0 ] && grep -q "audit /nonexistent/audit.so" "$tmp/out" || fail "user's LD_AUDIT not kept"
+    echo "ok: the user's LD_AUDIT"
+    ;;
+*)
+    echo "usage: abi.sh ompi_hello|static|rpath|dlopen|mpi4py|mpich_runs"
+    exit 2
+    ;;
+esac
+exit $failed
