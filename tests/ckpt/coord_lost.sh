@@ -24,7 +24,9 @@ lost() {
     rm -f "$T"/*.err
     MPCR_COORD_FAULT=$point MPCR_CKPT_FORK=$fork start_coordinator "$ck" "$n"
     local addr=127.0.0.1:$port
-    timeout 150 "$MPCR" run -n "$n" --coordinator "$addr" --ckpt-dir "$ck" "${prog[@]}" >"$T/out" 2>"$T/run.err" &
+    # the job holds its end (tests/ckpt/ckpt.h, CKPT_HOLD) until the checkpoint has failed
+    CKPT_HOLD=$T/release-$1-$2 timeout 150 "$MPCR" run -n "$n" --coordinator "$addr" --ckpt-dir "$ck" "${prog[@]}" \
+        >"$T/out" 2>"$T/run.err" &
     local job=$!
     pids="$pids $job"
     sleep 1
@@ -33,6 +35,7 @@ lost() {
         grep -q "try again" "$T/ckpt.err" && [ "$try" -lt 50 ] || break
         sleep 0.2
     done
+    touch "$T/release-$1-$2"
     wait "$coord"
     local st=$?
     [ "$st" = 86 ] || fail "$what: the coordinator ended with status $st, not at the injected fault"
