@@ -25,6 +25,7 @@ native_run "$T/ref" "$T/native.stderr" "$n" "$@" || fail "the native run failed"
 
 ck=$T/ck
 . "$(dirname "$0")/standalone.sh"
+hold_job_ends
 
 start_coordinator
 # Without the secret, the coordinator answers nothing and starts nothing.

@@ -35,6 +35,7 @@ grep -q "^$h1 proxy-id 0" "$T/launches" || fail "the native run's rank 0 did not
 
 n=2 ck=$T/ck addr=$coord_ip:$port
 . "$(dirname "$0")/standalone.sh"
+hold_job_ends
 start_coordinator
 : >"$T/launches"
 HOSTS=$h1,$h2 timeout 120 "$MPCR" run -n 2 --coordinator "$coord_ip:$port" --ckpt-dir "$T/ck" "$@" \

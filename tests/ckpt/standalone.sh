@@ -1,10 +1,11 @@
-# Sourced by coordinator.sh and hosts.sh: a standalone coordinator and a
+# Sourced by coordinator.sh and hosts.sh (and tests/batch/exec_hosts.sh): a standalone coordinator and a
 # checkpoint --exit of the job it serves. The caller sets T (scratch), MPCR,
 # addr (A.B.C.D:PORT), n (ranks), ck (the checkpoint directory) and fail().
-# Sourced after the native run: the jobs started from then on hold their
-# final report (tests/ckpt/ckpt.h, CKPT_HOLD) until release_hold, so a
-# checkpoint cannot come after the job's end however fast the machine.
-export CKPT_HOLD=$T/release
+
+# hold_job_ends: the jobs started from now on (not the native run) hold
+# their final report (tests/ckpt/ckpt.h, CKPT_HOLD) until release_hold, so
+# a checkpoint cannot come after the job's end however fast the machine.
+hold_job_ends() { export CKPT_HOLD=$T/release; }
 release_hold() { touch "$T/release"; }
 
 # Starts `mpcr coordinator` on $addr and $ck; waits until it answers.
