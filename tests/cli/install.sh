@@ -36,6 +36,7 @@ native_run "$scratch/ref" "$scratch/ref.err" 2 "$@"
 ref_rc=$?
 [ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
 D=$scratch/ck
+hold_jobs # the job's end (and half-way) waits for checkpoint_exit's checkpoint
 "$MPCR" run -n 2 --ckpt-dir "$D" "$@" >"$scratch/first.out" 2>"$scratch/first.err" &
 job=$!
 wait_connected "$job" 2 "$D" 60

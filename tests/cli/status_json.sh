@@ -37,6 +37,7 @@ native_run "$scratch/ref" "$scratch/ref.err" "$n" "$@"
 ref_rc=$?
 [ -s "$scratch/ref" ] || fail "the native run printed nothing (status $ref_rc)"
 
+hold_jobs # the job's end waits for the release below: it still runs after the checkpoint
 "$MPCR" run -n "$n" --ckpt-dir "$D" "$@" >"$scratch/job.out" 2>"$scratch/job.err" &
 job=$!
 wait_connected "$job" "$n" "$D" 60
@@ -74,6 +75,7 @@ status_is after_checkpoint "s['running'] is True" "s['job']['checkpoint'] is Non
     "s['generations'][0]['nranks'] == 2" "s['generations'][0]['mpi'] == 'mpich'" \
     "len(s['generations'][0]['job']) == 16" "s['generations'][0]['time'].endswith('Z')" \
     "s['generations'][0]['unix_time'] > 1.7e9"
+touch "$scratch/release" # hold_jobs
 wait "$job"
 rc=$?
 job=
