@@ -3,7 +3,7 @@
 # restarted, the output compared with the native run's.
 function(batch_test name timeout script)
     add_test(NAME batch.${name} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/batch/${script} ${ARGN})
-    set_tests_properties(batch.${name} PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK mpi_job
+    set_tests_properties(batch.${name} PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores
         TIMEOUT ${timeout})
 endfunction()
 
@@ -131,5 +131,5 @@ mpcr_label_family(batch ckpt)
 # runs the job as natively (same output and status)
 add_test(NAME batch.exec_plain COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compare.sh 2 $<TARGET_FILE:t_ckpt_ring> 600 2)
 set_tests_properties(batch.exec_plain PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE};COMPARE_EXEC=1"
-    RESOURCE_LOCK mpi_job TIMEOUT 120)
+    RESOURCE_LOCK cores TIMEOUT 120)
 mpcr_label_family(batch)

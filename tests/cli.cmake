@@ -13,7 +13,7 @@ mpcr_label_family(cli)
 # cli_job_test(NAME TIMEOUT SCRIPT ARGS...): a test that runs MPI jobs (one at a time).
 function(cli_job_test name timeout script)
     add_test(NAME cli.${name} COMMAND ${CLI}/${script} ${ARGN})
-    set_tests_properties(cli.${name} PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK mpi_job
+    set_tests_properties(cli.${name} PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores
         TIMEOUT ${timeout})
 endfunction()
 

@@ -26,7 +26,7 @@ add_test(NAME ckpt.coll_cg COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit
 add_test(NAME ckpt.coll_cg3_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 3
     $<TARGET_FILE:t_ckpt_coll_cg> 320 2)
 set_tests_properties(ckpt.coll_cg ckpt.coll_cg3_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned" RESOURCE_LOCK cores TIMEOUT 300)
 # The same under Open MPI's proxy (tags below 2^15 are valid under any MPI).
 if(TARGET mpcr-proxy-openmpi)
     mpi_test(openmpi.coll_more3 3 t_coll_more)
@@ -57,14 +57,14 @@ add_test(NAME ckpt.coll_nbc4_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/c
     $<TARGET_FILE:t_ckpt_coll_nbc> 200 3 1)
 # The native reference runs the persistent Allreduce as MPI_Iallreduce (same
 # results): MPICH 4.0.2 hangs natively when it is started again.
-set_tests_properties(ckpt.coll_nbc ckpt.coll_nbc4_continue PROPERTIES RESOURCE_LOCK mpi_job TIMEOUT 400
+set_tests_properties(ckpt.coll_nbc ckpt.coll_nbc4_continue PROPERTIES RESOURCE_LOCK cores TIMEOUT 400
     ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=reposted;CKPT_NATIVE_ARGS=400 3 2")
 set_property(TEST ckpt.coll_nbc4_continue APPEND PROPERTY ENVIRONMENT "CKPT_NATIVE_ARGS=200 3 2")
 # 4 cuts: with 3, one run beside an 8-rank MPICH job (load 10) met no pending receive in any (seen twice now)
 if(TARGET mpcr-proxy-openmpi)
     add_test(NAME ckpt.coll_nbc_restart_openmpi COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh
         exit-restart 4 2 $<TARGET_FILE:t_ckpt_coll_nbc> 600 3 1)
-    set_tests_properties(ckpt.coll_nbc_restart_openmpi PROPERTIES RESOURCE_LOCK mpi_job TIMEOUT 400
+    set_tests_properties(ckpt.coll_nbc_restart_openmpi PROPERTIES RESOURCE_LOCK cores TIMEOUT 400
         ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=reposted;CKPT_NATIVE_ARGS=600 3 2;CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
 
@@ -76,9 +76,9 @@ add_test(NAME ckpt.coll_nbc_neighbor COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ck
     exit-restart 3 3 $<TARGET_FILE:t_ckpt_coll_nbc> 400 3 1 2)
 add_test(NAME ckpt.coll_nbc_neighbor4_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh
     continue 3 4 $<TARGET_FILE:t_ckpt_coll_nbc> 200 3 1 2)
-set_tests_properties(ckpt.coll_nbc_neighbor PROPERTIES RESOURCE_LOCK mpi_job TIMEOUT 400
+set_tests_properties(ckpt.coll_nbc_neighbor PROPERTIES RESOURCE_LOCK cores TIMEOUT 400
     ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=reposted;CKPT_NATIVE_ARGS=400 3 2 2")
-set_tests_properties(ckpt.coll_nbc_neighbor4_continue PROPERTIES RESOURCE_LOCK mpi_job TIMEOUT 400
+set_tests_properties(ckpt.coll_nbc_neighbor4_continue PROPERTIES RESOURCE_LOCK cores TIMEOUT 400
     ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=reposted;CKPT_NATIVE_ARGS=200 3 2 2")
 if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.coll_nbc_neighbor APPEND PROPERTY ENVIRONMENT
@@ -92,7 +92,7 @@ mpi_program(t_allreduce_same_bits mpi/allreduce_same_bits.c)
 target_link_libraries(t_allreduce_same_bits PRIVATE m)
 foreach(n 2 3 4)
     add_test(NAME mpi.allreduce_same_bits${n} COMMAND ${MPCR_EXE} run -n ${n} $<TARGET_FILE:t_allreduce_same_bits>)
-    set_tests_properties(mpi.allreduce_same_bits${n} PROPERTIES RESOURCE_LOCK mpi_job TIMEOUT 120
+    set_tests_properties(mpi.allreduce_same_bits${n} PROPERTIES RESOURCE_LOCK cores TIMEOUT 120
         PASS_REGULAR_EXPRESSION "allreduce same bits: PASS" FAIL_REGULAR_EXPRESSION "FAIL")
 endforeach()
 
@@ -111,7 +111,7 @@ mpi_test(mpi.bcast_split9 9 t_ckpt_bcast_split 12 1 2)
 add_test(NAME ckpt.bcast_split8 COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 2 8
     $<TARGET_FILE:t_ckpt_bcast_split> 24 2 1)
 set_tests_properties(ckpt.bcast_split8 PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned;CKPT_NATIVE_ARGS=24 2 2" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned;CKPT_NATIVE_ARGS=24 2 2" RESOURCE_LOCK cores TIMEOUT 300)
 
 # MPI_Reduce_scatter by recursive halving (commutative ops; src/lib/coll/coll_basic.c),
 # each rank checking its block itself: counts drawn per call, zeros among them,
@@ -121,7 +121,7 @@ set_tests_properties(ckpt.bcast_split8 PROPERTIES
 mpi_program(t_reduce_scatter mpi/reduce_scatter.c)
 foreach(n 7 8)
     add_test(NAME mpi.reduce_scatter${n} COMMAND ${MPCR_EXE} run -n ${n} $<TARGET_FILE:t_reduce_scatter> 24)
-    set_tests_properties(mpi.reduce_scatter${n} PROPERTIES RESOURCE_LOCK mpi_job
+    set_tests_properties(mpi.reduce_scatter${n} PROPERTIES RESOURCE_LOCK cores
         PASS_REGULAR_EXPRESSION "${n} ranks: [1-9][0-9]* elements checked, 0 wrong")
 endforeach()
 mpcr_label_family(coll)

@@ -34,7 +34,7 @@ mpi_test(mpi.intercomm_coll3 3 t_intercomm_coll split)
 # ranks): nine outstanding at once, a blocking one and a ring among them.
 mpi_test(mpi.intercomm_nbc 5 t_intercomm_nbc)
 add_test(NAME mpi.intercomm_split_type5 COMMAND ${MPCR_EXE} run -n 5 $<TARGET_FILE:t_intercomm_coll> split)
-set_tests_properties(mpi.intercomm_split_type5 PROPERTIES RESOURCE_LOCK mpi_job
+set_tests_properties(mpi.intercomm_split_type5 PROPERTIES RESOURCE_LOCK cores
     PASS_REGULAR_EXPRESSION "split_type shared: world rank 0 inter 1 rank 2 local 4 2 0 remote 3 1 remote sum 4\nsplit_type without world rank 1: world rank 0 inter 1 rank 0 local 0 2 4 remote 3 remote sum 3\n.*split_type without world rank 1: world rank 1 MPI_COMM_NULL\n.*split_type shared: world rank 3 inter 1 rank 0 local 3 1 remote 4 2 0 remote sum 6\nsplit_type without world rank 1: world rank 3 inter 1 rank 0 local 3 remote 0 2 4 remote sum 6\n"
     FAIL_REGULAR_EXPRESSION "not supported")
 # Windows as objects: group, name, predefined attributes, keyvals and their
@@ -43,7 +43,7 @@ mpi_test(mpi.win_attr 3 t_win_attr)
 # MPI_COMM_TYPE_HW_GUIDED/_UNGUIDED and MPIX_COMM_TYPE_NEIGHBORHOOD by mpcr's
 # rules (src/lib/comm/comm_split_hw.c): the host, or MPI_COMM_NULL.
 add_test(NAME mpi.split_hw COMMAND ${MPCR_EXE} run -n 3 $<TARGET_FILE:t_split_hw>)
-set_tests_properties(mpi.split_hw PROPERTIES RESOURCE_LOCK mpi_job
+set_tests_properties(mpi.split_hw PROPERTIES RESOURCE_LOCK cores
     PASS_REGULAR_EXPRESSION "^guided mpi_shared_memory: size 3\nguided machine: size 3\nguided core: NULL\nguided no key: NULL\nguided no info: NULL\nunguided one host: NULL\nneighborhood \.: size 3\nneighborhood mismatched: NULL\nneighborhood unwritable: NULL\nneighborhood network_topo: NULL\n$"
     FAIL_REGULAR_EXPRESSION "not supported")
 if(TARGET mpcr-proxy-openmpi)
@@ -66,7 +66,7 @@ add_test(NAME ckpt.intercomm COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh ex
 add_test(NAME ckpt.intercomm_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
     $<TARGET_FILE:t_ckpt_intercomm> 32 50)
 set_tests_properties(ckpt.intercomm ckpt.intercomm_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.intercomm APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
@@ -87,7 +87,7 @@ add_test(NAME ckpt.comm_jacobi COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh 
 add_test(NAME ckpt.comm_jacobi_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
     $<TARGET_FILE:t_ckpt_jacobi> 60 16 15)
 set_tests_properties(ckpt.comm_jacobi ckpt.comm_jacobi_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.comm_jacobi APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
@@ -106,7 +106,7 @@ add_test(NAME ckpt.idup COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-re
 add_test(NAME ckpt.idup_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
     $<TARGET_FILE:t_ckpt_idup> 24 30)
 set_tests_properties(ckpt.idup ckpt.idup_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.idup APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()

@@ -9,5 +9,5 @@
 add_test(NAME conformance.guard
     COMMAND ${PROJECT_SOURCE_DIR}/scripts/conformance.sh --check
         ${PROJECT_SOURCE_DIR}/scripts/conformance/expected-pass.txt --max-np 4)
-set_tests_properties(conformance.guard PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK mpi_job TIMEOUT 1800)
+set_tests_properties(conformance.guard PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 1800)
 mpcr_label_family(conformance)

@@ -28,7 +28,7 @@ add_test(NAME ckpt.objects COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit
 add_test(NAME ckpt.objects_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 2
     $<TARGET_FILE:t_ckpt_objects> 90 40)
 set_tests_properties(ckpt.objects ckpt.objects_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.objects APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
@@ -46,7 +46,7 @@ mpi_test(mpi.real_types 2 t_real_types)
 add_test(NAME real_types.mpich COMMAND ${TESTS_DIR}/real_types.sh mpich 2 90 $<TARGET_FILE:t_real_types>)
 add_test(NAME real_types.evict COMMAND ${TESTS_DIR}/real_types.sh mpich 2 90 $<TARGET_FILE:t_real_types>)
 set_tests_properties(real_types.mpich real_types.evict PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
 set_property(TEST real_types.evict APPEND PROPERTY ENVIRONMENT "MPCR_REAL_TYPES_MAX=4;REAL_TYPES_AGAIN=1")
 add_executable(t_ckpt_real_types ckpt/ckpt_real_types.c)
 target_link_libraries(t_ckpt_real_types PRIVATE PkgConfig::MPICH)
@@ -55,25 +55,25 @@ set_target_properties(t_ckpt_real_types PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CM
 add_test(NAME ckpt.real_types COMMAND ${TESTS_DIR}/real_types.sh mpich 2 45
     $<TARGET_FILE:t_ckpt_real_types> 40 50)
 set_tests_properties(ckpt.real_types PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE};REAL_TYPES_CKPT=exit-restart 2" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    ENVIRONMENT "MPCR=${MPCR_EXE};REAL_TYPES_CKPT=exit-restart 2" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
     add_test(NAME real_types.openmpi COMMAND ${TESTS_DIR}/real_types.sh openmpi 2 90 $<TARGET_FILE:t_real_types>)
     add_test(NAME ckpt.real_types_openmpi COMMAND ${TESTS_DIR}/real_types.sh openmpi 2 45
         $<TARGET_FILE:t_ckpt_real_types> 40 50)
     set_tests_properties(real_types.openmpi ckpt.real_types_openmpi PROPERTIES
-        ENVIRONMENT "MPCR=${MPCR_EXE};REAL_TYPES_REFUSED=2" RESOURCE_LOCK mpi_job TIMEOUT 300)
+        ENVIRONMENT "MPCR=${MPCR_EXE};REAL_TYPES_REFUSED=2" RESOURCE_LOCK cores TIMEOUT 300)
     set_property(TEST ckpt.real_types_openmpi APPEND PROPERTY ENVIRONMENT "REAL_TYPES_CKPT=exit-restart 2")
 endif()
 # MPICH's test/mpi/datatype programs with MPCR_CHECK_REAL_TYPES=1 on either proxy
 # (scripts/check_real_types.sh: no difference, and no test failing that passes under plain
 # mpcr). The suite is fetched and built the first time, as for conformance.guard.
 add_test(NAME real_types.mpich_suite COMMAND ${PROJECT_SOURCE_DIR}/scripts/check_real_types.sh datatype)
-set_tests_properties(real_types.mpich_suite PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK mpi_job
+set_tests_properties(real_types.mpich_suite PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores
     TIMEOUT 1800)
 if(TARGET mpcr-proxy-openmpi)
     add_test(NAME real_types.mpich_suite_openmpi
         COMMAND ${PROJECT_SOURCE_DIR}/scripts/check_real_types.sh --mpi openmpi datatype)
     set_tests_properties(real_types.mpich_suite_openmpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}"
-        RESOURCE_LOCK mpi_job TIMEOUT 1800)
+        RESOURCE_LOCK cores TIMEOUT 1800)
 endif()
 mpcr_label_family(datatype)

@@ -41,7 +41,7 @@ endfunction()
 # fortran_test(NAME NPROCS PROGRAM): mpi_test for a fortran_program.
 function(fortran_test name nprocs prog)
     add_test(NAME ${name} COMMAND ${TESTS_DIR}/compare.sh ${nprocs} ${CMAKE_BINARY_DIR}/tests/${prog})
-    set_tests_properties(${name} PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK mpi_job)
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores)
 endfunction()
 
 # Attributes from Fortran (fortran_attr.c's MPII_* entry points), a ring of
@@ -97,7 +97,7 @@ add_test(NAME ckpt.fortran_cg COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh e
 add_test(NAME ckpt.fortran_cg_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 5 3
     ${CMAKE_BINARY_DIR}/tests/tf_ckpt_cg 250 2)
 set_tests_properties(ckpt.fortran_cg ckpt.fortran_cg_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.fortran_cg APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
@@ -126,7 +126,7 @@ add_test(NAME ckpt.fortran_p2p_coll COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckp
 add_test(NAME ckpt.fortran_p2p_coll_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 2
     ${CMAKE_BINARY_DIR}/tests/tf_ckpt_p2p_coll 120 6)
 set_tests_properties(ckpt.fortran_p2p_coll ckpt.fortran_p2p_coll_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned" RESOURCE_LOCK cores TIMEOUT 300)
 # The cuts met a message in flight less often than the program's imbalance
 # predicts (the --exit test: 0 in 6 cuts in a CI run of 2026-12-03, with
 # restarts under Open MPI; the continuing run: none in 3 cuts once in 4).
@@ -153,7 +153,7 @@ add_test(NAME ckpt.fortran_stencil_omp COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/
 add_test(NAME ckpt.fortran_stencil_omp_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh
     continue 3 2 ${CMAKE_BINARY_DIR}/tests/tf_ckpt_stencil_omp 1500 2)
 set_tests_properties(fortran.stencil_omp ckpt.fortran_stencil_omp ckpt.fortran_stencil_omp_continue
-    PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE};${omp_env}" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE};${omp_env}" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.fortran_stencil_omp APPEND PROPERTY ENVIRONMENT
         "CKPT_RESTART_ARGS=--mpi openmpi")

@@ -26,14 +26,14 @@ add_test(NAME ckpt.io COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-rest
 add_test(NAME ckpt.io_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 2 2
     $<TARGET_FILE:t_ckpt_io> 48 30)
 set_tests_properties(ckpt.io PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_NATIVE_ARGS=48 30 explicit doc" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_NATIVE_ARGS=48 30 explicit doc" RESOURCE_LOCK cores TIMEOUT 300)
 set_tests_properties(ckpt.io_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_NATIVE_ARGS=48 30 explicit" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_NATIVE_ARGS=48 30 explicit" RESOURCE_LOCK cores TIMEOUT 300)
 # A file cut shorter, then deleted, between a checkpoint and the restart: the restart refused,
 # naming the file, within 60 s; the file put back, the restart ends the job (tests/ckpt/io_refuse.sh).
 add_test(NAME ckpt.io_refuse COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/io_refuse.sh ${MPCR_EXE}
     $<TARGET_FILE:t_ckpt_io> 24 20)
-set_tests_properties(ckpt.io_refuse PROPERTIES RESOURCE_LOCK mpi_job TIMEOUT 300)
+set_tests_properties(ckpt.io_refuse PROPERTIES RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
     mpi_test(openmpi.io 2 t_ckpt_io 48 1 explicit)
     set_property(TEST openmpi.io APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
@@ -58,11 +58,11 @@ endif()
 # finds it at 224 ints after 192 were written by write_shared, in most runs).
 mpi_program(t_io_shared mpi/io_shared.c)
 add_test(NAME mpi.io_shared3 COMMAND ${MPCR_EXE} run -n 3 $<TARGET_FILE:t_io_shared>)
-set_tests_properties(mpi.io_shared3 PROPERTIES RESOURCE_LOCK mpi_job TIMEOUT 120
+set_tests_properties(mpi.io_shared3 PROPERTIES RESOURCE_LOCK cores TIMEOUT 120
     PASS_REGULAR_EXPRESSION "io_shared: PASS")
 if(TARGET mpcr-proxy-openmpi)
     add_test(NAME openmpi.io_shared COMMAND ${MPCR_EXE} run --mpi openmpi -n 2 $<TARGET_FILE:t_io_shared>)
-    set_tests_properties(openmpi.io_shared PROPERTIES RESOURCE_LOCK mpi_job TIMEOUT 120
+    set_tests_properties(openmpi.io_shared PROPERTIES RESOURCE_LOCK cores TIMEOUT 120
         PASS_REGULAR_EXPRESSION "io_shared: PASS")
 endif()
 mpcr_label_family(io)

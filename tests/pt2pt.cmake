@@ -10,7 +10,7 @@ mpi_test(mpi.p2p_more 2 t_p2p_more)
 mpi_program(t_startall_batch mpi/startall_batch.c)
 mpi_test(mpi.startall_batch 2 t_startall_batch)
 add_test(NAME mpi.startall_errors COMMAND ${MPCR_EXE} run -n 2 $<TARGET_FILE:t_startall_batch> errors)
-set_tests_properties(mpi.startall_errors PROPERTIES RESOURCE_LOCK mpi_job
+set_tests_properties(mpi.startall_errors PROPERTIES RESOURCE_LOCK cores
     PASS_REGULAR_EXPRESSION "rank 0: startall errors: PASS" FAIL_REGULAR_EXPRESSION "FAIL")
 
 # Posts queued by the library (src/lib/runtime/post_queue.c) meet every other kind of call: order with
@@ -64,7 +64,7 @@ add_test(NAME mpi.request_errors_handler
     COMMAND ${MPCR_EXE} run -n 2 $<TARGET_FILE:t_request_errors> handler)
 add_test(NAME mpi.isendrecv_send_error
     COMMAND ${MPCR_EXE} run -n 2 $<TARGET_FILE:t_request_errors> send-error)
-set_tests_properties(mpi.request_errors_handler mpi.isendrecv_send_error PROPERTIES RESOURCE_LOCK mpi_job
+set_tests_properties(mpi.request_errors_handler mpi.isendrecv_send_error PROPERTIES RESOURCE_LOCK cores
     FAIL_REGULAR_EXPRESSION "FAILED|not supported")
 set_property(TEST mpi.isendrecv_send_error APPEND PROPERTY ENVIRONMENT "MPCR_FAULT=send-error")
 
@@ -79,7 +79,7 @@ mpi_program(t_progress_computing mpi/progress_computing.c)
 function(progress_test name n)
     add_test(NAME ${name} COMMAND ${MPCR_EXE} run -n ${n} $<TARGET_FILE:t_progress_computing>
         ${CMAKE_CURRENT_BINARY_DIR}/${name}.flag ${ARGN})
-    set_tests_properties(${name} PROPERTIES RESOURCE_LOCK mpi_job TIMEOUT 180
+    set_tests_properties(${name} PROPERTIES RESOURCE_LOCK cores TIMEOUT 180
         PASS_REGULAR_EXPRESSION "progress while computing: PASS")
 endfunction()
 progress_test(mpi.progress_computing 2)
@@ -95,7 +95,7 @@ function(p2p_ckpt_program name)
 endfunction()
 function(p2p_ckpt_test name timeout require)
     add_test(NAME ckpt.${name} COMMAND ${TESTS_DIR}/ckpt/ckpt.sh ${ARGN})
-    set_tests_properties(ckpt.${name} PROPERTIES RESOURCE_LOCK mpi_job TIMEOUT ${timeout}
+    set_tests_properties(ckpt.${name} PROPERTIES RESOURCE_LOCK cores TIMEOUT ${timeout}
         ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=${require}")
 endfunction()
 p2p_ckpt_program(p2p_mixed)

@@ -23,7 +23,7 @@ sec_test(binding binding.sh $<TARGET_FILE:sec_wait>)
 
 # points 7, 8, 9: mpcr-restore never blocks on a FIFO; no orphan after kill -9; stale files removed; signals passed on, 128 + signal
 sec_test(lifecycle lifecycle.sh $<TARGET_FILE:sec_wait> $<TARGET_FILE:t_ckpt_ring> 100000 2)
-set_tests_properties(security.lifecycle security.lifecycle.unprivileged PROPERTIES RESOURCE_LOCK mpi_job)
+set_tests_properties(security.lifecycle security.lifecycle.unprivileged PROPERTIES RESOURCE_LOCK cores)
 
 # points 5, 6: idle connections stall no checkpoint; a forged report is refused; a TCP stranger is closed soon
 sec_test(coord_conns coord_conns.sh $<TARGET_FILE:sec_wait>)
@@ -32,7 +32,7 @@ mpcr_label_family(security)
 
 # point 2 for MPI jobs: swapped rank images, another job's image or state file refused (as the current user only: an MPI job is the costly part)
 add_test(NAME security.binding_mpi COMMAND ${SEC}/binding_mpi.sh $<TARGET_FILE:t_ckpt_ring> 1500 2)
-set_tests_properties(security.binding_mpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK mpi_job TIMEOUT 180)
+set_tests_properties(security.binding_mpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 180)
 mpcr_label_family(security ckpt)
 
 # point 10: the fuzz targets (tests/security/fuzz.sh runs them under libFuzzer) replay their
@@ -88,5 +88,5 @@ mpcr_label_family(security ckpt) # security.planted: checkpoints of MPI jobs
 add_test(NAME security.launcher_status COMMAND ${SEC}/launcher_status.sh
     $<TARGET_FILE:t_ckpt_ring> 100000 2)
 set_tests_properties(security.planted security.launcher_status PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}"
-    RESOURCE_LOCK mpi_job TIMEOUT 180)
+    RESOURCE_LOCK cores TIMEOUT 180)
 mpcr_label_family(security)
