@@ -23,7 +23,6 @@ sec_test(binding binding.sh $<TARGET_FILE:sec_wait>)
 
 # points 7, 8, 9: mpcr-restore never blocks on a FIFO; no orphan after kill -9; stale files removed; signals passed on, 128 + signal
 sec_test(lifecycle lifecycle.sh $<TARGET_FILE:sec_wait> $<TARGET_FILE:t_ckpt_ring> 100000 2)
-set_tests_properties(security.lifecycle security.lifecycle.unprivileged PROPERTIES RESOURCE_LOCK cores)
 
 # points 5, 6: idle connections stall no checkpoint; a forged report is refused; a TCP stranger is closed soon
 sec_test(coord_conns coord_conns.sh $<TARGET_FILE:sec_wait>)
