@@ -30,7 +30,7 @@ sec_test(coord_conns coord_conns.sh $<TARGET_FILE:sec_wait>)
 mpcr_label_family(security)
 
 # point 2 for MPI jobs: swapped rank images, another job's image or state file refused (as the current user only: an MPI job is the costly part)
-add_test(NAME security.binding_mpi COMMAND ${SEC}/binding_mpi.sh $<TARGET_FILE:t_ckpt_ring> 1500 2)
+add_test(NAME security.binding_mpi COMMAND ${SEC}/binding_mpi.sh $<TARGET_FILE:t_ckpt_ring> 1500 1)
 set_tests_properties(security.binding_mpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 180)
 mpcr_label_family(security ckpt)
 

@@ -21,7 +21,8 @@ checkpointed() {
     local tag=$1
     shift
     set -- "$tag" "$@"
-    "$MPCR" run -n 2 --ckpt-dir "$T/$1" "${@:2}" >"$T/$1.out" 2>"$T/$1-run.err" &
+    # the job holds its end (tests/ckpt/ckpt.h) until the last restart: it cannot end first
+    CKPT_HOLD=$T/release "$MPCR" run -n 2 --ckpt-dir "$T/$1" "${@:2}" >"$T/$1.out" 2>"$T/$1-run.err" &
     local run=$! try
     pids="$pids $run"
     sleep 0.2 # the loop below retries until the job has started
@@ -88,6 +89,7 @@ rc=$?
 [ $rc = 124 ] || [ $rc = 137 ] && fail "the restart of a damaged rank-1.img hung"
 grep -q "$T/c/$gb/rank-1.img: .*corrupt" "$T/r.err" || fail "damaged rank-1.img (status $rc): $(cat "$T/r.err")"
 echo "refused a damaged region of rank-1.img (status $rc): $(grep -m1 corrupt "$T/r.err")"
+touch "$T/release" # the hold
 fresh && timeout -k 10 120 "$MPCR" restart "$T/c" >"$T/r.out" 2>"$T/r.err" || fail "the intact copy did not restart: $(tail -3 "$T/r.err")"
 # what B printed before its checkpoint, and what the restart printed after
 cat "$T/B.out" "$T/r.out" | sort | cmp -s - <(sort "$T/ref") ||
