@@ -108,11 +108,11 @@ int mpcr_impl_Win_free(MPI_Win *win, struct mpcr_win *w)
     for (int r = 0; r < w->nmembers; r++)
         if (w->locks[r] != WIN_UNLOCKED) return MPI_ERR_RMA_SYNC;
     /* No member frees its memory while another may still reach it (MPI
-     * 4.0 12.2.5: Win_free is collective); then the last operations of the
-     * others reach a separate window's private copy, the program's memory. */
+     * 4.0 12.2.5: Win_free is collective). No merge of a separate window:
+     * its last synchronisation made the copies agree, and programs free
+     * the window's memory before the window (MPICH's rma/test3). */
     int err = mpcr_impl_Barrier(w->comm);
     if (err) return err;
-    mpcr_win_merge(w);
     err = mpcr_attr_delete_all(MPCR_ATTR_WIN, (uint32_t)*win); /* delete callbacks */
     if (err) return err;
     mpcr_obj_drop_handle(w);

@@ -44,7 +44,10 @@ static int take(struct mpcr_win *w, int r, int exclusive)
             sched_yield();
             continue;
         }
-        nanosleep(&(struct timespec){0, pause_ns}, NULL);
+        /* a pause of its own length (ranks that undo each other's adds fall out of step) */
+        unsigned seed = (unsigned)(mpcr_win_id(w) * 7919u + (unsigned)tries * 104729u +
+                                   (unsigned)w->comm->rank * 15485863u);
+        nanosleep(&(struct timespec){0, pause_ns / 2 + (long)(seed % (unsigned)pause_ns)}, NULL);
         if (pause_ns < 1000000) pause_ns *= 2;
     }
 }

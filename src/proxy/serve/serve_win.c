@@ -93,15 +93,26 @@ static MPI_Datatype basic_of(MPI_Datatype t)
 }
 
 /* One attempt at the lock word at disp of target: whether it was taken.
- * Atomic adds only, no compare-and-swap: Open MPI 4.1's osc/rdma crashes
- * on a compare-and-swap to the rank itself (natively too: vader's emulated
- * atomics). Exclusive: add LOCK_EXCLUSIVE, taken if the word was 0; shared:
- * add 1, taken if no exclusive holder (or contender) was there. Not taken,
- * the add is undone, and the library asks again later. */
+ * Exclusive: compare-and-swap 0 to LOCK_EXCLUSIVE; shared: add 1, taken if
+ * no exclusive holder was there, else the add undone. Where the target is
+ * this rank an exclusive attempt adds too (taken if the word was 0, else
+ * undone): Open MPI 4.1's osc/rdma crashes on a compare-and-swap to the
+ * rank itself (natively too: vader's emulated atomics). The library asks
+ * again later (with a pause of its own: two adding contenders could
+ * otherwise undo each other in step). */
 static int lock_try(MPI_Win w, int target, MPI_Aint disp, int exclusive, int64_t *taken)
 {
-    int64_t add = exclusive ? LOCK_EXCLUSIVE : 1, back = -add, old = 0;
-    int rc = MPI_Fetch_and_op(&add, &old, MPI_INT64_T, target, disp, MPI_SUM, w);
+    int64_t old = 0;
+    int rc;
+    if (exclusive && target != proxy.rank) {
+        int64_t x = LOCK_EXCLUSIVE, zero = 0;
+        rc = MPI_Compare_and_swap(&x, &zero, &old, MPI_INT64_T, target, disp, w);
+        if (!rc) rc = MPI_Win_flush(target, w);
+        *taken = !rc && old == 0;
+        return rc;
+    }
+    int64_t add = exclusive ? LOCK_EXCLUSIVE : 1, back = -add;
+    rc = MPI_Fetch_and_op(&add, &old, MPI_INT64_T, target, disp, MPI_SUM, w);
     if (!rc) rc = MPI_Win_flush(target, w);
     *taken = !rc && (exclusive ? old == 0 : old < LOCK_EXCLUSIVE);
     if (!rc && !*taken) {
