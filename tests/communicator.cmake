@@ -38,7 +38,7 @@ set_tests_properties(mpi.intercomm_split_type5 PROPERTIES RESOURCE_LOCK cores
     PASS_REGULAR_EXPRESSION "split_type shared: world rank 0 inter 1 rank 2 local 4 2 0 remote 3 1 remote sum 4\nsplit_type without world rank 1: world rank 0 inter 1 rank 0 local 0 2 4 remote 3 remote sum 3\n.*split_type without world rank 1: world rank 1 MPI_COMM_NULL\n.*split_type shared: world rank 3 inter 1 rank 0 local 3 1 remote 4 2 0 remote sum 6\nsplit_type without world rank 1: world rank 3 inter 1 rank 0 local 3 remote 0 2 4 remote sum 6\n"
     FAIL_REGULAR_EXPRESSION "not supported")
 # Windows as objects: group, name, predefined attributes, keyvals and their
-# delete callbacks, error classes (no one-sided communication yet).
+# delete callbacks, error classes (one-sided communication: tests/rma.cmake).
 mpi_test(mpi.win_attr 3 t_win_attr)
 # MPI_COMM_TYPE_HW_GUIDED/_UNGUIDED and MPIX_COMM_TYPE_NEIGHBORHOOD by mpcr's
 # rules (src/lib/comm/comm_split_hw.c): the host, or MPI_COMM_NULL.

@@ -9,6 +9,7 @@ set_property(GLOBAL PROPERTY MPCR_TEST_AREAS
     datatype    # datatype constructors, pack/unpack, external32
     attr        # info, attributes with callbacks, error handlers, classes and codes
     io          # MPI-IO: files, views, pointers, across checkpoints
+    rma         # one-sided: windows, epochs, locks, across checkpoints
     api         # the generated surface: exports, functions table, entry points, handles, channel
     job         # running a job: stdin, exit statuses, failures, idle CPU, unprivileged, stock mpicc
     threads     # MPI_THREAD_MULTIPLE, hybrid MPI + OpenMP

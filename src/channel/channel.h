@@ -180,7 +180,10 @@ enum mpcr_arg {
     X(TYPE_PACK, type_pack, MPCR_ARG_DATA)                                                        \
     /* MPI-IO (docs/mpi-io.md; src/proxy/serve/serve_file.c): at offset, bytes: struct           \
        mpcr_file_call and what its offsets name -> rc; its results written back there */         \
-    X(FILE, file, MPCR_ARG_DATA)
+    X(FILE, file, MPCR_ARG_DATA)                                                                  \
+    /* One-sided (docs/one-sided.md; src/proxy/serve/serve_win.c): at offset, bytes: struct     \
+       mpcr_win_call and the data it names -> rc; its results written back there */             \
+    X(WIN, win, MPCR_ARG_DATA)
 /* ---- real datatypes (TYPE_DEFINE, TYPE_FORGET, TYPE_PACK) ----
  *
  * A datatype is named on the channel by its MPICH ABI handle, mpcr's ABI:
@@ -297,6 +300,52 @@ struct mpcr_file_call {
     /* Written by the proxy: */
     uint64_t done;  /* bytes read or written */
     int64_t result; /* see the operations */
+};
+
+/* ---- one-sided (WIN; docs/one-sided.md) ----
+ *
+ * Each proxy holds one real window, dynamic, over MPI_COMM_WORLD, locked
+ * (MPI_Win_lock_all) for its whole life; every window of the program is a
+ * memfd each member's proxy maps in a reservation of its own and attaches
+ * to it. A window's memory is named by its offset in that reservation
+ * (the same in the old and the new proxy of a restart); a target's byte is
+ * named by the target's world rank and an offset there. Every operation is
+ * complete at the target when the call is answered: nothing one-sided is
+ * ever in flight while the program is outside a call. */
+#define MPCR_WIN_RESERVE (64ull << 30) /* bytes of a proxy's window reservation */
+/* A restart's hand-over of a window's memfd (struct mpcr_shared_handover)
+ * carries its offset with this bit set (shared buffers' offsets never have it). */
+#define MPCR_WIN_HANDOVER (1ull << 62)
+enum mpcr_win_op {
+    MPCR_WIN_MEMORY,  /* bytes: a length in whole pages; win: the window's id -> fd: the proxy's
+                         descriptor of a new memfd (opened as /proc/<proxy>/fd/<fd>), offset */
+    MPCR_WIN_RELEASE, /* offset: a window's memory: detached, forgotten */
+    MPCR_WIN_PUT,     /* data, bytes: the origin's packed bytes; target, at, ttype, tcount */
+    MPCR_WIN_GET,     /*   the bytes read into aux */
+    MPCR_WIN_ACC,     /*   and rop, the op (mpcr's ABI: MPICH's handle) */
+    MPCR_WIN_GET_ACC, /*   the same, the target's bytes before it into aux */
+    MPCR_WIN_FETCH_OP, /* one element of ttype (predefined): data, rop -> aux */
+    MPCR_WIN_CAS,     /* data: the origin's element, then the compared one -> aux */
+    MPCR_WIN_LOCK,    /* target, at: a lock word; flag 1 exclusive -> result 1: taken */
+    MPCR_WIN_UNLOCK,  /* target, at, flag */
+    MPCR_WIN_OPS
+};
+struct mpcr_win_call {
+    uint32_t op;     /* enum mpcr_win_op */
+    uint32_t win;    /* the window's id: its handle's slot */
+    int32_t target;  /* a world rank */
+    uint32_t ttype;  /* the target datatype's id (real datatypes, above) */
+    uint32_t rop;    /* ACC: the op */
+    int32_t flag;
+    uint64_t at;     /* the target's offset (its window's offset + the displacement in bytes) */
+    uint64_t tcount; /* target elements */
+    uint64_t data, bytes; /* the origin's bytes (MEMORY: bytes is the length) */
+    uint64_t aux, aux_bytes; /* room for what is read */
+    /* Written by the proxy: */
+    int64_t result;
+    uint64_t offset;
+    int32_t fd;
+    int32_t unknown_type; /* 1: the proxy has no definition of ttype (a restart: define it) */
 };
 
 /* COMPLETE: several requests at once, as MPI_Waitany/Testany/Waitsome/

@@ -13,6 +13,7 @@
 #include "resource.h"
 #include "state.h"
 #include "triggers.h"
+#include "windows.h"
 #include "path.h"
 
 #include <errno.h>
@@ -60,6 +61,7 @@ _Noreturn void child_ended(void)
      * its image is safe; the proxies end the job cleanly. */
     if (proxy.ckpt_exit ||
         (ckpt_stage() == CKPT_IMAGING && WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        windows_finalize();
         MPI_Finalize();
         _exit(0);
     }
@@ -91,6 +93,7 @@ _Noreturn void child_ended(void)
     }
     if (!proxy.finalized) {
         if (!proxy.app_connected && code == 0) {
+            windows_finalize();
             MPI_Finalize(); /* a program that never used MPI ended normally */
         } else if (proxy.app_connected) {
             mpcr_report_exit(code, "rank %d: the program exited with status %d without calling "
@@ -262,6 +265,9 @@ static int wait_call(void)
         }
         shared_nudge(ch);
         int completed = req_progress_idle();
+        /* others' one-sided operations on this rank's windows move only
+         * when this proxy turns the real MPI's progress (docs/one-sided.md) */
+        if (completed < 0 && windows_progress()) completed = 0;
         if (completed > 0 && atomic_load_explicit(&ch->helper_waits, memory_order_relaxed)) {
             /* a round of a collective may have completed: the library's
              * helper advances it while the program computes */
@@ -420,6 +426,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &proxy.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &proxy.size);
     map_init();
+    windows_init(); /* collective over the proxies, before any program runs */
 
     choose_spin();
     if (restore) {

@@ -52,7 +52,7 @@ refused() {
 refused "request token 0xfffffff0" "token" token 0xfffffff0
 refused "request token 2^20 + 1" "token" token 0x100001
 refused "2^31 requests announced" "damaged" nreqs 0x80000000
-refused "a section this mpcr does not know" "section 'windows' is unknown" rename windows
+refused "a section this mpcr does not know" "section 'sessions' is unknown" rename sessions
 
 timeout -k 10 120 "$mpcr" restart "$D" </dev/null >"$T/out1" 2>"$T/err1" || fail "the intact checkpoint did not restart to the end (status $?)"
 leftovers "the restart of the intact checkpoint"

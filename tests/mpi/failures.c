@@ -35,7 +35,10 @@ int main(int argc, char **argv)
         if (!strcmp(mode, "abort")) MPI_Abort(MPI_COMM_WORLD, 5);
         if (!strcmp(mode, "segv")) *(volatile int *)0 = 1;
         if (!strcmp(mode, "kill")) raise(SIGKILL);
-        if (!strcmp(mode, "unsupported")) MPI_Win_fence(0, MPI_WIN_NULL);
+        if (!strcmp(mode, "unsupported")) {
+            MPI_Win w;
+            MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_SELF, &w);
+        }
         if (!strcmp(mode, "hang")) {
             printf("rank 1 computing\n");
             fflush(stdout);

@@ -1,31 +1,25 @@
-/* Windows (MPI 4.0 chapter 12) as objects: made by MPI_Win_create, with
- * their group, name, attributes (the keyval functions are attr.c's) and
- * the predefined attributes, freed by MPI_Win_free. mpcr moves no data
- * through them yet: every one-sided communication and synchronisation call
- * (MPI_Put, MPI_Get, MPI_Win_fence...) ends the job as not supported. A
- * window is plain data in the program's memory, so it survives a restart
- * with its handle. Errors of window calls go to MPI_COMM_WORLD's handler
- * (window error handlers are not made yet); MPI_Win_create's to its
- * communicator's. */
+/* Windows (MPI 4.0 chapter 12; docs/one-sided.md) as objects: made by
+ * MPI_Win_create and MPI_Win_allocate, with their group, name, info,
+ * error handler, attributes (the keyval functions are attr.c's) and the
+ * predefined attributes, freed by MPI_Win_free.
+ *
+ * Making a window is collective, and no real collective is made for it:
+ * each rank gets its memory from its own proxy (win_mem.c), then the
+ * members tell each other where it is with the library's allgather, which
+ * a checkpoint's drain covers like any message. Errors of window calls go
+ * to MPI_COMM_WORLD's handler (the generator's rule for WIN); the window's
+ * own handler is kept, returned and called by MPI_Win_call_errhandler. */
 #include "api_gen.h"
 #include "comm/comm.h"
+#include "datatype/dtype.h"
 #include "env/attr.h"
+#include "env/errors.h"
 #include "env/info.h"
 #include "runtime/handle.h"
 #include "win.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct mpcr_win {
-    struct mpcr_object h;
-    void *base;
-    MPI_Aint size;
-    int disp_unit, flavor, model; /* what the predefined attributes point to */
-    int32_t *members;             /* the communicator's, as world ranks */
-    int nmembers;
-    char name[MPI_MAX_OBJECT_NAME];
-};
 
 struct mpcr_win *mpcr_win_get(MPI_Win win)
 {
@@ -34,35 +28,92 @@ struct mpcr_win *mpcr_win_get(MPI_Win win)
 
 static void destroy(void *obj)
 {
-    free(((struct mpcr_win *)obj)->members);
+    struct mpcr_win *w = obj;
+    mpcr_win_mem_release(w);
+    if (w->comm) mpcr_comm_release(w->comm);
+    if (w->info != MPI_INFO_NULL) mpcr_impl_Info_free(&w->info);
+    free(w->members), free(w->peers), free(w->locks), free(w->snap);
+    free(w->post_ranks), free(w->start_ranks);
+}
+
+/* A window of `size` bytes at base (NULL: memory of its own, returned in
+ * *base: MPI_Win_allocate), collective over comm. */
+static int make(void **base, MPI_Count size, MPI_Count disp_unit, MPI_Info info,
+                struct mpcr_comm *comm, int flavor, MPI_Win *win)
+{
+    if (size < 0) return MPI_ERR_SIZE;
+    if (disp_unit <= 0 || disp_unit > INT32_MAX) return MPI_ERR_DISP;
+    if (info != MPI_INFO_NULL && !mpcr_info_get(info)) return MPI_ERR_INFO;
+    if (comm->inter) return MPI_ERR_COMM;
+    struct mpcr_win *w = mpcr_obj_new(MPCR_KIND_WIN, sizeof *w, destroy);
+    if (!w) return MPI_ERR_NO_MEM;
+    w->eh = MPI_ERRORS_ARE_FATAL, w->info = MPI_INFO_NULL;
+    w->members = malloc(((size_t)comm->size + 1) * sizeof *w->members);
+    w->peers = calloc((size_t)comm->size, sizeof *w->peers);
+    w->locks = calloc((size_t)comm->size, 1);
+    int err = !w->members || !w->peers || !w->locks ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+    if (!err && info != MPI_INFO_NULL) err = mpcr_impl_Info_dup(mpcr_info_get(info), &w->info);
+    if (!err) err = mpcr_comm_dup(comm, &w->comm);
+    if (!err) {
+        for (int r = 0; r < comm->size; r++)
+            w->members[r] = mpcr_comm_world_rank(comm, r);
+        w->nmembers = comm->size;
+        w->size = (MPI_Aint)size, w->disp_unit = (int)disp_unit, w->flavor = flavor;
+        /* a created window's memory stays the program's: the public copy is ours */
+        w->model = flavor == MPI_WIN_FLAVOR_CREATE ? MPI_WIN_SEPARATE : MPI_WIN_UNIFIED;
+        err = mpcr_win_mem_make(w, (uint64_t)size);
+    }
+    if (!err) {
+        w->base = flavor == MPI_WIN_FLAVOR_CREATE ? *base : w->mem;
+        if (w->model == MPI_WIN_SEPARATE && size) {
+            if (!(w->snap = malloc((size_t)size))) err = MPI_ERR_NO_MEM;
+            else
+                memcpy(w->mem, w->base, (size_t)size), memcpy(w->snap, w->base, (size_t)size);
+        }
+    }
+    struct mpcr_win_peer mine = {w->offset, (uint64_t)size, (int64_t)disp_unit};
+    /* every member takes part, whatever it got: the result is agreed after */
+    int e = mpcr_impl_Allgather(&mine, sizeof mine, mpcr_type_get(MPI_BYTE), w->peers,
+                                sizeof mine, mpcr_type_get(MPI_BYTE), comm);
+    int agreed = 0, all = 0;
+    agreed = err ? err : e;
+    e = mpcr_impl_Allreduce(&agreed, &all, 1, MPI_INT, mpcr_type_get(MPI_INT), MPI_MAX, comm);
+    if (e || all) {
+        mpcr_obj_drop_handle(w);
+        return e ? e : err ? err : all;
+    }
+    if (flavor != MPI_WIN_FLAVOR_CREATE) *base = w->base;
+    *win = (MPI_Win)mpcr_obj_handle(w);
+    return MPI_SUCCESS;
 }
 
 int mpcr_impl_Win_create(void *base, MPI_Count size, MPI_Count disp_unit, MPI_Info info,
                          struct mpcr_comm *comm, MPI_Win *win)
 {
-    if (size < 0) return MPI_ERR_SIZE;
-    if (disp_unit <= 0 || disp_unit > INT32_MAX) return MPI_ERR_DISP;
-    if (!mpcr_info_valid_or_null(info)) return MPI_ERR_INFO;
-    if (comm->inter) return MPI_ERR_COMM;
-    struct mpcr_win *w = mpcr_obj_new(MPCR_KIND_WIN, sizeof *w, destroy);
-    if (!w) return MPI_ERR_NO_MEM;
-    w->members = malloc(((size_t)comm->size + 1) * sizeof *w->members);
-    if (!w->members) {
-        mpcr_obj_drop_handle(w);
-        return MPI_ERR_NO_MEM;
-    }
-    for (int r = 0; r < comm->size; r++)
-        w->members[r] = mpcr_comm_world_rank(comm, r);
-    w->nmembers = comm->size;
-    w->base = base, w->size = (MPI_Aint)size, w->disp_unit = (int)disp_unit;
-    w->flavor = MPI_WIN_FLAVOR_CREATE, w->model = MPI_WIN_UNIFIED; /* MPICH's answers */
-    *win = (MPI_Win)mpcr_obj_handle(w);
-    return MPI_SUCCESS;
+    return make(&base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_CREATE, win);
+}
+
+int mpcr_impl_Win_allocate(MPI_Count size, MPI_Count disp_unit, MPI_Info info,
+                           struct mpcr_comm *comm, void *baseptr, MPI_Win *win)
+{
+    if (!baseptr) return MPI_ERR_ARG;
+    void *base = NULL;
+    int err = make(&base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_ALLOCATE, win);
+    if (!err) *(void **)baseptr = base;
+    return err;
 }
 
 int mpcr_impl_Win_free(MPI_Win *win, struct mpcr_win *w)
 {
-    int err = mpcr_attr_delete_all(MPCR_ATTR_WIN, (uint32_t)*win); /* delete callbacks */
+    for (int r = 0; r < w->nmembers; r++)
+        if (w->locks[r] != WIN_UNLOCKED) return MPI_ERR_RMA_SYNC;
+    /* No member frees its memory while another may still reach it (MPI
+     * 4.0 12.2.5: Win_free is collective). No merge of a separate window:
+     * its last synchronisation made the copies agree, and programs free
+     * the window's memory before the window (MPICH's rma/test3). */
+    int err = mpcr_impl_Barrier(w->comm);
+    if (err) return err;
+    err = mpcr_attr_delete_all(MPCR_ATTR_WIN, (uint32_t)*win); /* delete callbacks */
     if (err) return err;
     mpcr_obj_drop_handle(w);
     *win = MPI_WIN_NULL;
@@ -90,6 +141,45 @@ int mpcr_impl_Win_get_name(struct mpcr_win *w, char *name, int *resultlen)
     memcpy(name, w->name, n + 1);
     *resultlen = (int)n;
     return MPI_SUCCESS;
+}
+
+/* The hints in use: those given (mpcr takes none of them into account, as
+ * MPI allows; MPICH answers those it knows with their values). */
+int mpcr_impl_Win_get_info(struct mpcr_win *w, MPI_Info *info_used)
+{
+    if (!info_used) return MPI_ERR_ARG;
+    return w->info != MPI_INFO_NULL ? mpcr_impl_Info_dup(mpcr_info_get(w->info), info_used)
+                                    : mpcr_impl_Info_create(info_used);
+}
+
+int mpcr_impl_Win_set_info(struct mpcr_win *w, struct mpcr_info *info)
+{
+    MPI_Info copy;
+    int err = mpcr_impl_Info_dup(info, &copy);
+    if (err) return err;
+    if (w->info != MPI_INFO_NULL) mpcr_impl_Info_free(&w->info);
+    w->info = copy;
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Win_set_errhandler(struct mpcr_win *w, MPI_Errhandler errhandler)
+{
+    w->eh = errhandler;
+    return MPI_SUCCESS;
+}
+
+int mpcr_impl_Win_get_errhandler(struct mpcr_win *w, MPI_Errhandler *errhandler)
+{
+    if (!errhandler) return MPI_ERR_ARG;
+    *errhandler = w->eh;
+    return MPI_SUCCESS;
+}
+
+/* One object kind for every handler, as in MPICH (errhandler.c). */
+int mpcr_impl_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler)
+{
+    return mpcr_impl_Comm_create_errhandler((MPI_Comm_errhandler_function *)(void (*)(void))fn,
+                                            errhandler);
 }
 
 int mpcr_win_predefined(struct mpcr_win *w, int keyval, void *value, int *flag)

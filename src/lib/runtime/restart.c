@@ -9,6 +9,7 @@
 #include "runtime.h"
 #include "staging.h"
 #include "report.h"
+#include "rma/win.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -65,6 +66,7 @@ static void on_restarted(void *arg)
     char where[4 * 1000 + 64 + 1] = {0};
     ssize_t n = recv(MPCR_RESTART_FD, where, sizeof where - 1, 0);
     mpcr_shares_restarted(MPCR_RESTART_FD); /* before the new proxy serves a call that names them */
+    mpcr_wins_restarted(MPCR_RESTART_FD);   /* windows' memory, attached again there */
     close(fd);
     close(MPCR_RESTART_FD);
     /* the fields, each "" where the answer ended before it */

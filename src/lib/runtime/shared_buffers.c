@@ -213,7 +213,7 @@ static int resident(uintptr_t lo, uintptr_t hi)
  * others, and must see none half made or about to be used. Calls to the proxy are made
  * with checkpoints let in again (`mask`: the one the program had), since
  * a checkpoint waits for them. */
-static void hold_checkpoints(sigset_t *mask)
+void mpcr_hold_checkpoints(sigset_t *mask)
 {
     sigset_t ckpt;
     sigemptyset(&ckpt);
@@ -221,7 +221,7 @@ static void hold_checkpoints(sigset_t *mask)
     pthread_sigmask(SIG_BLOCK, &ckpt, mask);
 }
 
-static void let_checkpoints_in(const sigset_t *mask)
+void mpcr_let_checkpoints_in(const sigset_t *mask)
 {
     pthread_sigmask(SIG_SETMASK, mask, NULL);
 }
@@ -229,11 +229,11 @@ static void let_checkpoints_in(const sigset_t *mask)
 static void unshare_at_proxy(uint64_t offset, const sigset_t *mask)
 {
     sigset_t held;
-    let_checkpoints_in(mask);
+    mpcr_let_checkpoints_in(mask);
     struct mpcr_call *call = mpcr_call_begin_aside(MPCR_OP_UNSHARE);
     call->offset = offset;
     mpcr_call_finish(); /* a restart in between: the new proxy never had it, MPI_ERR_ARG */
-    hold_checkpoints(&held);
+    mpcr_hold_checkpoints(&held);
 }
 
 /* Forgets share i: this side's mirror goes, the proxy's mapping too. The
@@ -260,11 +260,11 @@ static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
     uint64_t length = (uint64_t)(hi - lo) + 2 * PAGE;
     unsigned generation = restarts;
     sigset_t held;
-    let_checkpoints_in(mask);
+    mpcr_let_checkpoints_in(mask);
     struct mpcr_call *call = mpcr_call_begin_aside(MPCR_OP_SHARE);
     call->bytes = length;
     const struct mpcr_reply *r = mpcr_call_finish();
-    hold_checkpoints(&held);
+    mpcr_hold_checkpoints(&held);
     if (r->rc) return -1;
     int proxy_fd = r->value;
     uint64_t offset = r->bytes;
@@ -329,9 +329,9 @@ void mpcr_shares_sweep(void)
     atomic_store_explicit(&mpcr.chan->sweep_shares, 0, memory_order_relaxed);
     if (!nshares) return;
     sigset_t mask;
-    hold_checkpoints(&mask); /* (before maps() opens its descriptor, which no image may hold) */
+    mpcr_hold_checkpoints(&mask); /* (before maps() opens its descriptor, which no image may hold) */
     if (maps() >= 0) drop_given_back(&mask);
-    let_checkpoints_in(&mask);
+    mpcr_let_checkpoints_in(&mask);
 }
 
 /* The share that may carry [d, d + n), made if need be; -1: none. */
@@ -416,7 +416,7 @@ static int use(const void *data, uint64_t bytes, int sending, uint64_t *offset)
 {
     if (!enabled() || bytes < (uint64_t)min_bytes) return 0;
     sigset_t mask;
-    hold_checkpoints(&mask);
+    mpcr_hold_checkpoints(&mask);
     if (gone_waiting) { /* since a checkpoint: the proxy's mappings of forgotten shares go */
         gone_waiting = 0;
         for (unsigned i = 0; i < nshares;)
@@ -431,7 +431,7 @@ static int use(const void *data, uint64_t bytes, int sending, uint64_t *offset)
         if (sending) copy_ends(&shares[i], (uintptr_t)data, (uintptr_t)data + bytes, 1);
         *offset = offset_of(&shares[i], (uintptr_t)data);
     }
-    let_checkpoints_in(&mask);
+    mpcr_let_checkpoints_in(&mask);
     /* The progress helper sweeps while the program computes (progress.c);
      * started inside a call of the program only (mpcr_lock_depth: the
      * library held), and not with checkpoints held off, a mask the thread
@@ -482,7 +482,7 @@ void mpcr_share_received(uint64_t offset, uint64_t got)
 void mpcr_share_release(uint64_t offset)
 {
     sigset_t mask;
-    hold_checkpoints(&mask);
+    mpcr_hold_checkpoints(&mask);
     struct share *s = &shares[share_at(offset)];
     /* No call to the proxy here: this may run inside another call's
      * completion (a carried post's, post_queue.c). A share done with is
@@ -491,7 +491,7 @@ void mpcr_share_release(uint64_t offset)
         munmap(s->mirror, length_of(s));
         s->gone = gone_waiting = 1;
     }
-    let_checkpoints_in(&mask);
+    mpcr_let_checkpoints_in(&mask);
 }
 
 /* ---- checkpoints and fork ---- */
@@ -606,7 +606,7 @@ int mpcr_shares_leave(uintptr_t lo, uintptr_t hi, int discard)
     lo &= ~(PAGE - 1);
     hi = (hi + PAGE - 1) & ~(PAGE - 1);
     sigset_t mask;
-    hold_checkpoints(&mask); /* the hook must not privatize a piece half done */
+    mpcr_hold_checkpoints(&mask); /* the hook must not privatize a piece half done */
     int rc = 0;
     char name[32]; /* "/memfd:mpcr-shared (deleted)" fits */
     for (uintptr_t a = lo; a < hi && !rc;) {
@@ -625,7 +625,7 @@ int mpcr_shares_leave(uintptr_t lo, uintptr_t hi, int discard)
         }
         if (!private_again(from, to - from, prot_of(&q), discard != 0)) rc = -1;
     }
-    let_checkpoints_in(&mask);
+    mpcr_let_checkpoints_in(&mask);
     return rc;
 }
 

@@ -5,6 +5,7 @@
 #ifndef MPCR_STAGING_H
 #define MPCR_STAGING_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "channel.h"
@@ -20,6 +21,11 @@ int mpcr_share_recv(void *data, uint64_t bytes, uint64_t *offset);
 void mpcr_share_received(uint64_t offset, uint64_t got);
 void mpcr_share_release(uint64_t offset);
 void mpcr_shares_before_checkpoint(void); /* checkpoint hooks (restart.c) */
+/* Checkpoints held off (the checkpoint signal blocked; mask: the program's)
+ * while a table the checkpoint's hooks read is changed; never around a
+ * call to the proxy, which a checkpoint waits for. */
+void mpcr_hold_checkpoints(sigset_t *mask);
+void mpcr_let_checkpoints_in(const sigset_t *mask);
 void mpcr_shares_restarted(int sock);
 /* Whether a share was ever made (any thread may ask: the progress helper's
  * sweeps, progress.c). */

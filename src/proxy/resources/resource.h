@@ -89,5 +89,6 @@ extern const struct proxy_resource resource_creations; /* creation.c */
 extern const struct proxy_resource resource_requests;  /* requests.c */
 extern const struct proxy_resource resource_drained;   /* drained.c */
 extern const struct proxy_resource resource_files;     /* files.c */
+extern const struct proxy_resource resource_windows;   /* windows.c */
 
 #endif

@@ -13,8 +13,10 @@
 #include "requests.h"
 #include "serve_file.h"
 #include "serve_p2p.h"
+#include "serve_win.h"
 #include "shared.h"
 #include "stats.h"
+#include "windows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +81,7 @@ static void op_finalize(const struct mpcr_call *c, struct mpcr_reply *r)
 {
     (void)c;
     ckpt_finalizing();
+    windows_finalize();
     r->rc = error_class(MPI_Finalize());
     proxy.finalized = 1;
 }

@@ -6,6 +6,7 @@
 #include "proxy.h"
 #include "report.h"
 #include "shared.h"
+#include "windows.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,9 +38,7 @@ static int add_range(int fd, uint64_t offset, uint64_t length)
     return MPI_SUCCESS;
 }
 
-/* Seals fd's size (the program, which opens it too, cannot shrink it under
- * the proxy's mapping); whether it is sealed so and `length` long. */
-static int sealed(int fd, uint64_t length)
+int shared_sealed(int fd, uint64_t length)
 {
     struct stat st;
     fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
@@ -79,7 +78,7 @@ void op_share(const struct mpcr_call *c, struct mpcr_reply *r)
     if (!length || length % MPCR_PAGE_SIZE || length > MPCR_SHARED_END - MPCR_SHARED_BASE) return;
     if ((r->rc = free_offset(length, &offset))) return;
     int fd = memfd_create("mpcr-shared", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (fd < 0 || ftruncate(fd, (off_t)length) < 0 || !sealed(fd, length) ||
+    if (fd < 0 || ftruncate(fd, (off_t)length) < 0 || !shared_sealed(fd, length) ||
         (r->rc = add_range(fd, offset, length))) {
         if (fd >= 0) close(fd);
         r->rc = MPI_ERR_NO_MEM;
@@ -132,9 +131,18 @@ void shared_accept(int sock)
         struct mpcr_shared_handover h;
         int fd = -1;
         if (mpcr_recv_fd(sock, &fd, &h, sizeof h) || fd < 0) return; /* closed: all handed over */
+        if (h.offset & MPCR_WIN_HANDOVER) {
+            if (windows_accept(fd, h.offset & ~MPCR_WIN_HANDOVER, h.length)) {
+                mpcr_report("rank %d: a window's memory handed over at the restart is not the "
+                            "state file's",
+                            proxy.rank);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+            continue;
+        }
         int ok = h.offset >= MPCR_SHARED_BASE && h.offset <= MPCR_SHARED_END && h.length &&
                  h.length % MPCR_PAGE_SIZE == 0 && h.length <= MPCR_SHARED_END - h.offset &&
-                 !overlaps(h.offset, h.length) && sealed(fd, h.length) &&
+                 !overlaps(h.offset, h.length) && shared_sealed(fd, h.length) &&
                  !add_range(fd, h.offset, h.length);
         if (!ok) {
             mpcr_report("rank %d: cannot map a shared buffer handed over at the restart",

@@ -22,7 +22,12 @@ void shared_nudge(struct mpcr_chan *ch);
 int in_shared(uint64_t offset, uint64_t bytes);
 
 /* After a restart: the program hands each range's new memfd over the
- * set-up socket (src/lib/runtime/restart.c); maps them until the socket closes. */
+ * set-up socket (src/lib/runtime/restart.c); maps them until the socket
+ * closes. A window's memory (MPCR_WIN_HANDOVER) goes to windows_accept. */
 void shared_accept(int sock);
+
+/* Seals fd's size (the program, which opens it too, cannot shrink it under
+ * the proxy's mapping); whether it is sealed so and `length` long. */
+int shared_sealed(int fd, uint64_t length);
 
 #endif

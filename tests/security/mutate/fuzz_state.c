@@ -5,7 +5,7 @@
  * each damaged copy in a forked child, which replays it as a restarted
  * proxy would: communicators re-created, requests and cache filled. Besides
  * plain damage, the header's counts, saved requests, cached messages and
- * the communicator record, creations, duplicates and open files are given extreme values or random bytes with the
+ * the communicator record, creations, duplicates, open files and windows are given extreme values or random bytes with the
  * trailing CRC32C made right again, so that the checks behind it are tried;
  * so are the sections' headers (names, versions, sizes).
  *   fuzz_state STATE_FILE SCRATCH_DIR   (MUTATE_ITERATIONS, MUTATE_SEED)
@@ -157,8 +157,8 @@ static void damage(struct mutate_rng *g, int kind, unsigned char *buf, size_t le
         break;
     }
     case RECORD: {
-        static const char *const records[] = {"comms", "creations", "idups", "files"};
-        const char *name = records[mutate_below(g, 4)];
+        static const char *const records[] = {"comms", "creations", "idups", "files", "windows"};
+        const char *name = records[mutate_below(g, COUNT(records))];
         size_t bytes, at = section_data(name, &bytes);
         if (!bytes) break;
         if (mutate_below(g, 2)) {

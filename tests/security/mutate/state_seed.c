@@ -3,7 +3,8 @@
  * receives posted and not matched (saved requests), messages sent to
  * itself and not received (the drain takes them into the cache), a file
  * open (STATE_SEED_FILE: run.sh names one in its scratch directory) with
- * hints, a view of a derived filetype, atomicity and a pointer. It says
+ * hints, a view of a derived filetype, atomicity and a pointer, two
+ * windows (allocated, created: their memory attached at the proxy). It says
  * "ready" and waits up to 60 s for `mpcr checkpoint --exit`; run to its
  * end, it receives everything and says "state_seed rank 0: done". */
 #include <mpi.h>
@@ -41,6 +42,10 @@ int main(int argc, char **argv)
         MPI_Info_free(&info);
         MPI_Type_free(&vec);
     }
+    MPI_Win wa, wb;
+    int *wmem, wbuf[64] = {0};
+    MPI_Win_allocate(5000 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &wmem, &wa);
+    MPI_Win_create(wbuf, sizeof wbuf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &wb);
     printf("ready\n");
     fflush(stdout);
     for (int i = 0; i < 600; i++)
@@ -53,6 +58,8 @@ int main(int argc, char **argv)
     MPI_Waitall(4, r, st);
     printf("state_seed rank 0: %s\n", in[0] == 1 && in[1] == 2 && got[0] == 3 && got[1] == 4 ? "done" : "wrong");
     if (fh != MPI_FILE_NULL) MPI_File_close(&fh);
+    MPI_Win_free(&wa);
+    MPI_Win_free(&wb);
     MPI_Comm_free(&dup);
     MPI_Comm_free(&split);
     MPI_Finalize();

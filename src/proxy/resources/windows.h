@@ -1,0 +1,37 @@
+/* Windows (one-sided; docs/one-sided.md) as a resource of the proxy
+ * (windows.c): the proxy's one real window, dynamic over MPI_COMM_WORLD and
+ * locked for its whole life, and the memory of every window of its program
+ * attached to it: memfds mapped in a reservation of this proxy's own, each
+ * named by its offset there. The handlers of the WIN calls are
+ * serve/serve_win.c. */
+#ifndef MPCR_PROXY_WINDOWS_H
+#define MPCR_PROXY_WINDOWS_H
+
+#include "proxy.h"
+
+/* At the proxy's start, collective over the proxies of the job, before any
+ * program runs: the reservation, the dynamic window, every proxy's base.
+ * When the real MPI refuses, one-sided calls are refused later, not the job. */
+void windows_init(void);
+/* Before MPI_Finalize (collective, as MPI_Finalize is). */
+void windows_finalize(void);
+
+/* The real window, or MPI_WIN_NULL when this MPI gave none. */
+MPI_Win windows_real(void);
+/* The address of world rank r's reservation, as its proxy attached it. */
+MPI_Aint windows_base(int r);
+
+/* A new memfd of `length` bytes (whole pages) for window `win`, mapped at
+ * a free offset and attached: its descriptor and offset. An MPI error class. */
+int windows_memory(uint32_t win, uint64_t length, int *fd, uint64_t *offset);
+/* The memory at offset detached, unmapped, forgotten. An MPI error class. */
+int windows_release(uint64_t offset);
+/* A restart's hand-over (shared.c gives it what carries MPCR_WIN_HANDOVER):
+ * the memfd of a window the state file named. 0, or -1 (not named so). */
+int windows_accept(int fd, uint64_t offset, uint64_t length);
+/* The idle proxy, between naps: 1 when windows are attached, after a turn
+ * of the real MPI's progress (passive target: others' operations on this
+ * rank's windows), else 0. */
+int windows_progress(void);
+
+#endif

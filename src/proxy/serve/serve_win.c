@@ -1,0 +1,235 @@
+/* The WIN call (channel.h, struct mpcr_win_call; docs/one-sided.md): the
+ * program's one-sided operations, made by the real MPI on the proxy's one
+ * dynamic window (resources/windows.c), each flushed to its target before
+ * the call is answered, so that nothing one-sided is in flight while the
+ * program is outside a call: a checkpoint has nothing of it to drain.
+ *
+ * The program is not trusted: the call's struct is copied, its data must
+ * lie in the staging area (or a shared buffer), its target be a world rank,
+ * its op and types be ones this proxy knows. */
+#include "proxy.h"
+#include "real_types.h"
+#include "serve_win.h"
+#include "shared.h"
+#include "windows.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A lock word (docs/one-sided.md): the count of shared holders, plus this
+ * while an exclusive holder has it. */
+#define LOCK_EXCLUSIVE ((int64_t)1 << 32)
+
+/* This MPI's predefined op for mpcr's ABI value (MPICH's handles), or
+ * MPI_OP_NULL. */
+static MPI_Op real_op(uint32_t abi)
+{
+    switch (abi) {
+    case 0x58000001u: return MPI_MAX;
+    case 0x58000002u: return MPI_MIN;
+    case 0x58000003u: return MPI_SUM;
+    case 0x58000004u: return MPI_PROD;
+    case 0x58000005u: return MPI_LAND;
+    case 0x58000006u: return MPI_BAND;
+    case 0x58000007u: return MPI_LOR;
+    case 0x58000008u: return MPI_BOR;
+    case 0x58000009u: return MPI_LXOR;
+    case 0x5800000au: return MPI_BXOR;
+    case 0x5800000bu: return MPI_MINLOC;
+    case 0x5800000cu: return MPI_MAXLOC;
+    case 0x5800000du: return MPI_REPLACE;
+    case 0x5800000eu: return MPI_NO_OP;
+    default: return MPI_OP_NULL;
+    }
+}
+
+/* The real datatypes are built with the large-count constructors where the
+ * MPI has them (real_types.c), whose types MPICH 4.0.2's int
+ * MPI_Type_get_envelope refuses: they are read with the _c forms there. */
+#if MPI_VERSION >= 4
+typedef MPI_Count env_count;
+#define ENVELOPE(t, ni, na, nc, nt, comb) MPI_Type_get_envelope_c(t, ni, na, nc, nt, comb)
+#define CONTENTS(t, ni, na, nc, nt, i, a, c, ty) MPI_Type_get_contents_c(t, ni, na, nc, nt, i, a, c, ty)
+#else
+typedef int env_count;
+#define ENVELOPE(t, ni, na, nc, nt, comb) ((void)(nc), MPI_Type_get_envelope(t, ni, na, nt, comb))
+#define CONTENTS(t, ni, na, nc, nt, i, a, c, ty) ((void)(nc), (void)(c), MPI_Type_get_contents(t, ni, na, nt, i, a, ty))
+#endif
+
+/* Whether t is a derived type (whose handles get_contents returns anew). */
+static int derived(MPI_Datatype t)
+{
+    env_count ni, na, nc = 0, nt;
+    int combiner;
+    return !ENVELOPE(t, &ni, &na, &nc, &nt, &combiner) && combiner != MPI_COMBINER_NAMED;
+}
+
+/* The predefined type t is made of (an accumulate's target type is made
+ * of one, MPI 4.0 12.3.4): the origin's bytes are elements of it. */
+static MPI_Datatype basic_of(MPI_Datatype t)
+{
+    int owned = 0;
+    for (;;) {
+        env_count ni, na, nc = 0, nt;
+        int combiner;
+        if (ENVELOPE(t, &ni, &na, &nc, &nt, &combiner)) return MPI_DATATYPE_NULL;
+        if (combiner == MPI_COMBINER_NAMED) return t;
+        int *ints = malloc(((size_t)ni + 1) * sizeof *ints);
+        MPI_Aint *addrs = malloc(((size_t)na + 1) * sizeof *addrs);
+        MPI_Count *counts = malloc(((size_t)nc + 1) * sizeof *counts);
+        MPI_Datatype *types = malloc(((size_t)nt + 1) * sizeof *types), next = MPI_DATATYPE_NULL;
+        if (ints && addrs && counts && types && nt > 0 &&
+            !CONTENTS(t, ni, na, nc, nt, ints, addrs, counts, types)) {
+            next = types[0];
+            for (env_count i = 1; i < nt; i++)
+                if (derived(types[i])) MPI_Type_free(&types[i]);
+        }
+        free(ints), free(addrs), free(counts), free(types);
+        if (owned) MPI_Type_free(&t);
+        if (next == MPI_DATATYPE_NULL) return next;
+        t = next, owned = derived(next);
+    }
+}
+
+/* One attempt at the lock word at disp of target: whether it was taken.
+ * Exclusive: compare-and-swap 0 to LOCK_EXCLUSIVE; shared: add 1, taken if
+ * no exclusive holder was there, else the add undone. Where the target is
+ * this rank an exclusive attempt adds too (taken if the word was 0, else
+ * undone): Open MPI 4.1's osc/rdma crashes on a compare-and-swap to the
+ * rank itself (natively too: vader's emulated atomics). The library asks
+ * again later (with a pause of its own: two adding contenders could
+ * otherwise undo each other in step). */
+static int lock_try(MPI_Win w, int target, MPI_Aint disp, int exclusive, int64_t *taken)
+{
+    int64_t old = 0;
+    int rc;
+    if (exclusive && target != proxy.rank) {
+        int64_t x = LOCK_EXCLUSIVE, zero = 0;
+        rc = MPI_Compare_and_swap(&x, &zero, &old, MPI_INT64_T, target, disp, w);
+        if (!rc) rc = MPI_Win_flush(target, w);
+        *taken = !rc && old == 0;
+        return rc;
+    }
+    int64_t add = exclusive ? LOCK_EXCLUSIVE : 1, back = -add;
+    rc = MPI_Fetch_and_op(&add, &old, MPI_INT64_T, target, disp, MPI_SUM, w);
+    if (!rc) rc = MPI_Win_flush(target, w);
+    *taken = !rc && (exclusive ? old == 0 : old < LOCK_EXCLUSIVE);
+    if (!rc && !*taken) {
+        rc = MPI_Accumulate(&back, 1, MPI_INT64_T, target, disp, 1, MPI_INT64_T, MPI_SUM, w);
+        if (!rc) rc = MPI_Win_flush(target, w);
+    }
+    return rc;
+}
+
+static int unlock(MPI_Win w, int target, MPI_Aint disp, int exclusive)
+{
+    int64_t back = exclusive ? -LOCK_EXCLUSIVE : -1;
+    int rc = MPI_Accumulate(&back, 1, MPI_INT64_T, target, disp, 1, MPI_INT64_T, MPI_SUM, w);
+    return rc ? rc : MPI_Win_flush(target, w);
+}
+
+/* Whether [off, off + n) is the program's: staged or shared. */
+static int staged(uint64_t off, uint64_t n)
+{
+    return in_staging(off, n) || in_shared(off, n);
+}
+
+/* The accumulating operations: op and the elements of the basic type the
+ * target type is made of (the origin's and result's bytes are some). */
+static int acc_args(const struct mpcr_win_call *wc, MPI_Datatype tt, MPI_Op *op,
+                    MPI_Datatype *basic, int *size)
+{
+    *op = real_op(wc->rop);
+    *basic = basic_of(tt);
+    if (*op == MPI_OP_NULL) return MPI_ERR_OP;
+    if (*basic == MPI_DATATYPE_NULL || MPI_Type_size(*basic, size) || *size <= 0 ||
+        wc->bytes % (unsigned)*size || wc->aux_bytes % (unsigned)*size)
+        return MPI_ERR_TYPE;
+    return MPI_SUCCESS;
+}
+
+/* Every operation that moves data, to or from the target. */
+static int transfer(MPI_Win w, MPI_Aint disp, struct mpcr_win_call *wc)
+{
+    if (!staged(wc->data, wc->bytes) || !staged(wc->aux, wc->aux_bytes)) return MPI_ERR_BUFFER;
+    /* large counts: later (the int forms; Open MPI 4.1 has no _c one-sided calls) */
+    if (wc->bytes > INT_MAX || wc->aux_bytes > INT_MAX || wc->tcount > INT_MAX) return MPI_ERR_COUNT;
+    MPI_Datatype tt = real_type(wc->ttype), basic;
+    if (tt == MPI_DATATYPE_NULL) {
+        wc->unknown_type = 1;
+        return MPI_ERR_TYPE;
+    }
+    void *in = wc->bytes ? staging(wc->data) : NULL, *out = wc->aux_bytes ? staging(wc->aux) : NULL;
+    int n = (int)wc->bytes, on = (int)wc->aux_bytes, tn = (int)wc->tcount, t = wc->target, rc, size;
+    MPI_Op op;
+    switch (wc->op) {
+    case MPCR_WIN_PUT: rc = MPI_Put(in, n, MPI_BYTE, t, disp, tn, tt, w); break;
+    case MPCR_WIN_GET: rc = MPI_Get(out, on, MPI_BYTE, t, disp, tn, tt, w); break;
+    case MPCR_WIN_ACC:
+        if (!(rc = acc_args(wc, tt, &op, &basic, &size)))
+            rc = MPI_Accumulate(in, n / size, basic, t, disp, tn, tt, op, w);
+        break;
+    case MPCR_WIN_GET_ACC:
+        if (!(rc = acc_args(wc, tt, &op, &basic, &size)))
+            rc = MPI_Get_accumulate(in, n / size, basic, out, on / size, basic, t, disp, tn, tt,
+                                    op, w);
+        break;
+    case MPCR_WIN_FETCH_OP:
+    case MPCR_WIN_CAS: {
+        /* one element of a predefined type: the origin's (none for MPI_NO_OP), and for a
+           compare-and-swap the compared one after it */
+        int cas = wc->op == MPCR_WIN_CAS;
+        op = cas ? MPI_OP_NULL : real_op(wc->rop);
+        if (!cas && op == MPI_OP_NULL) {
+            rc = MPI_ERR_OP;
+            break;
+        }
+        int elements = cas ? 2 : op == MPI_NO_OP ? 0 : 1;
+        if (MPI_Type_size(tt, &size) || size <= 0 || on != size || n != elements * size) {
+            rc = MPI_ERR_TYPE;
+            break;
+        }
+        rc = cas ? MPI_Compare_and_swap(in, (char *)in + size, out, tt, t, disp, w)
+                 : MPI_Fetch_and_op(in ? in : out, out, tt, t, disp, op, w);
+        break;
+    }
+    default: rc = MPI_ERR_ARG;
+    }
+    return rc ? rc : MPI_Win_flush(t, w);
+}
+
+static int serve_win(struct mpcr_win_call *wc)
+{
+    switch (wc->op) {
+    case MPCR_WIN_MEMORY: return windows_memory(wc->win, wc->bytes, &wc->fd, &wc->offset);
+    case MPCR_WIN_RELEASE: return windows_release(wc->at);
+    default: break;
+    }
+    MPI_Win w = windows_real();
+    if (w == MPI_WIN_NULL) return MPI_ERR_UNSUPPORTED_OPERATION;
+    if (wc->target < 0 || wc->target >= proxy.size) return MPI_ERR_RANK;
+    if (wc->at > MPCR_WIN_RESERVE) return MPI_ERR_DISP;
+    MPI_Aint disp = windows_base(wc->target) + (MPI_Aint)wc->at;
+    switch (wc->op) {
+    case MPCR_WIN_LOCK: return lock_try(w, wc->target, disp, wc->flag != 0, &wc->result);
+    case MPCR_WIN_UNLOCK: return unlock(w, wc->target, disp, wc->flag != 0);
+    default: return transfer(w, disp, wc);
+    }
+}
+
+void op_win(const struct mpcr_call *c, struct mpcr_reply *r)
+{
+    struct mpcr_win_call wc;
+    if (c->bytes < sizeof wc) {
+        r->rc = error_class(MPI_ERR_ARG);
+        return;
+    }
+    memcpy(&wc, staging(c->offset), sizeof wc); /* checked as MPCR_ARG_DATA */
+    wc.result = 0, wc.offset = 0, wc.fd = -1, wc.unknown_type = 0;
+    int rc = wc.op < MPCR_WIN_OPS ? serve_win(&wc) : MPI_ERR_ARG;
+    r->rc = error_class(rc);
+    struct mpcr_win_call *out = staging(c->offset); /* the program's copy: the results back */
+    out->result = wc.result, out->offset = wc.offset, out->fd = wc.fd;
+    out->unknown_type = wc.unknown_type;
+}

@@ -1,0 +1,33 @@
+# Tests of one-sided communication (MPI 4.0 chapter 12; docs/one-sided.md; included by
+# tests/CMakeLists.txt; mpi_test is defined there).
+
+# tests/ckpt/ckpt_rma.c: a window made by MPI_Win_allocate and one by MPI_Win_create on the
+# program's heap; every step a fence epoch of Put, Accumulate (predefined and derived target
+# types), a computation inside the epoch, a fence epoch of Get; on the created window a Put
+# through a derived target type, MAX and REPLACE accumulates and the program's own stores
+# (a separate window's private copy); a mutex on rank 0's counter (lock exclusive, get, put,
+# unlock: exact only if the lock excludes), lock_all with an accumulate to every rank,
+# flush_all; the windows' attributes, group, name and error handler. Rank 0 prints every
+# rank's checksums. Against native MPICH (2 and 3 ranks), under Open MPI's proxy, and
+# checkpointed at random instants (inside epochs, while a rank waits for a lock): --exit and
+# restart (the windows' memory handed to the new proxies and attached again; restarted once
+# under Open MPI), and checkpoint-and-continue with a restart from the last generation.
+add_executable(t_ckpt_rma ckpt/ckpt_rma.c)
+target_link_libraries(t_ckpt_rma PRIVATE PkgConfig::MPICH)
+target_compile_options(t_ckpt_rma PRIVATE -O2)
+set_target_properties(t_ckpt_rma PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+mpi_test(mpi.rma 2 t_ckpt_rma 40 1)
+mpi_test(mpi.rma3 3 t_ckpt_rma 20 1)
+add_test(NAME ckpt.rma COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 2 2
+    $<TARGET_FILE:t_ckpt_rma> 60 15)
+add_test(NAME ckpt.rma_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 2 2
+    $<TARGET_FILE:t_ckpt_rma> 60 15)
+set_tests_properties(ckpt.rma ckpt.rma_continue PROPERTIES
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK mpi_job TIMEOUT 300)
+if(TARGET mpcr-proxy-openmpi)
+    mpi_test(openmpi.rma 2 t_ckpt_rma 40 1)
+    set_property(TEST openmpi.rma APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    set_property(TEST ckpt.rma APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
+endif()
+
+mpcr_label_family(rma)
