@@ -9,7 +9,7 @@ set_property(GLOBAL PROPERTY MPCR_TEST_AREAS
     datatype    # datatype constructors, pack/unpack, external32
     attr        # info, attributes with callbacks, error handlers, classes and codes
     io          # MPI-IO: files, views, pointers, across checkpoints
-    rma         # one-sided: windows, epochs, locks, across checkpoints
+    onesided    # one-sided: windows, epochs, locks, across checkpoints
     api         # the generated surface: exports, functions table, entry points, handles, channel
     job         # running a job: stdin, exit statuses, failures, idle CPU, unprivileged, stock mpicc
     threads     # MPI_THREAD_MULTIPLE, hybrid MPI + OpenMP
@@ -26,6 +26,23 @@ set_property(GLOBAL PROPERTY MPCR_TEST_MODES
     ckpt        # checkpoints an MPI job (and restarts it, or is refused)
     openmpi     # runs or restarts on Open MPI's proxy
     slurm)      # through Slurm's daemons (scripts/slurm)
+# No label may be part of another: `ctest -L` takes a regular expression (an area named
+# rma would select conformance too).
+function(mpcr_check_label_names)
+    get_property(areas GLOBAL PROPERTY MPCR_TEST_AREAS)
+    get_property(modes GLOBAL PROPERTY MPCR_TEST_MODES)
+    set(all ${areas} ${modes})
+    list(REMOVE_DUPLICATES all)
+    foreach(a IN LISTS all)
+        foreach(b IN LISTS all)
+            string(FIND "${b}" "${a}" at)
+            if(NOT a STREQUAL b AND at GREATER -1)
+                message(FATAL_ERROR "tests/labels.cmake: label ${a} is part of label ${b}")
+            endif()
+        endforeach()
+    endforeach()
+endfunction()
+mpcr_check_label_names()
 
 # mpcr_label_family(AREA [MODE...]): labels the tests this directory registered since the
 # previous call (whatever helper or add_test made them) with AREA and each MODE, and with the

@@ -23,11 +23,11 @@ add_test(NAME ckpt.rma COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-res
 add_test(NAME ckpt.rma_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 2 2
     $<TARGET_FILE:t_ckpt_rma> 60 15)
 set_tests_properties(ckpt.rma ckpt.rma_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK mpi_job TIMEOUT 300)
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
     mpi_test(openmpi.rma 2 t_ckpt_rma 40 1)
     set_property(TEST openmpi.rma APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
     set_property(TEST ckpt.rma APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
 
-mpcr_label_family(rma)
+mpcr_label_family(onesided)
