@@ -27,6 +27,10 @@ sec_test(lifecycle lifecycle.sh $<TARGET_FILE:sec_wait> $<TARGET_FILE:t_ckpt_rin
 # points 5, 6: idle connections stall no checkpoint; a forged report is refused; a TCP stranger is closed soon
 sec_test(coord_conns coord_conns.sh $<TARGET_FILE:sec_wait>)
 
+# issue 43, point 1: a restart maps the checkpoint's program or a copy with its contents; a
+# rebuilt, doctored or swapped one (as root: nobody's swap in a directory nobody can write) refused
+sec_test(swapped_program swapped_program.sh $<TARGET_FILE:sec_wait>)
+
 mpcr_label_family(security)
 
 # point 2 for MPI jobs: swapped rank images, another job's image or state file refused (as the current user only: an MPI job is the costly part)
