@@ -15,6 +15,7 @@
 #include "ckpt_common.h"
 #include "cli.h"
 #include "file_trust.h"
+#include "option_value.h"
 #include "path.h"
 #include "signal_option.h"
 
@@ -162,8 +163,9 @@ int cmd_restart(int argc, char **argv)
             continue;
         }
         if ((!strcmp(argv[i], "-n") || !strcmp(argv[i], "-np")) && i + 1 < argc) {
-            n = atoi(argv[++i]);
-            if (n <= 0) return usage();
+            long v;
+            if (mpcr_opt_count("restart", "-n", argv[++i], INT_MAX, &v)) return usage();
+            n = (int)v;
         } else if (!strcmp(argv[i], "--mpi") && i + 1 < argc) {
             mpi_opt = argv[++i];
         } else if (!strcmp(argv[i], "--coordinator") && i + 1 < argc) {
