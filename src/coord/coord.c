@@ -31,6 +31,7 @@
 #include "coord_protocol.h"
 #include "path.h"
 #include "private.h"
+#include "proc_stat.h"
 
 static int sock_addr(const char *dir, struct sockaddr_un *a)
 {
@@ -338,14 +339,9 @@ static void try_signal(struct mpcr_coord *c, pid_t child, struct pending *p)
 /* The state letter of /proc/PID/stat ('T' stopped, 't' traced), or 0. */
 static char process_state(pid_t pid)
 {
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f) fclose(f);
-    buf[n] = 0;
-    const char *end = strrchr(buf, ')'); /* the name may hold anything but ends at the last ')' */
-    return end && end[1] == ' ' ? end[2] : 0;
+    char buf[512];
+    const char *state = mpcr_proc_stat(pid, buf, sizeof buf);
+    return state ? state[0] : 0;
 }
 
 /* No checkpoint waits for ever: once the process has been asked, it has
