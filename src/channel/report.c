@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int report_fd = -1;
@@ -56,6 +57,15 @@ void mpcr_report_raw(const char *msg, unsigned len)
     mpcr_report_strip_exit(&msg, &len); /* stderr gets the message without its code */
     if (write(2, msg, len) < 0) { /* nowhere else to say it */
     }
+}
+
+void mpcr_report_end(int status)
+{
+    char note[16];
+    int code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+    int n = snprintf(note, sizeof note, "%c%d", MPCR_REPORT_END_MARK, code);
+    if (report_fd >= 0)
+        sendto(report_fd, note, (size_t)n, MSG_NOSIGNAL, (struct sockaddr *)&report_addr, sizeof report_addr);
 }
 
 /* Sends "mpcr: " + the message + a newline, after `head` (see report.h). */

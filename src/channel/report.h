@@ -33,6 +33,15 @@ void mpcr_report_exit(int code, const char *fmt, ...) __attribute__((format(prin
 /* A datagram's message without its exit code: returns the code (0 when it
  * carries none) and moves *msg and *len past it. */
 int mpcr_report_strip_exit(const char **msg, unsigned *len);
+/* A proxy's note that its program ended with wait status `status` and that
+ * it says what there is to say (nothing, for a program that ended well or
+ * exited with its own code): a datagram of this byte and the exit code the
+ * proxy passes on, in decimal, kept by `mpcr run`, never printed. A job
+ * whose launcher's status no note or report explains lost a proxy, or its
+ * launcher, to something no one could report (src/cli/job_end.c). Sent only
+ * to the socket. */
+#define MPCR_REPORT_END_MARK '\002'
+void mpcr_report_end(int status);
 /* The same for an already formatted message; async-signal-safe. */
 void mpcr_report_raw(const char *msg, unsigned len);
 

@@ -8,6 +8,7 @@
 #include "abi_check.h"
 #include "ckpt_common.h"
 #include "cli.h"
+#include "option_value.h"
 #include "path.h"
 #include "report.h"
 #include "signal_option.h"
@@ -102,9 +103,21 @@ static void open_reports(void)
  * from its proxy's report (report.h: mpcr_report_exit). */
 static int unfinalized_code;
 
+/* How many reports the ranks sent: a job that failed with none is named by
+ * its launcher's status (say_unexplained_end). */
+static int reports_seen;
+static unsigned char code_noted[256]; /* the exit codes the proxies passed on (report.h) */
+
 /* Prints a report; one carrying an exit code gives unfinalized_code. */
 static void print_report(const char *msg, unsigned n)
 {
+    if (n > 1 && msg[0] == MPCR_REPORT_END_MARK) { /* a proxy saw its program end */
+        unsigned code = 0;
+        for (unsigned k = 1; k < n && k < 5 && msg[k] >= '0' && msg[k] <= '9'; k++) code = code * 10 + (unsigned)(msg[k] - '0');
+        code_noted[code & 255] = 1;
+        return;
+    }
+    reports_seen++;
     int code = mpcr_report_strip_exit(&msg, &n);
     if (!unfinalized_code) unfinalized_code = code;
     fwrite(msg, 1, n, stderr);
@@ -262,6 +275,10 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
     }
     close_reports();
     free(args);
+    /* a status that neither a rank's report nor the code a proxy passed on explains */
+    if (!forwarded && !reports_seen &&
+        (WIFSIGNALED(status) || (WEXITSTATUS(status) && !code_noted[WEXITSTATUS(status)])))
+        mpcr_say_unexplained_end(mpiexec, status);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
     if (forwarded) { /* mpiexec may end with 0 after passing a signal on: not a success */
         mpcr_err("run: the job ended (%s status %d) after mpcr passed on signal %d (%s)",
@@ -295,9 +312,14 @@ int cmd_run(int argc, char **argv)
         }
         if ((!strcmp(o, "-n") || !strcmp(o, "-np")) && i + 1 < argc) {
             nprocs = argv[++i];
-            if (!positive(nprocs)) {
-                mpcr_err("run: -n needs a positive number of ranks, not '%s'", nprocs);
-                return run_usage();
+            long n, most = mpcr_max_local_ranks();
+            if (mpcr_opt_count("run", "-n", nprocs, INT_MAX, &n)) return run_usage();
+            if (n > most) {
+                mpcr_err("run: -n %ld is more ranks than the launcher can start on this host: at most %ld, "
+                         "as each rank takes %d of its open files and %d processes (`ulimit -n` and `ulimit -u` "
+                         "are the limits)",
+                         n, most, MPCR_LAUNCHER_FDS_PER_RANK, MPCR_PROCESSES_PER_RANK);
+                return MPCR_EXIT_FAILURE;
             }
         } else if (!strcmp(o, "--mpi") && i + 1 < argc) {
             mpi = argv[++i];
@@ -306,18 +328,11 @@ int cmd_run(int argc, char **argv)
         } else if (!strcmp(o, "--ckpt-dir") && i + 1 < argc) {
             ckpt_dir = argv[++i];
         } else if (!strcmp(o, "--interval") && i + 1 < argc) {
-            char *end;
-            interval = strtod(argv[++i], &end);
-            if (*end || interval <= 0) {
-                mpcr_err("run: --interval needs a positive number of seconds, not '%s'", argv[i]);
-                return run_usage();
-            }
+            if (mpcr_opt_seconds("run", "--interval", argv[++i], &interval)) return run_usage();
         } else if (!strcmp(o, "--keep") && i + 1 < argc) {
-            keep = (int)positive(argv[++i]);
-            if (!keep) {
-                mpcr_err("run: --keep needs a positive number, not '%s'", argv[i]);
-                return run_usage();
-            }
+            long k;
+            if (mpcr_opt_count("run", "--keep", argv[++i], MPCR_MAX_KEEP, &k)) return run_usage();
+            keep = (int)k;
         } else {
             mpcr_err("run: unknown or incomplete option '%s'", o);
             return run_usage();
@@ -345,7 +360,9 @@ int cmd_run(int argc, char **argv)
     }
     char lib_dir[PATH_MAX];
     if (mpcr_sibling(lib_dir, sizeof lib_dir, "../lib/mpcr")) return 1;
-    /* before anything starts: a program built for another MPI is refused */
+    /* before anything starts: a program that cannot be executed, or built for another MPI, is refused */
+    int runnable = mpcr_program_runnable("run", argv[i]);
+    if (runnable) return runnable;
     if (mpcr_abi_check(argv[i], lib_dir, 0)) return MPCR_EXIT_FAILURE;
     if (coord_addr && mpcr_use_coordinator(coord_addr, ckpt_dir)) return 1;
     struct mpcr_coord c;

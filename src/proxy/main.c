@@ -57,6 +57,7 @@ _Noreturn void child_ended(void)
     int status;
     while (waitpid(proxy.child, &status, 0) < 0 && errno == EINTR) {
     }
+    mpcr_report_end(status); /* what follows is said here, or nothing is to be said */
     /* A checkpoint with --exit: the engine ends the program (status 0) once
      * its image is safe; the proxies end the job cleanly. */
     if (proxy.ckpt_exit ||
@@ -150,8 +151,9 @@ static _Noreturn void start_program(int sock, const char *lib_dir, char **argv)
     signal(SIGCHLD, SIG_DFL);
     triggers_ignore();
     execvp(argv[0], argv);
-    mpcr_report("rank %d: cannot start %s: %s", proxy.rank, argv[0], strerror(errno));
-    _exit(127);
+    int e = errno;
+    mpcr_report("rank %d: cannot start %s: %s", proxy.rank, argv[0], strerror(e));
+    _exit(e == ENOENT ? 127 : 126); /* as shells do: absent, or there but not executable */
 }
 
 /* Waits for the program's hello, which carries the channel's memfd. Returns

@@ -10,6 +10,9 @@
 #                   the same path as a RUNPATH: runs on mpcr's library
 #       dlopen      a program that dlopens libmpi.so.40, before or after mpcr's MPI_Init
 #       mpi4py      python3 importing Debian's mpi4py (built for Open MPI)
+#       abspath     an Open MPI build linked to the real libmpi by absolute path (a copy without
+#                   its SONAME, so DT_NEEDED is the path): refused before the start, and with
+#                   that check off (MPCR_ABI_CHECK=off) ended by the guard before any output
 #       mpich_runs  an MPICH build, and one with its own profiling layer, run; the
 #                   guard is gone from the environment once MPI is started
 set -u
@@ -79,6 +82,31 @@ ompi_hello)
     [ "$(grep -c "links libmpi.so.40" "$tmp/err")" = 1 ] || fail "exec: not said exactly once"
     grep -q "^rank" "$tmp/out" && fail "exec: the program ran"
     echo "ok: mpcr exec -> status $rc in $((SECONDS - start)) s"
+    ;;
+abspath)
+    lib=$(ldconfig -p | awk '/libmpi\.so\.40 .*x86-64/ {print $NF; exit}')
+    cp "$(readlink -f "$lib")" "$tmp/libmpi_abs.so"
+    python3 - "$tmp/libmpi_abs.so" <<'PY' # DT_SONAME (14) becomes DT_DEBUG (21): no SONAME
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+phoff, = struct.unpack_from("<Q", b, 0x20)
+size_ph, nph = struct.unpack_from("<HH", b, 0x36)
+for i in range(nph):
+    o = phoff + i * size_ph
+    if struct.unpack_from("<I", b, o)[0] == 2:  # PT_DYNAMIC
+        off, = struct.unpack_from("<Q", b, o + 8)
+        size, = struct.unpack_from("<Q", b, o + 32)
+        for k in range(0, size, 16):
+            if struct.unpack_from("<q", b, off + k)[0] == 14:
+                struct.pack_into("<q", b, off + k, 21)
+open(sys.argv[1], "wb").write(b)
+PY
+    build cc hello_abs hello.c $(mpicc.openmpi -showme:compile) "$tmp/libmpi_abs.so"
+    readelf -d "$tmp/hello_abs" | grep -q "NEEDED.*\[$tmp/libmpi_abs.so\]" || fail "DT_NEEDED is not the path"
+    refused "a real MPI by absolute path" "links libmpi_abs.so (an MPI library: $tmp/libmpi_abs.so)" "$tmp/hello_abs"
+    export MPCR_ABI_CHECK=off
+    refused "the same, the check before the start off" "rank [01]: hello_abs loaded $tmp/libmpi_abs.so (an MPI library)" "$tmp/hello_abs"
+    unset MPCR_ABI_CHECK
     ;;
 static)
     if [ -f "$mpich_lib_dir/libmpich.a" ]; then
