@@ -32,6 +32,7 @@ under_mpcr() {
 case $case in
 same)
     native "$@" || { fail "the native run failed ($?)"; head "$tmp/native.err"; exit 1; }
+    [ -s "$tmp/native" ] || { fail "the native run printed nothing"; exit 1; }
     under_mpcr "$@"
     rc=$?
     [ $rc = 0 ] || fail "mpcr run: exit status $rc"
