@@ -161,15 +161,15 @@ static int dup_copy(void *in, void *out, int *flag)
         return MPI_SUCCESS;                                                                        \
     }
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-COPY_FN(OMPI_C_MPI_COMM_NULL_COPY_FN, MPI_Comm, null_copy)
-COPY_FN(OMPI_C_MPI_COMM_DUP_FN, MPI_Comm, dup_copy)
-DELETE_FN(OMPI_C_MPI_COMM_NULL_DELETE_FN, MPI_Comm)
-COPY_FN(OMPI_C_MPI_NULL_COPY_FN, MPI_Comm, null_copy)
-COPY_FN(OMPI_C_MPI_DUP_FN, MPI_Comm, dup_copy)
-DELETE_FN(OMPI_C_MPI_NULL_DELETE_FN, MPI_Comm)
-COPY_FN(OMPI_C_MPI_TYPE_NULL_COPY_FN, MPI_Datatype, null_copy)
-COPY_FN(OMPI_C_MPI_TYPE_DUP_FN, MPI_Datatype, dup_copy)
-DELETE_FN(OMPI_C_MPI_TYPE_NULL_DELETE_FN, MPI_Datatype)
-COPY_FN(OMPI_C_MPI_WIN_NULL_COPY_FN, MPI_Win, null_copy)
-COPY_FN(OMPI_C_MPI_WIN_DUP_FN, MPI_Win, dup_copy)
-DELETE_FN(OMPI_C_MPI_WIN_NULL_DELETE_FN, MPI_Win)
+/* Each object kind's null copy, dup and null delete functions. */
+#define PREDEFINED_CALLBACKS(null_copy_fn, dup_fn, null_delete_fn, object)                          \
+    COPY_FN(null_copy_fn, object, null_copy)                                                       \
+    COPY_FN(dup_fn, object, dup_copy)                                                              \
+    DELETE_FN(null_delete_fn, object)
+PREDEFINED_CALLBACKS(OMPI_C_MPI_COMM_NULL_COPY_FN, OMPI_C_MPI_COMM_DUP_FN,
+                     OMPI_C_MPI_COMM_NULL_DELETE_FN, MPI_Comm)
+PREDEFINED_CALLBACKS(OMPI_C_MPI_NULL_COPY_FN, OMPI_C_MPI_DUP_FN, OMPI_C_MPI_NULL_DELETE_FN, MPI_Comm)
+PREDEFINED_CALLBACKS(OMPI_C_MPI_TYPE_NULL_COPY_FN, OMPI_C_MPI_TYPE_DUP_FN,
+                     OMPI_C_MPI_TYPE_NULL_DELETE_FN, MPI_Datatype)
+PREDEFINED_CALLBACKS(OMPI_C_MPI_WIN_NULL_COPY_FN, OMPI_C_MPI_WIN_DUP_FN,
+                     OMPI_C_MPI_WIN_NULL_DELETE_FN, MPI_Win)

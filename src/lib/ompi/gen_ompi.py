@@ -133,14 +133,11 @@ def translate(f, overrides, where):
             args.append(n)
         elif arg == 'H':
             args.append(f'H({n})')
-        elif arg == 'H_OUT':
-            pre.append(f'int {n}_m = 0;')
+        elif arg in ('H_OUT', 'H_INOUT'):  # an output is written on success only
+            pre.append(f'int {n}_m = {n} ? H(*{n}) : 0;' if arg == 'H_INOUT' else f'int {n}_m = 0;')
             args.append(f'{n} ? &{n}_m : NULL')
-            post.append(f'if ({n} && !err) *{n} = ({ctype.rstrip(" *")})P({n}_m);')
-        elif arg == 'H_INOUT':
-            pre.append(f'int {n}_m = {n} ? H(*{n}) : 0;')
-            args.append(f'{n} ? &{n}_m : NULL')
-            post.append(f'if ({n}) *{n} = ({ctype.rstrip(" *")})P({n}_m);')
+            done = '' if arg == 'H_INOUT' else ' && !err'
+            post.append(f'if ({n}{done}) *{n} = ({ctype.rstrip(" *")})P({n}_m);')
         elif arg in ('HS', 'HS_IN', 'HS_OUT'):
             pre.append(f'int {n}_s[MPCR_OMPI_ARRAY], *{n}_m = mpcr_ompi_handles_in({n}_s, '
                        f'(void *const *){n}, {param}, {int(arg != "HS_OUT")});')
@@ -158,15 +155,12 @@ def translate(f, overrides, where):
         elif arg == 'VALUE_OUT':
             args.append(n)
             post.append(f'if ({n} && !err) *{n} = mpcr_ompi_value_out(MPCR_OMPI_{param}, *{n});')
-        elif arg == 'STATUS_OUT':
+        elif arg in ('STATUS_OUT', 'STATUS_IN'):  # converted in: what the call leaves is kept
             pre.append(f'struct mpich_status {n}_m;')
             pre.append(f'if ({n}) mpcr_ompi_status_in({n}, &{n}_m);')
             args.append(f'{n} ? &{n}_m : MPICH_STATUS_IGNORE')
-            post.append(f'if ({n}) mpcr_ompi_status_out(&{n}_m, {n});')
-        elif arg == 'STATUS_IN':
-            pre.append(f'struct mpich_status {n}_m;')
-            pre.append(f'if ({n}) mpcr_ompi_status_in({n}, &{n}_m);')
-            args.append(f'{n} ? &{n}_m : MPICH_STATUS_IGNORE')
+            if arg == 'STATUS_OUT':
+                post.append(f'if ({n}) mpcr_ompi_status_out(&{n}_m, {n});')
         elif arg == 'STATUSES':
             pre.append(f'struct mpich_status {n}_s[MPCR_OMPI_ARRAY], *{n}_m = '
                        f'mpcr_ompi_statuses_in({n}_s, {n}, {param});')
@@ -205,17 +199,21 @@ def gen_mpich_header(funcs, sliced):
     return ''.join(out)
 
 
+def group_tables(groups, prefix, table):
+    """One side's value groups: each group's values, compiled against that
+    side's mpi.h, and the table of groups."""
+    out = [f'const int {prefix}{g}[] = {{{", ".join(names)}}};\n' for g, names in groups]
+    out.append(f'const struct mpcr_ompi_group {table}[] = {{\n')
+    out += [f'    {{{prefix}{g}, {len(names)}}},\n' for g, names in groups]
+    return ''.join(out) + '};\n'
+
+
 def gen_entries(funcs, sliced, groups):
     out = [HEAD, '#include <mpi.h>\n\n#include "ompi/ompi_front.h"\n#include "ompi_mpich.h"\n\n',
            '#define H(x) mpcr_ompi_handle((const void *)(x))\n',
            '#define P(h) mpcr_ompi_pointer(h)\n\n']
     # Open MPI's side of each value group (the MPICH side is in ompi_objects.c).
-    for g, names in groups:
-        out.append(f'const int mpcr_ompi_values_{g}[] = {{{", ".join(names)}}};\n')
-    out.append('const struct mpcr_ompi_group mpcr_ompi_ompi_groups[] = {\n')
-    for g, names in groups:
-        out.append(f'    {{mpcr_ompi_values_{g}, {len(names)}}},\n')
-    out.append('};\n\n')
+    out.append(group_tables(groups, 'mpcr_ompi_values_', 'mpcr_ompi_ompi_groups') + '\n')
     for f in funcs:
         status, kinds, where = sliced[f.name]
         if status != 'auto':
@@ -258,12 +256,7 @@ def gen_objects(predefined, groups):
     out += table
     out.append('};\nconst int mpcr_ompi_npredefined = sizeof mpcr_ompi_predefined / '
                'sizeof mpcr_ompi_predefined[0];\n\n')
-    for g, names in groups:
-        out.append(f'const int mpcr_ompi_mpich_values_{g}[] = {{{", ".join(names)}}};\n')
-    out.append('const struct mpcr_ompi_group mpcr_ompi_mpich_groups[] = {\n')
-    for g, names in groups:
-        out.append(f'    {{mpcr_ompi_mpich_values_{g}, {len(names)}}},\n')
-    out.append('};\n')
+    out.append(group_tables(groups, 'mpcr_ompi_mpich_values_', 'mpcr_ompi_mpich_groups'))
     return ''.join(out)
 
 
