@@ -173,7 +173,8 @@ def translate(f, overrides, where):
     if f.ret == 'int':
         lines.append(f'int err = {call};')
         lines += post
-        lines.append('return mpcr_ompi_value_out(MPCR_OMPI_errclass, err);')
+        # MPI_SUCCESS is 0 in both: no look-up on the way out of a call that succeeded
+        lines.append('return err ? mpcr_ompi_value_out(MPCR_OMPI_errclass, err) : MPI_SUCCESS;')
     elif f.ret in HANDLE_TYPES:
         lines.append(f'return ({f.ret})P({call});')
     else:
