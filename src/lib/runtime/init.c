@@ -143,8 +143,8 @@ MPCR_ALIAS(Init_thread);
 
 int PMPI_Init(int *argc, char ***argv)
 {
-    int provided;
-    return PMPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
+    int provided; /* not PMPI_Init_thread: the Open MPI front end's would answer (api.h) */
+    return mpcr_mpich_PMPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
 }
 MPCR_ALIAS(Init);
 
