@@ -65,6 +65,26 @@ if(TARGET mpcr-proxy-openmpi)
     set_tests_properties(openmpi.io_shared PROPERTIES RESOURCE_LOCK cores TIMEOUT 120
         PASS_REGULAR_EXPRESSION "io_shared: PASS")
 endif()
+# A view in external32 (docs/mpi-io.md, "Data representations"): ints written from contiguous
+# and strided memory types through an interleaved filetype, read back; extents in the file;
+# rank 0 checks the file's first int big-endian and prints the file's checksum. Against native
+# MPICH (the same bytes), under Open MPI's proxy (OMPIO converts: the same bytes again), and
+# checkpointed with --exit and restarted under Open MPI (the view set again in external32).
+add_executable(t_ckpt_io_external32 ckpt/ckpt_io_external32.c)
+target_link_libraries(t_ckpt_io_external32 PRIVATE PkgConfig::MPICH)
+target_compile_options(t_ckpt_io_external32 PRIVATE -O2)
+set_target_properties(t_ckpt_io_external32 PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+mpi_test(mpi.io_external32 2 t_ckpt_io_external32 30 1)
+add_test(NAME ckpt.io_external32 COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 2 2
+    $<TARGET_FILE:t_ckpt_io_external32> 30 8)
+set_tests_properties(ckpt.io_external32 PROPERTIES
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
+if(TARGET mpcr-proxy-openmpi)
+    mpi_test(openmpi.io_external32 2 t_ckpt_io_external32 30 1)
+    set_property(TEST openmpi.io_external32 APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    set_property(TEST ckpt.io_external32 APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
+endif()
+
 # Parallel HDF5, unmodified (issue 39 point 4; docs/mpi-io.md "Parallel HDF5"): a program built
 # with Debian's h5pcc.mpich, as a user builds it (libhdf5-mpich's static libhdf5.a over MPICH's
 # libmpich.so.12, which mpcr replaces), writes a 2-D dataset by hyperslabs of columns (derived
