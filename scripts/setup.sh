@@ -13,9 +13,11 @@ cd "$(dirname "$0")/.."
 # (docs/abi-openmpi.md); python3-numpy: the buffers of ompiabi.mpi4py.
 # slurmd, slurmctld, slurm-client, munge: the private Slurm of the batch tests
 # (scripts/slurm/setup.sh starts it; docs/batch-systems.md).
+# libhdf5-mpich-dev: parallel HDF5 for MPICH and its h5pcc.mpich (its dependencies bring what
+# the wrapper links: libcrypto, libcurl, libsz, libz); the ckpt.hdf5 tests (tests/io.cmake).
 packages=(build-essential cmake pkg-config python3 mpich libmpich-dev openmpi-bin libopenmpi-dev
     netpipe-mpich2 util-linux procps dpkg-dev xz-utils perl make gfortran slurmd slurmctld slurm-client munge
-    python3-mpi4py python3-numpy)
+    python3-mpi4py python3-numpy libhdf5-mpich-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
