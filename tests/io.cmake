@@ -106,12 +106,12 @@ if(MPCR_H5PCC)
         COMMENT "Building t_ckpt_hdf5 with h5pcc.mpich")
     add_custom_target(t_ckpt_hdf5 ALL DEPENDS ${hdf5_exe})
     add_test(NAME ckpt.hdf5 COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 2 2
-        ${hdf5_exe} 24 3 bytes)
+        ${hdf5_exe} 200 8 bytes)
     set_tests_properties(ckpt.hdf5 PROPERTIES
         ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
     if(TARGET mpcr-proxy-openmpi)
         add_test(NAME ckpt.hdf5_openmpi COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh
-            exit-restart 2 2 ${hdf5_exe} 24 3)
+            exit-restart 2 2 ${hdf5_exe} 200 8)
         set_tests_properties(ckpt.hdf5_openmpi PROPERTIES RESOURCE_LOCK cores TIMEOUT 300
             ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_RESTART_ARGS=--mpi openmpi")
     endif()
