@@ -60,7 +60,7 @@ static int check_dir(const char *dir)
 static void remove_leftovers(const char *dir, const char *sock)
 {
     if (!unlink(sock)) fprintf(stderr, "mpcr: removed %s, left by a coordinator that is gone (killed?)\n", sock);
-    static const char *const tmps[] = {"coord.secret.tmp", "coord.job.tmp"};
+    static const char *const tmps[] = {"coord.secret.tmp", "coord.job.tmp", "coord.sock.tmp"};
     char path[PATH_MAX];
     for (size_t i = 0; i < sizeof tmps / sizeof tmps[0]; i++) {
         if (!mpcr_path_join(path, sizeof path, dir, tmps[i]) && !unlink(path)) fprintf(stderr, "mpcr: removed %s, left by a coordinator that was killed\n", path);
@@ -121,18 +121,30 @@ int mpcr_coord_open(struct mpcr_coord *c, const char *dir)
     return mpcr_coord_hold_place(c);
 }
 
+/* The socket is bound and listening under a temporary name first and only
+ * then renamed to coord.sock: a client (`mpcr checkpoint` right after the
+ * start, a test waiting for the file) that sees coord.sock always finds
+ * someone listening, never a bound socket not yet listening
+ * (ECONNREFUSED). A connect() finds a socket by its inode, so the rename
+ * keeps it reachable. The directory is checked private: the temporary name
+ * is ours to unlink. */
 int mpcr_coord_bind(const char *dir)
 {
-    struct sockaddr_un a;
+    struct sockaddr_un a, tmp;
     int rc = sock_addr(dir, &a);
     if (rc) return rc;
+    tmp = a;
+    if ((size_t)snprintf(tmp.sun_path, sizeof tmp.sun_path, "%s.tmp", a.sun_path) >= sizeof tmp.sun_path)
+        return -ENAMETOOLONG;
+    unlink(tmp.sun_path);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -errno;
     /* bind() creates the socket 0777 less the umask: 0600 whatever it is */
     mode_t old_umask = umask(0177);
-    rc = bind(fd, (struct sockaddr *)&a, sizeof a) || listen(fd, 16) ? -errno : 0;
+    rc = bind(fd, (struct sockaddr *)&tmp, sizeof tmp) || listen(fd, 16) || rename(tmp.sun_path, a.sun_path) ? -errno : 0;
     umask(old_umask);
     if (rc) {
+        unlink(tmp.sun_path);
         close(fd);
         return rc;
     }

@@ -164,8 +164,11 @@ dlopen)
     ;;
 mpi4py)
     # the Python of the system, whose mpi4py is Debian's: it runs on mpcr's libmpi.so.40
-    printf '%s\n' 'from mpi4py import MPI' \
-        'print("after", MPI.COMM_WORLD.Get_rank(), MPI.COMM_WORLD.Get_size(), flush=True)' >"$tmp/m.py"
+    # one write(2) for the whole line: print() writes its pieces one by one
+    # when Python's stdout is unbuffered (PYTHONUNBUFFERED), and the two
+    # ranks' pieces then interleave in the shared output file
+    printf '%s\n' 'import os' 'from mpi4py import MPI' \
+        'os.write(1, b"after %d %d\n" % (MPI.COMM_WORLD.Get_rank(), MPI.COMM_WORLD.Get_size()))' >"$tmp/m.py"
     runs "mpi4py" "$(printf 'after 0 2\nafter 1 2')" /usr/bin/python3 "$tmp/m.py"
     # with Open MPI's own library preloaded, the job is refused before it starts
     real_ompi=$(ldconfig -p | awk '/libmpi\.so\.40 .*x86-64/ {print $NF; exit}')
