@@ -35,6 +35,11 @@ sec_test(swapped_program swapped_program.sh $<TARGET_FILE:sec_wait>)
 # others under an --interval job; a stopped process's checkpoint gives up (as the current user only)
 add_test(NAME security.place_lost COMMAND ${SEC}/place_lost.sh $<TARGET_FILE:st_heap>)
 set_tests_properties(security.place_lost PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" TIMEOUT 150)
+# the same for an MPI job of 2 ranks: taken up again in a new directory, interval checkpoints of
+# both ranks there, the job's output and a restart from the new directory's newest equal to native
+add_test(NAME security.place_lost_mpi COMMAND ${SEC}/place_lost_mpi.sh $<TARGET_FILE:t_ckpt_ring> 600 1)
+set_tests_properties(security.place_lost_mpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" TIMEOUT 300
+    RESOURCE_LOCK cores)
 
 mpcr_label_family(security)
 
