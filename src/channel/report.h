@@ -41,7 +41,14 @@ int mpcr_report_strip_exit(const char **msg, unsigned *len);
  * launcher, to something no one could report (src/cli/job_end.c). Sent only
  * to the socket. */
 #define MPCR_REPORT_END_MARK '\002'
-void mpcr_report_end(int status);
+/* The datagram is this byte, the code, a space and the proxy's rank. */
+void mpcr_report_end(int rank, int status);
+/* A proxy's note, once its rank is known, of its rank and pid (this byte,
+ * then "RANK PID"): `mpcr run` watches the proxies of its host (pidfds) to
+ * name the first that ended without a word (src/cli/proxy_watch.c). Sent
+ * only to the socket. */
+#define MPCR_REPORT_START_MARK '\003'
+void mpcr_report_start(int rank);
 /* The same for an already formatted message; async-signal-safe. */
 void mpcr_report_raw(const char *msg, unsigned len);
 

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "option_value.h"
 #include "path.h"
+#include "proxy_watch.h"
 #include "report.h"
 #include "signal_option.h"
 
@@ -106,6 +107,10 @@ static int unfinalized_code;
 /* How many reports the ranks sent: a job that failed with none is named by
  * its launcher's status (say_unexplained_end). */
 static int reports_seen;
+/* Of those, the programs' word that their proxy died (src/lib/runtime/init.c,
+ * call.c): a consequence, not a cause. */
+static int proxy_gone_reports;
+#define PROXY_GONE ": its proxy (pid "
 static unsigned char code_noted[256]; /* the exit codes the proxies passed on (report.h) */
 
 /* Prints a report; one carrying an exit code gives unfinalized_code. */
@@ -115,13 +120,22 @@ static void print_report(const char *msg, unsigned n)
         unsigned code = 0;
         for (unsigned k = 1; k < n && k < 5 && msg[k] >= '0' && msg[k] <= '9'; k++) code = code * 10 + (unsigned)(msg[k] - '0');
         code_noted[code & 255] = 1;
+        mpcr_proxy_watch_noted_end(msg, n);
+        return;
+    }
+    if (n > 1 && msg[0] == MPCR_REPORT_START_MARK) {
+        mpcr_proxy_watch_started(msg, n);
         return;
     }
     reports_seen++;
+    if (memmem(msg, n, PROXY_GONE, sizeof PROXY_GONE - 1)) proxy_gone_reports++;
     int code = mpcr_report_strip_exit(&msg, &n);
     if (!unfinalized_code) unfinalized_code = code;
     fwrite(msg, 1, n, stderr);
 }
+
+/* How long a failed job's end waits for a rank's last report. */
+#define LATE_REPORT_MS 300
 
 /* Prints the reports waiting on the socket; waits up to timeout_ms for one,
  * or until end_fd (-1: none) polls readable. */
@@ -137,10 +151,30 @@ static void print_reports(int timeout_ms, int end_fd)
     }
 }
 
+/* A failed job's end: a moment for a late report (see mpcr_run_job), then
+ * the first proxy to end, if it said nothing. */
+static void say_failed_end(void)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long waited = 0; !reports_seen && waited < LATE_REPORT_MS;) {
+        print_reports((int)(LATE_REPORT_MS - waited), -1);
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        waited = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+    }
+    int rank;
+    pid_t pid;
+    if (reports_seen == proxy_gone_reports && mpcr_proxy_watch_first_silent(&rank, &pid))
+        mpcr_err("run: rank %d's proxy (pid %d) was the first process of the job to end, and it said "
+                 "nothing: it was killed (by hand, the OOM killer, a batch system's limit) or crashed",
+                 rank, (int)pid);
+}
+
 static void close_reports(void)
 {
     if (report_fd < 0) return;
     print_reports(0, -1);
+    mpcr_proxy_watch_close();
     char path[PATH_MAX];
     if (!mpcr_path_join(path, sizeof path, report_dir, "reports")) unlink(path);
     rmdir(report_dir);
@@ -273,6 +307,10 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
         }
         if (launcher_end >= 0) close(launcher_end);
     }
+    /* A rank whose proxy died says so from its death signal's handler, which
+     * may run just after the launcher ended (it ends as soon as it has seen
+     * the proxy go): a failed job gets a moment for such a late word. */
+    if (WIFSIGNALED(status) || WEXITSTATUS(status)) say_failed_end();
     close_reports();
     free(args);
     /* a status that neither a rank's report nor the code a proxy passed on explains */

@@ -57,7 +57,7 @@ _Noreturn void child_ended(void)
     int status;
     while (waitpid(proxy.child, &status, 0) < 0 && errno == EINTR) {
     }
-    mpcr_report_end(status); /* what follows is said here, or nothing is to be said */
+    mpcr_report_end(proxy.rank, status); /* what follows is said here, or nothing is to be said */
     /* A checkpoint with --exit: the engine ends the program (status 0) once
      * its image is safe; the proxies end the job cleanly. */
     if (proxy.ckpt_exit ||
@@ -427,6 +427,7 @@ int main(int argc, char **argv)
     creation_init(provided); /* after: its duplicate of the world returns errors too */
     MPI_Comm_rank(MPI_COMM_WORLD, &proxy.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &proxy.size);
+    mpcr_report_start(proxy.rank);
     map_init();
     windows_init(); /* collective over the proxies, before any program runs */
 
