@@ -24,24 +24,10 @@ ZDTM_DIR=$T/z MPCR_CKPT_TIMEOUT=5 timeout 120 "$MPCR" run --no-mpi --interval 0.
     >"$T/out" 2>"$T/job.err" &
 run=$!
 pids="$pids $run"
-# until CMD...: up to 20 s for CMD (run again each time) to succeed
-until_true() {
-    for _ in $(seq 400); do "$@" && return 0; sleep 0.05; done
-    return 1
-}
-says() { until_true grep -qF -- "$1" "$T/job.err"; }
 taken_up() { [ "$(grep -c "listening again" "$T/job.err")" -gt "$1" ]; }
-manifest_in() { ls "$1"/gen-*/manifest >/dev/null 2>&1; }
 wait_for -s "$ck/gen-1/manifest" || fail "no interval checkpoint"
 
-rm -rf "$ck"
-says "the checkpoint directory $ck was deleted while the job runs" || fail "the deletion was not said"
-says "no interval checkpoints until a directory of the user's alone is at $ck again" || fail "the stop was not said"
-"$MPCR" status "$ck" >/dev/null 2>&1 && fail "status reached the job without its directory"
-
-mkdir -m 0700 "$ck"
-says "listening again on $ck/coord.sock; checkpoints go on in that directory, interval checkpoints again" ||
-    fail "the coordinator did not take up the new directory"
+delete_and_make_again "$ck"
 until_true manifest_in "$ck" || fail "no interval checkpoint in the new directory"
 "$MPCR" status "$ck" | grep -q "running pid" || fail "status: $("$MPCR" status "$ck" 2>&1)"
 

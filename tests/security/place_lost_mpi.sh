@@ -20,23 +20,9 @@ CKPT_HOLD=$T/release timeout 300 "$MPCR" run -n 2 --interval 0.5 --keep 100 --ck
     </dev/null >"$T/out" 2>"$T/job.err" &
 run=$!
 pids="$pids $run"
-# until CMD...: up to 60 s (a loaded machine) for CMD (run again each time) to succeed
-until_true() {
-    for _ in $(seq 1200); do "$@" && return 0; sleep 0.05; done
-    return 1
-}
-says() { until_true grep -qF -- "$1" "$T/job.err"; }
-manifest_in() { ls "$1"/gen-*/manifest >/dev/null 2>&1; }
 until_true manifest_in "$ck" || fail "no interval checkpoint"
 
-rm -rf "$ck"
-says "the checkpoint directory $ck was deleted while the job runs" || fail "the deletion was not said"
-says "no interval checkpoints until a directory of the user's alone is at $ck again" || fail "the stop was not said"
-"$MPCR" status "$ck" >/dev/null 2>&1 && fail "status reached the job without its directory"
-
-mkdir -m 0700 "$ck"
-says "listening again on $ck/coord.sock; checkpoints go on in that directory, interval checkpoints again" ||
-    fail "the coordinator did not take up the new directory"
+delete_and_make_again "$ck"
 until_true manifest_in "$ck" || fail "no interval checkpoint in the new directory: $(tail -3 "$T/job.err")"
 "$MPCR" status "$ck" >"$T/status" 2>"$T/status.err" || fail "status in the new directory failed"
 newest=$(ls -d "$ck"/gen-*/manifest | sed 's|.*/gen-\([0-9]*\)/manifest|\1|' | sort -n | tail -1)
