@@ -32,6 +32,7 @@ struct mpcr_coord {
     int dir_fd;
     uint64_t dir_dev, dir_ino, sock_dev, sock_ino;
     int place_lost;
+    int sock_missing; /* its own directory lacked coord.sock at the last look */
     double lost_interval, next_place_check;
 };
 

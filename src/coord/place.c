@@ -46,15 +46,20 @@ int mpcr_coord_hold_place(struct mpcr_coord *c)
     return 0;
 }
 
-/* What is wrong with the place, in words, or NULL when it is still ours. */
-static const char *what_changed(const struct mpcr_coord *c, int *dir_there)
+/* What is wrong with the place, in words, or NULL when it is still ours;
+ * *sock_only when it is the coordinator's own directory without its socket. */
+static const char *what_changed(const struct mpcr_coord *c, int *dir_there, int *sock_only)
 {
     struct stat d, s;
     char sock[PATH_MAX];
+    *sock_only = 0;
     *dir_there = !stat(c->dir, &d) && S_ISDIR(d.st_mode);
     if (!*dir_there) return "was deleted";
     if (d.st_dev != c->dir_dev || d.st_ino != c->dir_ino) return "was replaced by another directory of that name";
-    if (mpcr_path_join(sock, sizeof sock, c->dir, "coord.sock") || lstat(sock, &s)) return "lost its coord.sock";
+    if (mpcr_path_join(sock, sizeof sock, c->dir, "coord.sock") || lstat(sock, &s)) {
+        *sock_only = 1;
+        return "lost its coord.sock";
+    }
     if (s.st_dev != c->sock_dev || s.st_ino != c->sock_ino) return "has another coord.sock than the coordinator's";
     return NULL;
 }
@@ -85,9 +90,15 @@ void mpcr_coord_watch_place(struct mpcr_coord *c, double now)
 {
     if (now < c->next_place_check || c->listen_fd < 0) return;
     c->next_place_check = now + CHECK_EVERY_S;
-    int dir_there;
-    const char *changed = what_changed(c, &dir_there);
-    if (!changed) return;
+    int dir_there, sock_only;
+    const char *changed = what_changed(c, &dir_there, &sock_only);
+    /* `rm -rf` empties a directory before removing it: a socket re-created
+     * into it then would keep it from going (ENOTEMPTY). So a coord.sock
+     * missing from the coordinator's own directory is acted on only when it
+     * is still missing at the next look. */
+    int first_look = sock_only && !c->sock_missing;
+    c->sock_missing = sock_only;
+    if (!changed || (first_look && !c->place_lost)) return;
     if (!c->place_lost)
         fprintf(stderr, "mpcr: coordinator: the checkpoint directory %s %s while the job runs\n", c->dir, changed);
     char why[MPCR_WHY_MAX] = "";

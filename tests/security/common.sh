@@ -34,11 +34,17 @@ until_true() {
 says() { until_true grep -qF -- "$1" "$T/job.err"; }
 # manifest_in DIR: a complete generation is in DIR
 manifest_in() { ls "$1"/gen-*/manifest >/dev/null 2>&1; }
+# delete_dir DIR: rm -rf, again while an interval checkpoint writes into it
+# meanwhile (rm: Directory not empty)
+delete_dir() {
+    for _ in $(seq 50); do rm -rf "$1" 2>/dev/null && break; done
+    [ ! -e "$1" ] || fail "could not delete $1 (checkpoints kept writing into it)"
+}
 # delete_and_make_again CK: an --interval job's checkpoint directory CK
 # (stderr in $T/job.err) deleted: said, interval checkpoints stopped, status
 # cannot reach the job; made again: taken up (issue 43, point 2)
 delete_and_make_again() {
-    rm -rf "$1"
+    delete_dir "$1"
     says "the checkpoint directory $1 was deleted while the job runs" || fail "the deletion was not said"
     says "no interval checkpoints until a directory of the user's alone is at $1 again" || fail "the stop was not said"
     "$MPCR" status "$1" >/dev/null 2>&1 && fail "status reached the job without its directory"

@@ -32,11 +32,11 @@ until_true manifest_in "$ck" || fail "no interval checkpoint in the new director
 "$MPCR" status "$ck" | grep -q "running pid" || fail "status: $("$MPCR" status "$ck" 2>&1)"
 
 before=$(grep -c "listening again" "$T/job.err")
-rm -rf "$ck" && mkdir -m 0700 "$ck"
+delete_dir "$ck" && mkdir -m 0700 "$ck"
 until_true taken_up "$before" || fail "the swapped directory was not taken up"
 grep -q "$ck was replaced by another directory of that name\|$ck was deleted" "$T/job.err" || fail "the swap was not said"
 
-rm -rf "$ck" && mkdir -m 0777 "$ck"
+delete_dir "$ck" && mkdir -m 0777 "$ck"
 says "$ck is writable by other users" || fail "a directory others can write was not refused: $(tail -3 "$T/job.err")"
 chmod 0700 "$ck"
 until_true taken_up "$((before + 1))" || fail "not taken up once private"
