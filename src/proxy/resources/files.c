@@ -195,7 +195,7 @@ int files_close(struct pfile *f)
     return rc;
 }
 
-int files_apply_view(struct pfile *f, char *msg, size_t cap)
+int files_apply_view(struct pfile *f, int again, char *msg, size_t cap)
 {
     MPI_Datatype e = MPI_BYTE, t = MPI_BYTE;
     int rc = MPI_SUCCESS;
@@ -204,8 +204,20 @@ int files_apply_view(struct pfile *f, char *msg, size_t cap)
         if (f->edef) real_type_release(&e);
         return rc;
     }
+    MPI_Count esize = 1, fsize = 1;
+    if (MPI_Type_size_x(e, &esize) || MPI_Type_size_x(t, &fsize)) {
+        rc = MPI_ERR_TYPE;
+    } else if (again && (esize != f->esize || fsize != f->fsize)) {
+        if (msg)
+            snprintf(msg, cap, "its types are %lld and %lld bytes, not the %lld and %lld of the checkpoint (damaged)",
+                     (long long)esize, (long long)fsize, (long long)f->esize, (long long)f->fsize);
+        msg = NULL;
+        rc = MPI_ERR_TYPE;
+    } else {
+        f->esize = esize, f->fsize = fsize;
+    }
     MPI_Info info;
-    if (!(rc = files_info(f->vhints, f->vhints_bytes, &info))) {
+    if (!rc && !(rc = files_info(f->vhints, f->vhints_bytes, &info))) {
         static const char *const reps[] = {"native", "internal", "external32"};
         rc = MPI_File_set_view(f->fh, f->disp, e, t, reps[f->datarep], info);
         if (info != MPI_INFO_NULL) MPI_Info_free(&info);
@@ -240,8 +252,9 @@ struct saved_file {
     int32_t has_shared, pad; /* the shared pointer was in use: its value */
     int64_t shared;
     uint64_t path_bytes, hints_bytes, ebytes, fbytes, vhints_bytes;
+    int64_t esize, fsize; /* the view's real types' sizes (files.h) */
 };
-_Static_assert(sizeof(struct saved_file) == 112, "a saved file's layout changed: bump its section's version");
+_Static_assert(sizeof(struct saved_file) == 128, "a saved file's layout changed: bump its section's version");
 
 static int put_bytes(struct section *out, const void *p, uint64_t n)
 {
@@ -269,7 +282,7 @@ static int save(struct section *out, char *err, size_t cap)
                                .tag = f->tag, .has_shared = f->has_shared, .shared = f->shared,
                                .path_bytes = strlen(f->path) + 1, .hints_bytes = f->hints_bytes,
                                .ebytes = f->ebytes, .fbytes = f->fbytes,
-                               .vhints_bytes = f->vhints_bytes};
+                               .vhints_bytes = f->vhints_bytes, .esize = f->esize, .fsize = f->fsize};
         if (section_put(out, &s, sizeof s) || put_bytes(out, f->path, s.path_bytes) ||
             put_bytes(out, f->hints, f->hints_bytes) || put_bytes(out, f->edef, f->ebytes) ||
             put_bytes(out, f->fdef, f->fbytes) || put_bytes(out, f->vhints, f->vhints_bytes))
@@ -303,7 +316,7 @@ static int reopen(struct pfile *f, char *err, size_t cap)
                         f->path, f->id, text),
                -1;
     }
-    if ((f->edef || f->fdef || f->disp || f->vhints) && (rc = files_apply_view(f, msg, sizeof msg)))
+    if ((f->edef || f->fdef || f->disp || f->vhints) && (rc = files_apply_view(f, 1, msg, sizeof msg)))
         return snprintf(err, cap, "file %s: its view cannot be set again: %s", f->path, msg), -1;
     MPI_Offset size = 0;
     if ((f->atomic && (rc = MPI_File_set_atomicity(f->fh, 1))) ||
@@ -351,7 +364,7 @@ static int load(const void *buf, size_t len, char *err, size_t cap)
         f->position = s.position, f->size = s.size, f->tag = s.tag;
         f->has_shared = s.has_shared != 0, f->shared = s.shared, f->sfp_fd = -1;
         f->hints_bytes = s.hints_bytes, f->ebytes = s.ebytes, f->fbytes = s.fbytes,
-        f->vhints_bytes = s.vhints_bytes;
+        f->vhints_bytes = s.vhints_bytes, f->esize = s.esize, f->fsize = s.fsize;
         if (take_copy(&in, s.path_bytes, &f->path) || take_copy(&in, s.hints_bytes, &f->hints) ||
             take_copy(&in, s.ebytes, &f->edef) || take_copy(&in, s.fbytes, &f->fdef) ||
             take_copy(&in, s.vhints_bytes, &f->vhints)) {
@@ -379,7 +392,7 @@ static int load(const void *buf, size_t len, char *err, size_t cap)
 
 const struct proxy_resource resource_files = {
     .name = "files",
-    .version = 1,
+    .version = 2, /* 2: the view's real types' sizes */
     .settle = settle,
     .save = save,
     .load = load,

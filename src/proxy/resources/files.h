@@ -26,6 +26,11 @@ struct pfile {
     uint64_t ebytes, fbytes;
     char *vhints; /* the hints set_view was given */
     uint64_t vhints_bytes;
+    /* The real etype's and filetype's sizes in bytes when the view was set:
+     * a restart's view must have them again (a definition whose counts
+     * changed behind a right checksum would have the real MPI flatten a
+     * type of billions of pieces: memory exhausted, or hours). */
+    int64_t esize, fsize;
     int64_t position, size; /* at the last save: the individual pointer (etypes), bytes */
     /* The shared file pointer: a file of 8 bytes beside the data file,
      * "PATH.mpcr-sfp-TAG" (the tag drawn by the leader at open), opened at
@@ -46,7 +51,7 @@ int files_open(struct pfile *f, int again);
 int files_close(struct pfile *f);
 /* Sets f's view on its real file from f's record: a real error code, or
  * -1 (msg says why) when a definition is refused. */
-int files_apply_view(struct pfile *f, char *msg, size_t cap);
+int files_apply_view(struct pfile *f, int again, char *msg, size_t cap);
 /* The shared file pointer of f (etypes): read, or changed under an fcntl
  * lock on its file, which every rank's proxy takes: *old is the value
  * before, the new one is old + add (set: `value` instead). 0, or an MPI

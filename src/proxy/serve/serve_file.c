@@ -89,7 +89,7 @@ static int do_set_view(struct pfile *f, struct mpcr_file_call *fc)
     v.vhints = copy_hints(fc, &bad);
     v.ebytes = fc->bytes, v.fbytes = fc->aux_bytes, v.vhints_bytes = fc->info_bytes;
     v.disp = fc->at, v.datarep = fc->flag;
-    int rc = bad || !v.edef || !v.fdef ? MPI_ERR_ARG : files_apply_view(&v, NULL, 0);
+    int rc = bad || !v.edef || !v.fdef ? MPI_ERR_ARG : files_apply_view(&v, 0, NULL, 0);
     if (rc) {
         free(v.edef), free(v.fdef), free(v.vhints);
         return rc < 0 ? MPI_ERR_TYPE : rc;
