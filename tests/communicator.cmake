@@ -60,6 +60,24 @@ if(TARGET mpcr-proxy-openmpi)
     set_property(TEST openmpi.comm_from_group APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
 endif()
 
+# Communicators from MPI_Comm_create_from_group (the world group, the even or
+# odd ranks: two stringtags at once; one more every 4th step), used every
+# step, checkpointed at random instants: --exit and restarted (under Open
+# MPI), and continue. 32 steps of 40 units: about 4 s natively under load.
+add_executable(t_ckpt_comm_from_group ckpt/ckpt_comm_from_group.c)
+target_link_libraries(t_ckpt_comm_from_group PRIVATE PkgConfig::MPICH)
+target_compile_options(t_ckpt_comm_from_group PRIVATE -O2)
+set_target_properties(t_ckpt_comm_from_group PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+add_test(NAME ckpt.comm_from_group COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 4
+    $<TARGET_FILE:t_ckpt_comm_from_group> 32 40)
+add_test(NAME ckpt.comm_from_group_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
+    $<TARGET_FILE:t_ckpt_comm_from_group> 32 40)
+set_tests_properties(ckpt.comm_from_group ckpt.comm_from_group_continue PROPERTIES
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
+if(TARGET mpcr-proxy-openmpi)
+    set_property(TEST ckpt.comm_from_group APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
+endif()
+
 # An inter-communicator and the communicator merged from it, made before any
 # checkpoint and used every step (point-to-point, every collective made over
 # an inter-communicator, a dup and a split every 4th step), checkpointed at
