@@ -11,6 +11,7 @@ mpi_program(t_split_hw mpi/split_hw.c)
 mpi_program(t_win_attr mpi/win_attr.c)
 mpi_program(t_intercomm_nbc mpi/intercomm_nbc.c)
 mpi_program(t_mpix_queries mpi/mpix_queries.c)
+mpi_program(t_comm_from_group mpi/comm_from_group.c)
 # Each compared with MPICH's own run: groups (incl. MPI_GROUP_EMPTY and the
 # error classes), communicators made every way, topologies of every kind.
 mpi_test(mpi.group_ops 4 t_group_ops)
@@ -56,6 +57,10 @@ mpi_test(mpi.intercomm_coll3 3 t_intercomm_coll split)
 # Non-blocking and persistent collectives over an inter-communicator (3 and 2
 # ranks): nine outstanding at once, a blocking one and a ring among them.
 mpi_test(mpi.intercomm_nbc 5 t_intercomm_nbc)
+# MPI_Comm_create_from_group (sessions chapter) in the world model: over the
+# world group, the even and the odd ranks at once, the same stringtag twice
+# (docs/sessions.md).
+mpi_test(mpi.comm_from_group 5 t_comm_from_group)
 add_test(NAME mpi.intercomm_split_type5 COMMAND ${MPCR_EXE} run -n 5 $<TARGET_FILE:t_intercomm_coll> split)
 set_tests_properties(mpi.intercomm_split_type5 PROPERTIES RESOURCE_LOCK cores
     PASS_REGULAR_EXPRESSION "split_type shared: world rank 0 inter 1 rank 2 local 4 2 0 remote 3 1 remote sum 4\nsplit_type without world rank 1: world rank 0 inter 1 rank 0 local 0 2 4 remote 3 remote sum 3\n.*split_type without world rank 1: world rank 1 MPI_COMM_NULL\n.*split_type shared: world rank 3 inter 1 rank 0 local 3 1 remote 4 2 0 remote sum 6\nsplit_type without world rank 1: world rank 3 inter 1 rank 0 local 3 remote 0 2 4 remote sum 6\n"
@@ -74,6 +79,26 @@ if(TARGET mpcr-proxy-openmpi)
     set_property(TEST openmpi.comm_create APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
     mpi_test(openmpi.intercomm 5 t_intercomm)
     set_property(TEST openmpi.intercomm APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    mpi_test(openmpi.comm_from_group 5 t_comm_from_group)
+    set_property(TEST openmpi.comm_from_group APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+endif()
+
+# Communicators from MPI_Comm_create_from_group (the world group, the even or
+# odd ranks: two stringtags at once; one more every 4th step), used every
+# step, checkpointed at random instants: --exit and restarted (under Open
+# MPI), and continue. 32 steps of 40 units: about 4 s natively under load.
+add_executable(t_ckpt_comm_from_group ckpt/ckpt_comm_from_group.c)
+target_link_libraries(t_ckpt_comm_from_group PRIVATE PkgConfig::MPICH)
+target_compile_options(t_ckpt_comm_from_group PRIVATE -O2)
+set_target_properties(t_ckpt_comm_from_group PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+add_test(NAME ckpt.comm_from_group COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 4
+    $<TARGET_FILE:t_ckpt_comm_from_group> 32 40)
+add_test(NAME ckpt.comm_from_group_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
+    $<TARGET_FILE:t_ckpt_comm_from_group> 32 40)
+set_tests_properties(ckpt.comm_from_group ckpt.comm_from_group_continue PROPERTIES
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
+if(TARGET mpcr-proxy-openmpi)
+    set_property(TEST ckpt.comm_from_group APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
 
 # An inter-communicator and the communicator merged from it, made before any

@@ -177,6 +177,28 @@ int mpcr_impl_Intercomm_create_from_groups(struct mpcr_group *lg, int local_lead
                        errhandler, newintercomm);
 }
 
+/* MPI 4.0 11.14.2 (sessions): collective over the group's members only, so
+ * a creation over the world communicator restricted to them (the proxy's
+ * MPI_Comm_create_group), with a tag from stringtag's hash: every member
+ * gives the same stringtag, so the same tag. The tag only keeps concurrent
+ * creations over overlapping groups apart; two stringtags whose hashes meet
+ * modulo 32768 used at the same moment by overlapping groups would be
+ * confused (docs/sessions.md). The record re-creates the result at a
+ * restart from its members like any communicator. */
+int mpcr_impl_Comm_create_from_group(struct mpcr_group *g, const char *stringtag,
+                                     struct mpcr_info *info, MPI_Errhandler errhandler,
+                                     MPI_Comm *newcomm)
+{
+    (void)info; /* hints: none changes mpcr */
+    if (!stringtag) return MPI_ERR_ARG;
+    if (mpcr_group_rank_of(g, mpcr.rank) == MPI_UNDEFINED) return MPI_ERR_GROUP;
+    uint32_t tag = mpcr_hash32(MPCR_HASH32_INIT, stringtag, strlen(stringtag));
+    struct mpcr_comm *n;
+    int err = mpcr_comm_create_world(g->ranks, g->size, (int)(tag % 32768), errhandler, &n);
+    if (!err) *newcomm = mpcr_comm_handle(n);
+    return err;
+}
+
 /* A split of the span keyed by `high`: the group with high false first,
  * and with both alike the low group (the span's order), as MPICH does. */
 int mpcr_impl_Intercomm_merge(struct mpcr_comm *c, int high, MPI_Comm *newintracomm)
