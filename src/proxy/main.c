@@ -435,6 +435,7 @@ int main(int argc, char **argv)
             mpcr_report("rank %d: cannot restart: %s", proxy.rank, err);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
+        windows_start_loaded(); /* collective: every proxy's state agrees */
     }
     ckpt_connect();
 
