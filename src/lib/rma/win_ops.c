@@ -40,7 +40,8 @@ static int operate(enum mpcr_win_op op, const struct mpcr_win_io *io, const stru
         if ((err = mpcr_real_type_id(t->type, &id))) return err;
         struct mpcr_win_call wc = {.op = op, .win = mpcr_win_id(w), .target = w->members[t->rank],
                                    .ttype = id, .rop = (uint32_t)rop, .at = at,
-                                   .tcount = (uint64_t)t->count};
+                                   .tcount = (uint64_t)t->count,
+                                   .absolute = w->flavor == MPI_WIN_FLAVOR_DYNAMIC};
         err = mpcr_win_call(&wc, io);
         /* a restart between the definition and its use: defined again, asked again */
         if (!wc.unknown_type || again) return err;

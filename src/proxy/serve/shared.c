@@ -7,6 +7,7 @@
 #include "report.h"
 #include "shared.h"
 #include "windows.h"
+#include "windows_attached.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -131,6 +132,15 @@ void shared_accept(int sock)
         struct mpcr_shared_handover h;
         int fd = -1;
         if (mpcr_recv_fd(sock, &fd, &h, sizeof h) || fd < 0) return; /* closed: all handed over */
+        if (h.offset & MPCR_WIN_ATTACHED_HANDOVER) {
+            if (attached_accept(fd, h.offset & ~MPCR_WIN_ATTACHED_HANDOVER, h.length)) {
+                mpcr_report("rank %d: memory of a dynamic window handed over at the restart is "
+                            "not the state file's",
+                            proxy.rank);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+            continue;
+        }
         if (h.offset & MPCR_WIN_HANDOVER) {
             if (windows_accept(fd, h.offset & ~MPCR_WIN_HANDOVER, h.length)) {
                 mpcr_report("rank %d: a window's memory handed over at the restart is not the "
