@@ -9,13 +9,15 @@ cd "$(dirname "$0")/.."
 # dpkg-dev, xz-utils, perl, make: scripts/conformance.sh fetches MPICH's test
 # suite (apt-get source) and configures and builds it.
 # gfortran: the Fortran tests build with mpif90.mpich (docs/fortran.md).
-# python3-mpi4py: Debian's, built for Open MPI; mpi.abi_mpi4py checks that a
-# rank importing it ends the job (docs/abi-check.md).
+# python3-mpi4py: Debian's, built for Open MPI; it runs on mpcr's libmpi.so.40
+# (docs/abi-openmpi.md); python3-numpy: the buffers of ompiabi.mpi4py.
 # slurmd, slurmctld, slurm-client, munge: the private Slurm of the batch tests
 # (scripts/slurm/setup.sh starts it; docs/batch-systems.md).
+# libhdf5-mpich-dev: parallel HDF5 for MPICH and its h5pcc.mpich (its dependencies bring what
+# the wrapper links: libcrypto, libcurl, libsz, libz); the ckpt.hdf5 tests (tests/io.cmake).
 packages=(build-essential cmake pkg-config python3 mpich libmpich-dev openmpi-bin libopenmpi-dev
     netpipe-mpich2 util-linux procps dpkg-dev xz-utils perl make gfortran slurmd slurmctld slurm-client munge
-    python3-mpi4py)
+    python3-mpi4py python3-numpy libhdf5-mpich-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

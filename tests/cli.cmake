@@ -17,6 +17,9 @@ function(cli_job_test name timeout script)
         TIMEOUT ${timeout})
 endfunction()
 
+# A launcher that crashes, or says a process crashed, is named (src/cli/job_end.c)
+cli_job_test(launcher_crash 120 launcher_crash.sh)
+
 # t_ckpt_ring 3000 1, 2 ranks (with 3 units a lap it took 3 s natively on an idle machine): the
 # jobs hold their end (tests/batch/common.sh hold_jobs) until the tests' checkpoints are taken
 set(CLI_RING $<TARGET_FILE:t_ckpt_ring> 3000 1)

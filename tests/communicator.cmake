@@ -83,9 +83,9 @@ target_link_libraries(t_ckpt_jacobi PRIVATE PkgConfig::MPICH)
 target_compile_options(t_ckpt_jacobi PRIVATE -O2)
 set_target_properties(t_ckpt_jacobi PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
 add_test(NAME ckpt.comm_jacobi COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 4
-    $<TARGET_FILE:t_ckpt_jacobi> 60 16 15)
+    $<TARGET_FILE:t_ckpt_jacobi> 36 16 15)
 add_test(NAME ckpt.comm_jacobi_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
-    $<TARGET_FILE:t_ckpt_jacobi> 60 16 15)
+    $<TARGET_FILE:t_ckpt_jacobi> 36 16 15)
 set_tests_properties(ckpt.comm_jacobi ckpt.comm_jacobi_continue PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)

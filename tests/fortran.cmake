@@ -95,7 +95,7 @@ fortran_program(tf_ckpt_cg OPT -O2 ckpt/ckpt_common.f90 ckpt/ckpt_cg.f90)
 add_test(NAME ckpt.fortran_cg COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 5 2
     ${CMAKE_BINARY_DIR}/tests/tf_ckpt_cg 800 2)
 add_test(NAME ckpt.fortran_cg_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 5 3
-    ${CMAKE_BINARY_DIR}/tests/tf_ckpt_cg 250 2)
+    ${CMAKE_BINARY_DIR}/tests/tf_ckpt_cg 150 2)
 set_tests_properties(ckpt.fortran_cg ckpt.fortran_cg_continue PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)

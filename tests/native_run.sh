@@ -2,7 +2,9 @@
 # native run of the same program.
 #
 # native_run OUT ERR NPROCS PROGRAM ARGS...
-#   `mpiexec.mpich -n NPROCS PROGRAM ARGS` (stdin /dev/null, 300 s limit):
+#   `mpiexec.mpich -n NPROCS PROGRAM ARGS` (stdin /dev/null, 300 s limit;
+#   NATIVE_MPIEXEC in the environment replaces `mpiexec.mpich`: an Open
+#   MPI-built program's native run is `mpirun.openmpi ...`):
 #   stdout in OUT, stderr in ERR; returns its exit status and sets
 #   native_ms to its duration in milliseconds, native_kept to "" or to
 #   " (kept from an earlier test)" (below).
@@ -24,7 +26,7 @@ native_run() {
     cache=$(dirname "$prog")/native-runs
     key=$({
         sha256sum <"$prog"
-        printf '%s\0' "$n" "$@"
+        printf '%s\0' "$n" "$@" "${NATIVE_MPIEXEC:-}"
         env | grep -E '^(OMP_|GOMP_|MPIR_CVAR_|UCX_|MPICH_|CKPT_HOLD=|MUTATE_)' | sort
     } | sha256sum | cut -c1-32)
     if [ -s "$cache/$key.ms" ]; then
@@ -34,7 +36,9 @@ native_run() {
     fi
     native_kept=
     start=$(date +%s%3N)
-    timeout -k 10 300 mpiexec.mpich -n "$n" "$prog" "$@" </dev/null >"$out" 2>"$err"
+    local launcher
+    read -ra launcher <<<"${NATIVE_MPIEXEC:-mpiexec.mpich}"
+    timeout -k 10 300 "${launcher[@]}" -n "$n" "$prog" "$@" </dev/null >"$out" 2>"$err"
     rc=$?
     native_ms=$(($(date +%s%3N) - start))
     case $rc in 124 | 137) return $rc ;; esac

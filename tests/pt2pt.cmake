@@ -100,7 +100,7 @@ function(p2p_ckpt_test name timeout require)
 endfunction()
 p2p_ckpt_program(p2p_mixed)
 p2p_ckpt_test(p2p_mixed 300 reposted exit-restart 3 2 $<TARGET_FILE:t_ckpt_p2p_mixed> 48 15)
-p2p_ckpt_test(p2p_mixed3_continue 300 reposted continue 3 3 $<TARGET_FILE:t_ckpt_p2p_mixed> 48 15)
+p2p_ckpt_test(p2p_mixed3_continue 300 reposted continue 3 3 $<TARGET_FILE:t_ckpt_p2p_mixed> 30 15)
 # A 2-D halo exchange (Jacobi on integers: exact), persistent requests and Isend/Irecv.
 p2p_ckpt_program(p2p_halo)
 p2p_ckpt_test(p2p_halo4_persistent 400 reposted exit-restart 4 4 $<TARGET_FILE:t_ckpt_p2p_halo> persistent 150 48 8)

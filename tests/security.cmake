@@ -27,6 +27,20 @@ sec_test(lifecycle lifecycle.sh $<TARGET_FILE:sec_wait> $<TARGET_FILE:t_ckpt_rin
 # points 5, 6: idle connections stall no checkpoint; a forged report is refused; a TCP stranger is closed soon
 sec_test(coord_conns coord_conns.sh $<TARGET_FILE:sec_wait>)
 
+# issue 43, point 1: a restart maps the checkpoint's program or a copy with its contents; a
+# rebuilt, doctored or swapped one (as root: nobody's swap in a directory nobody can write) refused
+sec_test(swapped_program swapped_program.sh $<TARGET_FILE:sec_wait>)
+
+# issue 43, point 2: the coordinator's directory deleted, made again, swapped, made writable by
+# others under an --interval job; a stopped process's checkpoint gives up (as the current user only)
+add_test(NAME security.place_lost COMMAND ${SEC}/place_lost.sh $<TARGET_FILE:st_heap>)
+set_tests_properties(security.place_lost PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" TIMEOUT 150)
+# the same for an MPI job of 2 ranks: taken up again in a new directory, interval checkpoints of
+# both ranks there, the job's output and a restart from the new directory's newest equal to native
+add_test(NAME security.place_lost_mpi COMMAND ${SEC}/place_lost_mpi.sh $<TARGET_FILE:t_ckpt_ring> 600 1)
+set_tests_properties(security.place_lost_mpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" TIMEOUT 300
+    RESOURCE_LOCK cores)
+
 mpcr_label_family(security)
 
 # point 2 for MPI jobs: swapped rank images, another job's image or state file refused (as the current user only: an MPI job is the costly part)
@@ -41,7 +55,7 @@ file(GLOB fuzz_lines_inputs CONFIGURE_DEPENDS ${SEC}/fuzz/corpus/fuzz_lines/* ${
 set(coord_src ${PROJECT_SOURCE_DIR}/src/coord)
 add_executable(replay_fuzz_manifest ${SEC}/fuzz/fuzz_manifest.c ${SEC}/fuzz/replay.c ${coord_src}/binding.c ${coord_src}/private.c)
 add_executable(replay_fuzz_lines ${SEC}/fuzz/fuzz_lines.c ${SEC}/fuzz/replay.c ${coord_src}/binding.c ${coord_src}/private.c
-    ${SEC}/fuzz/coord_single.c ${coord_src}/gens.c ${coord_src}/fault.c ${coord_src}/triggers.c ${coord_src}/abandoned.c)
+    ${SEC}/fuzz/coord_single.c ${coord_src}/gens.c ${coord_src}/place.c ${coord_src}/fault.c ${coord_src}/triggers.c ${coord_src}/abandoned.c)
 file(GLOB common_src CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/common/*.c) # sanitized too
 foreach(t fuzz_manifest fuzz_lines)
     target_sources(replay_${t} PRIVATE ${common_src})

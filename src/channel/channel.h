@@ -258,10 +258,13 @@ enum mpcr_file_op {
     MPCR_FILE_CLOSE,      /* forgets the file (the leader deletes it if DELETE_ON_CLOSE) */
     MPCR_FILE_DELETE,     /* data: the path; info: hints (no file id) */
     MPCR_FILE_SET_VIEW,   /* at: disp; data: etype's, aux: filetype's definition
-                             (struct mpcr_type_def); flag: datarep (0 native, 1 internal);
-                             info: hints */
+                             (struct mpcr_type_def); flag: datarep (0 native, 1 internal,
+                             2 external32); info: hints */
     MPCR_FILE_READ,       /* data: the buffer (packed bytes: MPI_BYTE), at the individual */
-    MPCR_FILE_WRITE,      /*   pointer -> done, result: the pointer after (etypes) */
+    MPCR_FILE_WRITE,      /*   pointer -> done, result: the pointer after (etypes); aux: with
+                             a view in external32, the memory datatype's definition: the
+                             proxy unpacks the bytes into it and the real MPI converts them
+                             (so in every access form, the shared ones too) */
     MPCR_FILE_READ_AT,    /* at: the offset (etypes) -> done */
     MPCR_FILE_WRITE_AT,
     MPCR_FILE_SEEK,       /* at: offset, flag: whence (mpcr's ABI) -> result: the pointer */
@@ -282,6 +285,8 @@ enum mpcr_file_op {
     MPCR_FILE_SHARED_ADD,   /* at: etypes -> result: the pointer before (write_ordered's leader) */
     MPCR_FILE_SEEK_SHARED,  /* at: offset, flag: whence -> result: the pointer */
     MPCR_FILE_GET_SHARED,   /* -> result: the pointer */
+    MPCR_FILE_TYPE_EXTENT,  /* aux: a datatype's definition -> result: its extent in the view's
+                               representation (MPI_File_get_type_extent, external32 views) */
     MPCR_FILE_OPS
 };
 /* Hints travel as "key\0value\0key\0value\0...". */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int report_fd = -1;
@@ -56,6 +57,26 @@ void mpcr_report_raw(const char *msg, unsigned len)
     mpcr_report_strip_exit(&msg, &len); /* stderr gets the message without its code */
     if (write(2, msg, len) < 0) { /* nowhere else to say it */
     }
+}
+
+/* Sends a note (never printed, report.h) to the socket alone. */
+static void send_note(const char *note, int n)
+{
+    if (report_fd >= 0 && n > 0)
+        sendto(report_fd, note, (size_t)n, MSG_NOSIGNAL, (struct sockaddr *)&report_addr, sizeof report_addr);
+}
+
+void mpcr_report_end(int rank, int status)
+{
+    char note[32];
+    int code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+    send_note(note, snprintf(note, sizeof note, "%c%d %d", MPCR_REPORT_END_MARK, code, rank));
+}
+
+void mpcr_report_start(int rank)
+{
+    char note[32];
+    send_note(note, snprintf(note, sizeof note, "%c%d %d", MPCR_REPORT_START_MARK, rank, (int)getpid()));
 }
 
 /* Sends "mpcr: " + the message + a newline, after `head` (see report.h). */

@@ -33,6 +33,22 @@ void mpcr_report_exit(int code, const char *fmt, ...) __attribute__((format(prin
 /* A datagram's message without its exit code: returns the code (0 when it
  * carries none) and moves *msg and *len past it. */
 int mpcr_report_strip_exit(const char **msg, unsigned *len);
+/* A proxy's note that its program ended with wait status `status` and that
+ * it says what there is to say (nothing, for a program that ended well or
+ * exited with its own code): a datagram of this byte and the exit code the
+ * proxy passes on, in decimal, kept by `mpcr run`, never printed. A job
+ * whose launcher's status no note or report explains lost a proxy, or its
+ * launcher, to something no one could report (src/cli/job_end.c). Sent only
+ * to the socket. */
+#define MPCR_REPORT_END_MARK '\002'
+/* The datagram is this byte, the code, a space and the proxy's rank. */
+void mpcr_report_end(int rank, int status);
+/* A proxy's note, once its rank is known, of its rank and pid (this byte,
+ * then "RANK PID"): `mpcr run` watches the proxies of its host (pidfds) to
+ * name the first that ended without a word (src/cli/proxy_watch.c). Sent
+ * only to the socket. */
+#define MPCR_REPORT_START_MARK '\003'
+void mpcr_report_start(int rank);
 /* The same for an already formatted message; async-signal-safe. */
 void mpcr_report_raw(const char *msg, unsigned len);
 

@@ -74,6 +74,14 @@ static int imports_any(const struct elf_file *f, const char *const *names)
     return 0;
 }
 
+/* Whether mpcr has a library of its own for an ABI named so (the real MPI's
+ * library of an ABI mpcr speaks: MPICH's, Open MPI's). */
+static int speaks(const char *words)
+{
+    return !strcmp(mpcr_mpi_abi_words("libmpich.so.12"), words) ||
+           !strcmp(mpcr_mpi_abi_words("libmpi.so.40"), words);
+}
+
 /* Says why object i of s, an MPI that is not mpcr's, would be loaded. */
 static void refuse_library(const char *program, const struct load_set *s, int i)
 {
@@ -84,14 +92,14 @@ static void refuse_library(const char *program, const struct load_set *s, int i)
         snprintf(through, sizeof through, " through %s", loader_soname(&s->obj[o->loader]));
     if (o->via == VIA_PRELOAD) {
         say("LD_PRELOAD (or /etc/ld.so.preload) loads %s (%s) into %s ahead of mpcr's MPI "
-            "library, which mpcr cannot stand in for; run it without that preload",
+            "library, which mpcr cannot stand in for; run it without that preload (docs/abi-check.md)",
             o->path, words, program);
-    } else if (o->via == VIA_RPATH && !strcmp(mpcr_mpi_abi_words("libmpich.so.12"), words)) {
+    } else if (o->via == VIA_RPATH && speaks(words)) {
         say("%s would load %s%s (%s): the RPATH of %s (%s) comes before the library path on "
-            "which mpcr puts its own libmpich.so.12. Relink it without that -rpath, or with "
+            "which mpcr puts its own %s. Relink it without that -rpath, or with "
             "-Wl,--enable-new-dtags (a RUNPATH, which mpcr's path precedes); docs/abi-check.md",
             program, o->path, through, words, loader_soname(&s->obj[o->via_object]),
-            elf_dyn_string(&s->obj[o->via_object].elf, DT_RPATH, 0));
+            elf_dyn_string(&s->obj[o->via_object].elf, DT_RPATH, 0), soname);
     } else if (o->via == VIA_NOT_FOUND) {
         say("%s links %s%s (%s; not installed here), which mpcr cannot stand in for "
             "yet. " MPCR_ABI_ADVICE,
@@ -106,8 +114,8 @@ static void refuse_library(const char *program, const struct load_set *s, int i)
 static int own_mpi(const char *program, const char *evidence)
 {
     say("%s carries an MPI of its own (%s), which mpcr cannot stand in for: every rank would be "
-        "a job of one. Link it with mpicc.mpich against the shared libmpich.so.12 (its default) "
-        "and run it again (docs/abi-check.md)",
+        "a job of one. Link it with mpicc.mpich or mpicc.openmpi against the shared library (their "
+        "default) and run it again (docs/abi-check.md)",
         program, evidence);
     return 1;
 }
@@ -155,8 +163,7 @@ int mpcr_abi_check(const char *program, const char *lib_dir, int silent)
                 passive = 1;
             } else if (o->elf.map ? defines_any(&o->elf, mpcr_mpi_impl_symbols, 0)
                                   : strcmp(mpcr_mpi_abi_words(o->name), "an MPI library") &&
-                                        strcmp(mpcr_mpi_abi_words(o->name),
-                                               mpcr_mpi_abi_words("libmpich.so.12"))) {
+                                        !speaks(mpcr_mpi_abi_words(o->name))) {
                 refuse_library(program, &s, i);
                 refused = 1;
             }

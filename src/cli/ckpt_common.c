@@ -55,8 +55,9 @@ pid_t mpcr_spawn(char *const argv[], const struct mpcr_coord *c, int preload)
     if (preload) setenv("LD_PRELOAD", preload_var, 1);
     syscall(SYS_close_range, 3, ~0u, 0); /* inherited descriptors could not be checkpointed */
     execvp(argv[0], argv);
-    fprintf(stderr, "mpcr: cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
+    int e = errno;
+    fprintf(stderr, "mpcr: cannot run %s: %s\n", argv[0], strerror(e));
+    _exit(e == ENOENT ? 127 : 126); /* as shells do */
 }
 
 static pid_t supervised;

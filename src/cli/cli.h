@@ -14,6 +14,7 @@ enum {
     MPCR_EXIT_OK = 0,
     MPCR_EXIT_FAILURE = 1, /* what was asked could not be done; stderr says why */
     MPCR_EXIT_USAGE = 2,   /* a command line mpcr does not understand */
+    MPCR_EXIT_CANNOT_EXECUTE = 126, /* the program is there but cannot be executed (as shells say) */
     MPCR_EXIT_NOT_STARTED = 127, /* the program (or a part of mpcr) could not be started */
     MPCR_EXIT_SIGNAL = 128 /* + N: ended by signal N, or after mpcr passed signal N on */
 };
@@ -40,6 +41,14 @@ extern const char mpcr_version[], mpcr_commit[];
 /* `mpcr run --no-mpi ...`: the checkpoint engine alone, for any program.
  * argv[0] is "run"; the options are those of cmd_run. */
 int cmd_run_no_mpi(int argc, char **argv);
+
+/* program_runnable.c: 0, or MPCR_EXIT_CANNOT_EXECUTE after saying so ("CMD:
+ * ...") when the program as execvp finds it exists but cannot be executed. */
+int mpcr_program_runnable(const char *cmd, const char *program);
+
+/* job_end.c: says how a job ended that failed with no rank saying why,
+ * from its launcher's wait status. */
+void mpcr_say_unexplained_end(const char *launcher, int status);
 
 /* Directory holding this executable's siblings (bin/ of the build or install tree). */
 const char *mpcr_self_dir(void);

@@ -15,6 +15,7 @@
 
 #include "ckpt_common.h"
 #include "cli.h"
+#include "option_value.h"
 #include "signal_option.h"
 
 static int usage(void)
@@ -39,14 +40,20 @@ int cmd_coordinator(int argc, char **argv)
             i++;
         else if (!strcmp(argv[i], "--listen") && i + 1 < argc)
             listen = argv[++i];
-        else if (!strcmp(argv[i], "-n") && i + 1 < argc)
-            n = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+            long v;
+            if (mpcr_opt_count("coordinator", "-n", argv[++i], INT_MAX, &v)) return usage();
+            n = (int)v;
+        }
         else if (!strcmp(argv[i], "--ckpt-dir") && i + 1 < argc)
             dir = argv[++i];
-        else if (!strcmp(argv[i], "--interval") && i + 1 < argc)
-            interval = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--keep") && i + 1 < argc)
-            keep = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--interval") && i + 1 < argc) {
+            if (mpcr_opt_seconds("coordinator", "--interval", argv[++i], &interval)) return usage();
+        } else if (!strcmp(argv[i], "--keep") && i + 1 < argc) {
+            long v;
+            if (mpcr_opt_count("coordinator", "--keep", argv[++i], MPCR_MAX_KEEP, &v)) return usage();
+            keep = (int)v;
+        }
         else if (!strcmp(argv[i], "--quiet")) /* started by `mpcr exec`: no how-to */
             quiet = 1;
         else if (!strcmp(argv[i], "--mpi") && i + 1 < argc)

@@ -62,14 +62,19 @@ static const struct {
      "  --exit                 the job ends (status 0) once the checkpoint is complete\n"},
     {"restart",
      "usage: mpcr restart [-n N] [--mpi mpich|openmpi] [--coordinator A.B.C.D:PORT]\n"
-     "                    [--checkpoint-signal SIG] [--exit-signal SIG] [DIR]\n"
+     "                    [--checkpoint-signal SIG] [--exit-signal SIG]\n"
+     "                    [--trust-files-others-can-change] [DIR]\n"
      "\n"
      "Resumes the job (or process) from the newest complete generation in DIR (mpcr-ckpt),\n"
-     "after checking every file of it; further checkpoints go on numbering in DIR.\n"
+     "after checking every file of it; further checkpoints go on numbering in DIR. The files\n"
+     "the images map (program, libraries) must be those of the checkpoint, or copies with\n"
+     "the same contents (SHA-256).\n"
      "\n"
      "  -n N, -np N            must be the job's number of ranks (checked)\n"
      "  --mpi mpich|openmpi    the MPI implementation of the new job (default: the one before)\n"
-     "  --coordinator A.B.C.D:PORT  the job's coordinator is a running `mpcr coordinator`\n" SIGNAL_OPTIONS},
+     "  --coordinator A.B.C.D:PORT  the job's coordinator is a running `mpcr coordinator`\n"
+     "  --trust-files-others-can-change  map and open files owned by other users (not root)\n"
+     "                         or writable by them: they could change what the job runs\n" SIGNAL_OPTIONS},
     {"status",
      "usage: mpcr status [--json] [DIR]\n"
      "\n"

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "proc_stat.h"
 
 static int env_int(const char *name, int *v)
 {
@@ -31,19 +32,13 @@ static int env_int(const char *name, int *v)
 /* The start time (clock ticks since boot) of process pid, 0 if unknown. */
 static unsigned long long start_time(pid_t pid)
 {
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f) fclose(f);
-    buf[n] = 0;
-    char *p = strrchr(buf, ')'); /* the command name may hold anything */
+    char buf[1024];
+    const char *p = mpcr_proc_stat(pid, buf, sizeof buf); /* field 3, the state */
     unsigned long long t = 0;
-    if (!p) return 0;
-    /* the space before field 3 (state), ..., before field 22 (starttime) */
-    for (int field = 3; field <= 22 && p; field++)
-        p = strchr(p + 1, ' ');
-    if (p) sscanf(p + 1, "%llu", &t);
+    /* the space before field 4, ..., before field 22 (starttime) */
+    for (int field = 4; field <= 22 && p; field++)
+        p = strchr(p, ' ') ? strchr(p, ' ') + 1 : NULL;
+    if (p) sscanf(p, "%llu", &t);
     return t;
 }
 

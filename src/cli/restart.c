@@ -14,6 +14,8 @@
 #include "binding.h"
 #include "ckpt_common.h"
 #include "cli.h"
+#include "file_trust.h"
+#include "option_value.h"
 #include "path.h"
 #include "signal_option.h"
 
@@ -21,7 +23,8 @@ static int usage(void)
 {
     mpcr_err(
         "usage: mpcr restart [-n N] [--mpi mpich|openmpi] [--coordinator A.B.C.D:PORT]\n"
-        "                    [--checkpoint-signal SIG] [--exit-signal SIG] DIR\n"
+        "                    [--checkpoint-signal SIG] [--exit-signal SIG]\n"
+        "                    [" MPCR_TRUST_OPTION "] DIR\n"
         "       mpcr restart --no-mpi DIR  (one process)");
     return 2;
 }
@@ -155,9 +158,14 @@ int cmd_restart(int argc, char **argv)
             continue;
         }
         if (!strcmp(argv[i], "--no-mpi")) continue; /* decided by the manifest */
+        if (!strcmp(argv[i], MPCR_TRUST_OPTION)) { /* for every restorer and restarted engine (file_trust.h) */
+            setenv(MPCR_ENV_TRUST_OTHERS_FILES, "1", 1);
+            continue;
+        }
         if ((!strcmp(argv[i], "-n") || !strcmp(argv[i], "-np")) && i + 1 < argc) {
-            n = atoi(argv[++i]);
-            if (n <= 0) return usage();
+            long v;
+            if (mpcr_opt_count("restart", "-n", argv[++i], INT_MAX, &v)) return usage();
+            n = (int)v;
         } else if (!strcmp(argv[i], "--mpi") && i + 1 < argc) {
             mpi_opt = argv[++i];
         } else if (!strcmp(argv[i], "--coordinator") && i + 1 < argc) {

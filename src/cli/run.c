@@ -8,7 +8,9 @@
 #include "abi_check.h"
 #include "ckpt_common.h"
 #include "cli.h"
+#include "option_value.h"
 #include "path.h"
+#include "proxy_watch.h"
 #include "report.h"
 #include "signal_option.h"
 
@@ -102,13 +104,38 @@ static void open_reports(void)
  * from its proxy's report (report.h: mpcr_report_exit). */
 static int unfinalized_code;
 
+/* How many reports the ranks sent: a job that failed with none is named by
+ * its launcher's status (say_unexplained_end). */
+static int reports_seen;
+/* Of those, the programs' word that their proxy died (src/lib/runtime/init.c,
+ * call.c): a consequence, not a cause. */
+static int proxy_gone_reports;
+#define PROXY_GONE ": its proxy (pid "
+static unsigned char code_noted[256]; /* the exit codes the proxies passed on (report.h) */
+
 /* Prints a report; one carrying an exit code gives unfinalized_code. */
 static void print_report(const char *msg, unsigned n)
 {
+    if (n > 1 && msg[0] == MPCR_REPORT_END_MARK) { /* a proxy saw its program end */
+        unsigned code = 0;
+        for (unsigned k = 1; k < n && k < 5 && msg[k] >= '0' && msg[k] <= '9'; k++) code = code * 10 + (unsigned)(msg[k] - '0');
+        code_noted[code & 255] = 1;
+        mpcr_proxy_watch_noted_end(msg, n);
+        return;
+    }
+    if (n > 1 && msg[0] == MPCR_REPORT_START_MARK) {
+        mpcr_proxy_watch_started(msg, n);
+        return;
+    }
+    reports_seen++;
+    if (memmem(msg, n, PROXY_GONE, sizeof PROXY_GONE - 1)) proxy_gone_reports++;
     int code = mpcr_report_strip_exit(&msg, &n);
     if (!unfinalized_code) unfinalized_code = code;
     fwrite(msg, 1, n, stderr);
 }
+
+/* How long a failed job's end waits for a rank's last report. */
+#define LATE_REPORT_MS 300
 
 /* Prints the reports waiting on the socket; waits up to timeout_ms for one,
  * or until end_fd (-1: none) polls readable. */
@@ -124,10 +151,30 @@ static void print_reports(int timeout_ms, int end_fd)
     }
 }
 
+/* A failed job's end: a moment for a late report (see mpcr_run_job), then
+ * the first proxy to end, if it said nothing. */
+static void say_failed_end(void)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long waited = 0; !reports_seen && waited < LATE_REPORT_MS;) {
+        print_reports((int)(LATE_REPORT_MS - waited), -1);
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        waited = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+    }
+    int rank;
+    pid_t pid;
+    if (reports_seen == proxy_gone_reports && mpcr_proxy_watch_first_silent(&rank, &pid))
+        mpcr_err("run: rank %d's proxy (pid %d) was the first process of the job to end, and it said "
+                 "nothing: it was killed (by hand, the OOM killer, a batch system's limit) or crashed",
+                 rank, (int)pid);
+}
+
 static void close_reports(void)
 {
     if (report_fd < 0) return;
     print_reports(0, -1);
+    mpcr_proxy_watch_close();
     char path[PATH_MAX];
     if (!mpcr_path_join(path, sizeof path, report_dir, "reports")) unlink(path);
     rmdir(report_dir);
@@ -260,8 +307,16 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
         }
         if (launcher_end >= 0) close(launcher_end);
     }
+    /* A rank whose proxy died says so from its death signal's handler, which
+     * may run just after the launcher ended (it ends as soon as it has seen
+     * the proxy go): a failed job gets a moment for such a late word. */
+    if (WIFSIGNALED(status) || WEXITSTATUS(status)) say_failed_end();
     close_reports();
     free(args);
+    /* a status that neither a rank's report nor the code a proxy passed on explains */
+    if (!forwarded && !reports_seen &&
+        (WIFSIGNALED(status) || (WEXITSTATUS(status) && !code_noted[WEXITSTATUS(status)])))
+        mpcr_say_unexplained_end(mpiexec, status);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
     if (forwarded) { /* mpiexec may end with 0 after passing a signal on: not a success */
         mpcr_err("run: the job ended (%s status %d) after mpcr passed on signal %d (%s)",
@@ -295,9 +350,14 @@ int cmd_run(int argc, char **argv)
         }
         if ((!strcmp(o, "-n") || !strcmp(o, "-np")) && i + 1 < argc) {
             nprocs = argv[++i];
-            if (!positive(nprocs)) {
-                mpcr_err("run: -n needs a positive number of ranks, not '%s'", nprocs);
-                return run_usage();
+            long n, most = mpcr_max_local_ranks();
+            if (mpcr_opt_count("run", "-n", nprocs, INT_MAX, &n)) return run_usage();
+            if (n > most) {
+                mpcr_err("run: -n %ld is more ranks than the launcher can start on this host: at most %ld, "
+                         "as each rank takes %d of its open files and %d processes (`ulimit -n` and `ulimit -u` "
+                         "are the limits)",
+                         n, most, MPCR_LAUNCHER_FDS_PER_RANK, MPCR_PROCESSES_PER_RANK);
+                return MPCR_EXIT_FAILURE;
             }
         } else if (!strcmp(o, "--mpi") && i + 1 < argc) {
             mpi = argv[++i];
@@ -306,18 +366,11 @@ int cmd_run(int argc, char **argv)
         } else if (!strcmp(o, "--ckpt-dir") && i + 1 < argc) {
             ckpt_dir = argv[++i];
         } else if (!strcmp(o, "--interval") && i + 1 < argc) {
-            char *end;
-            interval = strtod(argv[++i], &end);
-            if (*end || interval <= 0) {
-                mpcr_err("run: --interval needs a positive number of seconds, not '%s'", argv[i]);
-                return run_usage();
-            }
+            if (mpcr_opt_seconds("run", "--interval", argv[++i], &interval)) return run_usage();
         } else if (!strcmp(o, "--keep") && i + 1 < argc) {
-            keep = (int)positive(argv[++i]);
-            if (!keep) {
-                mpcr_err("run: --keep needs a positive number, not '%s'", argv[i]);
-                return run_usage();
-            }
+            long k;
+            if (mpcr_opt_count("run", "--keep", argv[++i], MPCR_MAX_KEEP, &k)) return run_usage();
+            keep = (int)k;
         } else {
             mpcr_err("run: unknown or incomplete option '%s'", o);
             return run_usage();
@@ -345,7 +398,9 @@ int cmd_run(int argc, char **argv)
     }
     char lib_dir[PATH_MAX];
     if (mpcr_sibling(lib_dir, sizeof lib_dir, "../lib/mpcr")) return 1;
-    /* before anything starts: a program built for another MPI is refused */
+    /* before anything starts: a program that cannot be executed, or built for another MPI, is refused */
+    int runnable = mpcr_program_runnable("run", argv[i]);
+    if (runnable) return runnable;
     if (mpcr_abi_check(argv[i], lib_dir, 0)) return MPCR_EXIT_FAILURE;
     if (coord_addr && mpcr_use_coordinator(coord_addr, ckpt_dir)) return 1;
     struct mpcr_coord c;

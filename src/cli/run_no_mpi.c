@@ -7,6 +7,7 @@
 
 #include "ckpt_common.h"
 #include "cli.h"
+#include "option_value.h"
 
 static int usage(void)
 {
@@ -27,11 +28,17 @@ int cmd_run_no_mpi(int argc, char **argv)
         if (!strcmp(argv[i], "--no-mpi")) continue;
         if (i + 1 >= argc) return usage();
         if (!strcmp(argv[i], "--ckpt-dir")) dir = argv[++i];
-        else if (!strcmp(argv[i], "--interval")) interval = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--keep")) keep = atoi(argv[++i]);
-        else return usage();
+        else if (!strcmp(argv[i], "--interval")) {
+            if (mpcr_opt_seconds("run", "--interval", argv[++i], &interval)) return usage();
+        } else if (!strcmp(argv[i], "--keep")) {
+            long k;
+            if (mpcr_opt_count("run", "--keep", argv[++i], MPCR_MAX_KEEP, &k)) return usage();
+            keep = (int)k;
+        } else return usage();
     }
     if (i >= argc) return usage();
+    int runnable = mpcr_program_runnable("run", argv[i]);
+    if (runnable) return runnable;
     struct mpcr_coord c;
     if (mpcr_open_coord(&c, dir)) return 1;
     c.interval = interval;

@@ -23,8 +23,9 @@ const char *mpcr_mpi_abi_words(const char *name);
 
 /* The next step, the end of every such message. */
 #define MPCR_ABI_ADVICE                                                                            \
-    "mpcr stands in only for MPICH's ABI (libmpich.so.12: MPICH, Intel MPI, MVAPICH) for now; "    \
-    "rebuild the program with mpicc.mpich (mpif90.mpich for Fortran; a Python module such as "     \
-    "mpi4py with MPICC=mpicc.mpich) and run it again (docs/abi-check.md)"
+    "mpcr stands in for MPICH's ABI (libmpich.so.12: MPICH, Intel MPI, MVAPICH) and Open MPI "     \
+    "4.1's (libmpi.so.40), with its own libraries, which it puts first on the library path; "      \
+    "build the program with mpicc.mpich or mpicc.openmpi against the shared library (their "       \
+    "default), without an RPATH to the real one, and run it again (docs/abi-check.md)"
 
 #endif

@@ -31,6 +31,7 @@
 #include "coord_protocol.h"
 #include "path.h"
 #include "private.h"
+#include "proc_stat.h"
 
 static int sock_addr(const char *dir, struct sockaddr_un *a)
 {
@@ -59,7 +60,7 @@ static int check_dir(const char *dir)
 static void remove_leftovers(const char *dir, const char *sock)
 {
     if (!unlink(sock)) fprintf(stderr, "mpcr: removed %s, left by a coordinator that is gone (killed?)\n", sock);
-    static const char *const tmps[] = {"coord.secret.tmp", "coord.job.tmp"};
+    static const char *const tmps[] = {"coord.secret.tmp", "coord.job.tmp", "coord.sock.tmp"};
     char path[PATH_MAX];
     for (size_t i = 0; i < sizeof tmps / sizeof tmps[0]; i++) {
         if (!mpcr_path_join(path, sizeof path, dir, tmps[i]) && !unlink(path)) fprintf(stderr, "mpcr: removed %s, left by a coordinator that was killed\n", path);
@@ -93,7 +94,7 @@ static void remove_leftovers(const char *dir, const char *sock)
 int mpcr_coord_open(struct mpcr_coord *c, const char *dir)
 {
     memset(c, 0, sizeof *c);
-    c->listen_fd = c->tcp_fd = -1;
+    c->listen_fd = c->tcp_fd = c->dir_fd = -1;
     c->keep = 2;
     /* A directory made here is 0700 (mkdir's mode less a umask: 0700 at
      * most). One that exists is left as it is when no one else may write in
@@ -114,18 +115,40 @@ int mpcr_coord_open(struct mpcr_coord *c, const char *dir)
     char reply[64];
     if (mpcr_coord_ask(c->dir, "ping", reply, sizeof reply) == 0) return -EADDRINUSE;
     remove_leftovers(c->dir, a.sun_path);
+    int fd = mpcr_coord_bind(c->dir);
+    if (fd < 0) return fd;
+    c->listen_fd = fd;
+    return mpcr_coord_hold_place(c);
+}
+
+/* The socket is bound and listening under a temporary name first and only
+ * then renamed to coord.sock: a client (`mpcr checkpoint` right after the
+ * start, a test waiting for the file) that sees coord.sock always finds
+ * someone listening, never a bound socket not yet listening
+ * (ECONNREFUSED). A connect() finds a socket by its inode, so the rename
+ * keeps it reachable. The directory is checked private: the temporary name
+ * is ours to unlink. */
+int mpcr_coord_bind(const char *dir)
+{
+    struct sockaddr_un a, tmp;
+    int rc = sock_addr(dir, &a);
+    if (rc) return rc;
+    tmp = a;
+    if ((size_t)snprintf(tmp.sun_path, sizeof tmp.sun_path, "%s.tmp", a.sun_path) >= sizeof tmp.sun_path)
+        return -ENAMETOOLONG;
+    unlink(tmp.sun_path);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -errno;
     /* bind() creates the socket 0777 less the umask: 0600 whatever it is */
     mode_t old_umask = umask(0177);
-    rc = bind(fd, (struct sockaddr *)&a, sizeof a) || listen(fd, 16) ? -errno : 0;
+    rc = bind(fd, (struct sockaddr *)&tmp, sizeof tmp) || listen(fd, 16) || rename(tmp.sun_path, a.sun_path) ? -errno : 0;
     umask(old_umask);
     if (rc) {
+        unlink(tmp.sun_path);
         close(fd);
         return rc;
     }
-    c->listen_fd = fd;
-    return 0;
+    return fd;
 }
 
 static int write_private(const char *dir, const char *name, const char *text);
@@ -217,11 +240,13 @@ void mpcr_coord_close(struct mpcr_coord *c)
 {
     if (c->tcp_fd >= 0) close(c->tcp_fd);
     c->tcp_fd = -1;
+    if (c->dir_fd >= 0) close(c->dir_fd);
+    c->dir_fd = -1;
     if (c->listen_fd < 0) return;
     close(c->listen_fd);
     c->listen_fd = -1;
-    struct sockaddr_un a;
-    if (!sock_addr(c->dir, &a)) unlink(a.sun_path);
+    struct sockaddr_un a; /* a socket at the path that is not its own is not its to remove */
+    if (!c->place_lost && !sock_addr(c->dir, &a)) unlink(a.sun_path);
 }
 
 void mpcr_coord_send_line(int fd, const char *fmt, ...)
@@ -256,6 +281,7 @@ struct pending {
     int client; /* -1 when the interval timer asked */
     int exit_after;
     double started;
+    int ended; /* the process has ended: an interval checkpoint's end is no news */
 };
 #define READY_WAIT_S 10.0 /* how long a request waits for the engine to start */
 
@@ -277,14 +303,16 @@ static int engine_ready(pid_t pid)
 static void give_up(struct pending *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void give_up(struct pending *p, const char *fmt, ...)
 {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
     if (p->client >= 0) {
-        char msg[512];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof msg, fmt, ap);
-        va_end(ap);
         mpcr_coord_send_line(p->client, "error %s\n", msg);
         close(p->client);
+    } else if (p->active && !p->ended) { /* the interval's: no one else to tell */
+        fprintf(stderr, "mpcr: coordinator: interval checkpoint gen-%lu failed: %s; the process goes on\n", p->gen, msg);
     }
     p->active = 0;
 }
@@ -318,6 +346,34 @@ static void try_signal(struct mpcr_coord *c, pid_t child, struct pending *p)
     }
     p->signalled = 1;
     p->started = mpcr_now_s();
+}
+
+/* The state letter of /proc/PID/stat ('T' stopped, 't' traced), or 0. */
+static char process_state(pid_t pid)
+{
+    char buf[512];
+    const char *state = mpcr_proc_stat(pid, buf, sizeof buf);
+    return state ? state[0] : 0;
+}
+
+/* No checkpoint waits for ever: once the process has been asked, it has
+ * MPCR_CKPT_TIMEOUT seconds (120, as an MPI job's checkpoint) to report its
+ * image. A stopped process (SIGSTOP, a debugger) cannot even start: said so. */
+static void check_answer_time(struct mpcr_coord *c, pid_t child, struct pending *p)
+{
+    if (!p->active || !p->signalled) return;
+    const char *t = getenv("MPCR_CKPT_TIMEOUT");
+    double limit = t && atof(t) > 0 ? atof(t) : 120.0;
+    if (mpcr_now_s() - p->started <= limit) return;
+    char state = process_state(child);
+    mpcr_gen_remove(c->dir, p->gen);
+    if (state == 'T' || state == 't')
+        give_up(p, "the process (pid %d) is stopped (SIGSTOP, or a debugger): it cannot write its image until it "
+                   "goes on (kill -CONT %d); gave up after %.0f s (MPCR_CKPT_TIMEOUT)",
+                (int)child, (int)child, limit);
+    else
+        give_up(p, "the process (pid %d) did not report its image within %.0f s (MPCR_CKPT_TIMEOUT)", (int)child,
+                limit);
 }
 
 static void start_checkpoint(struct mpcr_coord *c, pid_t child, struct pending *p, int client, int exit_after)
@@ -449,19 +505,22 @@ int mpcr_coord_serve(struct mpcr_coord *c, pid_t child)
         pid_t w;
         int st;
         while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
-            if (w == child) status = st, ended = 1;
+            if (w == child) status = st, ended = p.ended = 1;
             else if (WIFSIGNALED(st) && p.active && p.signalled) { /* a writer that could not report */
                 mpcr_gen_remove(c->dir, p.gen);
                 give_up(&p, "the image writer was killed by signal %d", WTERMSIG(st));
             }
         }
         if (ended && !(p.active && p.signalled && w == 0)) break;
-        if (!ended && next_auto && !p.active && mpcr_now_s() >= next_auto) {
+        if (!ended && next_auto && c->interval > 0 && !p.active && mpcr_now_s() >= next_auto)
+            c->next_place_check = 0; /* at each interval tick: is the place still the coordinator's? */
+        mpcr_coord_watch_place(c, mpcr_now_s());
+        if (!ended && next_auto && c->interval > 0 && !p.active && mpcr_now_s() >= next_auto) {
             start_checkpoint(c, child, &p, -1, 0);
             next_auto = mpcr_now_s() + c->interval;
         }
         if (ended && p.active && !p.signalled) give_up(&p, "the process has ended");
-        else try_signal(c, child, &p);
+        else try_signal(c, child, &p), check_answer_time(c, child, &p);
         /* Every connection is read as part of this one poll(): none that
          * says nothing, or half a line, holds the others up (conns.h). */
         pfd[0] = (struct pollfd){c->listen_fd, POLLIN, 0};

@@ -27,7 +27,24 @@ struct mpcr_coord {
     /* signals that ask an MPI job's coordinator for a checkpoint and go on,
      * or for one after which the job ends (triggers.h); 0: none */
     int checkpoint_signal, exit_signal;
+    /* its place (place.c): the directory held open, which directory and
+     * socket are its own, whether they are lost (and the interval then) */
+    int dir_fd;
+    uint64_t dir_dev, dir_ino, sock_dev, sock_ino;
+    int place_lost;
+    int sock_missing; /* its own directory lacked coord.sock at the last look */
+    double lost_interval, next_place_check;
 };
+
+/* place.c: records the directory and coord.sock now at c->dir as the
+ * coordinator's (0 or -errno); once a second (called from the serve loops
+ * with the time), notices them deleted or replaced, says so on stderr and
+ * binds a new socket in a new directory of the same path that passes the
+ * checks of a start, or stops interval checkpoints until one does. */
+int mpcr_coord_hold_place(struct mpcr_coord *c);
+void mpcr_coord_watch_place(struct mpcr_coord *c, double now);
+/* coord.c: a listening DIR/coord.sock, mode 0600 whatever the umask; fd or -errno. */
+int mpcr_coord_bind(const char *dir);
 
 /* Also listens on TCP at "A.B.C.D:PORT", with a new secret, written to
  * DIR/coord.secret (mode 0600) for `mpcr run --coordinator`, and the job's

@@ -162,6 +162,8 @@ static void fail(struct job *j, const char *fmt, ...)
     if (j->trigger >= 0) /* no client to tell: the job's stderr */
         fprintf(stderr, "mpcr: coordinator: the checkpoint asked for by SIG%s failed: %s; the job goes on\n",
                 trigger_signal(j, sig, sizeof sig), why);
+    else if (j->client < 0)
+        fprintf(stderr, "mpcr: coordinator: interval checkpoint gen-%lu failed: %s; the job goes on\n", j->gen, why);
     end_checkpoint(j);
 }
 
@@ -194,6 +196,9 @@ static void start(struct job *j, int client, int exit_after)
         mpcr_coord_send_line(client, "error cannot create %s/gen-%lu: %s\n", j->c->dir, j->gen,
                              strerror(-rc));
         if (client >= 0) close(client);
+        else /* the interval's or a signal's: no one else to tell */
+            fprintf(stderr, "mpcr: coordinator: checkpoint gen-%lu cannot begin: cannot create %s/gen-%lu: %s\n",
+                    j->gen, j->c->dir, j->gen, strerror(-rc));
         return;
     }
     j->client = client, j->exit_after = exit_after;
@@ -842,7 +847,10 @@ int mpcr_job_serve(struct mpcr_coord *c, int nranks, pid_t launcher, int extra_f
         }
         mpcr_abandoned_settle(&j.abandoned, mpcr_now_s(), timeout);
         if (ended && (!mpcr_abandoned_count(&j.abandoned) || mpcr_now_s() - ended > ENDED_WAIT_S)) break;
-        if (next_auto && !ended && mpcr_now_s() >= next_auto) {
+        if (next_auto && c->interval > 0 && !ended && mpcr_now_s() >= next_auto)
+            c->next_place_check = 0; /* at each interval tick: is the place still the coordinator's? */
+        if (!ended) mpcr_coord_watch_place(c, mpcr_now_s());
+        if (next_auto && c->interval > 0 && !ended && mpcr_now_s() >= next_auto) {
             int ending = 0;
             for (int r = 0; r < nranks; r++)
                 ending |= j.ranks[r].finalizing;

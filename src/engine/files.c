@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "file_trust.h"
 #include "fmt.h"
 #include "internal.h"
 
@@ -99,6 +100,23 @@ int mpcr_files_save(struct mpcr_scratch *s)
     return rc;
 }
 
+/* The restorer checked whose each file is (file_trust.h); this is the file
+ * actually opened, which someone could have swapped in since. */
+static int distrusted(int fd, const char *path)
+{
+    struct stat st;
+    if (fstat(fd, &st)) return mpcr_fail(-errno, "reopening %s: %s", path, mpcr_strerror(errno));
+    switch (mpcr_file_distrust(st.st_mode, st.st_uid, geteuid())) {
+    case MPCR_TRUSTED: return 0;
+    case MPCR_OTHERS_FILE:
+        return mpcr_fail(-EPERM, "the open file %s is now owned by uid %u, another user (" MPCR_TRUST_OPTION ")", path,
+                         (unsigned)st.st_uid);
+    default:
+        return mpcr_fail(-EPERM, "the open file %s is now writable by other users (mode %04o; " MPCR_TRUST_OPTION ")",
+                         path, (unsigned)(st.st_mode & 07777));
+    }
+}
+
 int mpcr_files_restore(const struct mpcr_handoff *h)
 {
     const struct mpcr_img_file *files = h->table[MPCR_T_FILES];
@@ -116,6 +134,11 @@ int mpcr_files_restore(const struct mpcr_handoff *h)
         int flags = (int)f->flags & ~(O_CREAT | O_TRUNC | O_EXCL | O_NOCTTY | O_CLOEXEC);
         int tmp = open(path, flags | O_CLOEXEC | O_NOCTTY);
         if (tmp < 0) return mpcr_fail(-errno, "reopening %s as descriptor %d: %s", path, f->fd, mpcr_strerror(errno));
+        int rc = h->trust_others_files ? 0 : distrusted(tmp, path);
+        if (rc) {
+            close(tmp);
+            return rc;
+        }
         if (S_ISREG(f->mode) || S_ISDIR(f->mode)) lseek(tmp, (off_t)f->pos, SEEK_SET);
         if (tmp != f->fd) {
             if (dup3(tmp, f->fd, cloexec) < 0) {

@@ -16,7 +16,7 @@
 
 #define MPCR_IMG_MAGIC "MPCRIMG1"
 #define MPCR_IMG_FOOTER_MAGIC "MPCREND1"
-#define MPCR_IMG_VERSION 2
+#define MPCR_IMG_VERSION 3
 #define MPCR_IMG_HEADER_SIZE 4096
 #define MPCR_PAGE 4096ul
 
@@ -106,13 +106,16 @@ enum mpcr_region_kind {
 };
 #define MPCR_RF_STACK 1u /* the main stack: MAP_GROWSDOWN */
 #define MPCR_RF_HEAP 2u  /* the program break area */
+#define MPCR_RF_HASHED 4u /* f_sha256 holds the mapped file's SHA-256 */
 
 struct mpcr_img_region {
     uint64_t start, end;
     uint64_t file_off;               /* in the mapped file */
     uint64_t data_off, data_len;     /* the stream in the image; 0 len: none */
-    uint64_t f_dev, f_ino, f_size;   /* identity of the mapped file */
-    int64_t f_mtime_sec, f_mtime_nsec;
+    uint64_t f_dev, f_ino, f_size;   /* identity of the mapped file: its owner cannot forge these */
+    int64_t f_ctime_sec, f_ctime_nsec; /* (ctime, unlike mtime, only the kernel sets) */
+    uint32_t f_uid, f_mode;
+    unsigned char f_sha256[32];      /* its contents, for a private map (MPCR_RF_HASHED) */
     uint32_t data_crc;
     uint32_t prot;                   /* PROT_* */
     uint32_t kind, flags;
@@ -159,6 +162,8 @@ struct mpcr_handoff {
     uint64_t zone_start, zone_len;
     char image_path[4096];
     uint64_t triggers; /* the restart's checkpoint signals (MPCR_ENV_*_SIGNAL below), bit n-1 for signal n */
+    uint32_t trust_others_files; /* MPCR_TRUST_OTHERS_FILES=1 (file_trust.h): the engine's reopened files too */
+    uint32_t pad;
 };
 
 /* The signals that ask a job for checkpoints (numbers, 0: none; set by `mpcr

@@ -103,6 +103,11 @@ int mpcr_mem_dump(struct mpcr_scratch *s);      /* the streams, filling data_* *
 int mpcr_proc_refuse(struct mpcr_scratch *s); /* children, timers: refuse */
 int mpcr_proc_save(struct mpcr_scratch *s);   /* mm, rlimits, umask, cwd, itimers */
 int mpcr_files_save(struct mpcr_scratch *s);
+/* SHA-256 of the whole file open as fd (fstat st, named path in messages),
+ * read through buf; cached by (device, inode, ctime, size). file_hash.c */
+struct stat;
+int mpcr_file_sha256(int fd, const struct stat *st, const char *path, unsigned char *buf, size_t buflen,
+                     unsigned char out[32]);
 void mpcr_signals_init(void); /* at start-up: the run's checkpoint signals, from the environment */
 int mpcr_signals_save(struct mpcr_scratch *s);
 int mpcr_proc_restore(const struct mpcr_handoff *h);

@@ -49,6 +49,40 @@ static int ends_with(const char *s, size_t len, const char *suffix)
     return len >= k && !memcmp(s + len - k, suffix, k);
 }
 
+/* A mapped file still at its path: records what a restart checks it by
+ * (docs/security.md): device, inode, ctime, size, owner, mode, and for a
+ * private map, whose pages under the stored ones come from the file, its
+ * SHA-256. Opened, not stat()ed by path, so that all of it is of one file.
+ * Returns 0 with r filled, 1 when the path no longer holds the mapped file
+ * (the caller keeps the pages instead), or a negative errno. */
+static int identify_file(struct mpcr_scratch *s, const char *path, uint64_t dmaj, uint64_t dmin, uint64_t ino,
+                         int shared, struct mpcr_img_region *r)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return 1;
+    if (fstat(fd, &st) || st.st_ino != ino || major(st.st_dev) != dmaj || minor(st.st_dev) != dmin) {
+        close(fd);
+        return 1;
+    }
+    r->kind = shared ? MPCR_R_FILE_SHARED : MPCR_R_FILE_PRIVATE;
+    r->f_dev = st.st_dev;
+    r->f_ino = st.st_ino;
+    r->f_size = (uint64_t)st.st_size;
+    r->f_ctime_sec = st.st_ctim.tv_sec;
+    r->f_ctime_nsec = st.st_ctim.tv_nsec;
+    r->f_uid = st.st_uid;
+    r->f_mode = st.st_mode;
+    int rc = 0;
+    if (shared && !S_ISREG(st.st_mode))
+        rc = mpcr_fail(-ENOTSUP, "shared mapping of device %s is not supported", path);
+    else if (!shared && S_ISREG(st.st_mode) &&
+             !(rc = mpcr_file_sha256(fd, &st, path, s->io, sizeof s->io, r->f_sha256)))
+        r->flags |= MPCR_RF_HASHED;
+    close(fd);
+    return rc;
+}
+
 /* Sorts one maps line into a region entry; returns 1 to store it, 0 to skip
  * it, or a negative errno for a mapping that cannot be checkpointed. */
 static int classify(struct mpcr_scratch *s, const char *line, size_t len, struct mpcr_img_region *r)
@@ -103,22 +137,12 @@ static int classify(struct mpcr_scratch *s, const char *line, size_t len, struct
         r->kind = MPCR_R_ANON_SHARED;
         return 1;
     }
-    struct stat st;
     char cpath[4096];
     if (path[0] == '/' && !deleted && plen < sizeof cpath) {
         memcpy(cpath, path, plen);
         cpath[plen] = 0;
-        if (!stat(cpath, &st) && st.st_ino == ino && major(st.st_dev) == dmaj && minor(st.st_dev) == dmin) {
-            r->kind = shared ? MPCR_R_FILE_SHARED : MPCR_R_FILE_PRIVATE;
-            r->f_dev = st.st_dev;
-            r->f_ino = st.st_ino;
-            r->f_size = (uint64_t)st.st_size;
-            r->f_mtime_sec = st.st_mtim.tv_sec;
-            r->f_mtime_nsec = st.st_mtim.tv_nsec;
-            if (shared && !S_ISREG(st.st_mode))
-                return mpcr_fail(-ENOTSUP, "shared mapping of device %.*s is not supported", (int)plen, path);
-            return 1;
-        }
+        int rc = identify_file(s, cpath, dmaj, dmin, ino, shared, r);
+        if (rc <= 0) return rc < 0 ? rc : 1;
     }
     if (shared) return mpcr_fail(-ENOTSUP, "shared mapping of %.*s (deleted or replaced) is not supported", (int)plen, path);
     r->kind = MPCR_R_ANON; /* a deleted or replaced file: keep every page's contents */

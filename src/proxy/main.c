@@ -57,6 +57,7 @@ _Noreturn void child_ended(void)
     int status;
     while (waitpid(proxy.child, &status, 0) < 0 && errno == EINTR) {
     }
+    mpcr_report_end(proxy.rank, status); /* what follows is said here, or nothing is to be said */
     /* A checkpoint with --exit: the engine ends the program (status 0) once
      * its image is safe; the proxies end the job cleanly. */
     if (proxy.ckpt_exit ||
@@ -150,8 +151,9 @@ static _Noreturn void start_program(int sock, const char *lib_dir, char **argv)
     signal(SIGCHLD, SIG_DFL);
     triggers_ignore();
     execvp(argv[0], argv);
-    mpcr_report("rank %d: cannot start %s: %s", proxy.rank, argv[0], strerror(errno));
-    _exit(127);
+    int e = errno;
+    mpcr_report("rank %d: cannot start %s: %s", proxy.rank, argv[0], strerror(e));
+    _exit(e == ENOENT ? 127 : 126); /* as shells do: absent, or there but not executable */
 }
 
 /* Waits for the program's hello, which carries the channel's memfd. Returns
@@ -425,6 +427,7 @@ int main(int argc, char **argv)
     creation_init(provided); /* after: its duplicate of the world returns errors too */
     MPI_Comm_rank(MPI_COMM_WORLD, &proxy.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &proxy.size);
+    mpcr_report_start(proxy.rank);
     map_init();
     windows_init(); /* collective over the proxies, before any program runs */
 

@@ -23,6 +23,7 @@
 #include <linux/stat.h>
 
 #include "crc32c.h"
+#include "file_trust.h"
 #include "ident.h"
 #include "restore.h"
 
@@ -161,7 +162,7 @@ static int overlaps(uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return a <
 /* Maps region r at its address, writable until it is filled. With may_defer,
  * returns 0 when something of the restorer's own is there still (the
  * kernel's stack, the vDSO): phase 2 maps it once those are gone. */
-static int map_region(const struct mpcr_img_region *r, const char *str, int may_defer)
+static int map_region(const struct mpcr_img_region *r, uint32_t i, const char *str, int may_defer)
 {
     uint64_t len = r->end - r->start;
     long fd = -1, flags = MAP_FIXED_NOREPLACE, prot = PROT_READ | PROT_WRITE;
@@ -174,8 +175,9 @@ static int map_region(const struct mpcr_img_region *r, const char *str, int may_
     }
     if (r->kind == MPCR_R_FILE_PRIVATE || r->kind == MPCR_R_FILE_SHARED) {
         int rw = r->kind == MPCR_R_FILE_SHARED && (r->prot & PROT_WRITE);
-        fd = sc(openat, AT_FDCWD, str + r->path_str, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+        fd = sc(openat, AT_FDCWD, str + r->path_str, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
         if (fd < 0) die(may_defer ? 1 : 127, "cannot open ", str + r->path_str, ": ", errword(fd), (char *)0);
+        trust_same_file(i, fd, str + r->path_str, may_defer ? 1 : 127);
     }
     long p = sc(mmap, r->start, len, prot, flags, fd, r->file_off);
     if (fd >= 0) sc(close, fd);
@@ -224,18 +226,14 @@ static void check_regions(const struct mpcr_img_header *h, const struct mpcr_img
         if (r[i].kind < MPCR_R_ANON || r[i].kind > MPCR_R_FILE_SHARED)
             die(1, "region ", dec(i), " is of an unknown kind (corrupt image)", (char *)0);
         if (r[i].kind == MPCR_R_FILE_PRIVATE || r[i].kind == MPCR_R_FILE_SHARED) {
-            struct kstat st;
             const char *path = str + r[i].path_str;
-            if (sc(newfstatat, AT_FDCWD, path, &st, 0) < 0) die(1, "the mapped file ", path, " is gone", (char *)0);
+            /* Whose it is, and for a private map, which gets the file's pages under the stored
+             * ones, that it is the checkpoint's file or has its contents (trust.c). A shared map
+             * is the file, as an open descriptor is: its current contents are the right ones. */
+            trust_check_mapped(i, &r[i], path);
             int rw = r[i].kind == MPCR_R_FILE_SHARED && (r[i].prot & PROT_WRITE);
             if (sc(faccessat, AT_FDCWD, path, rw ? R_OK | W_OK : R_OK) < 0)
                 die(1, "the mapped file ", path, " cannot be opened ", rw ? "for writing" : "for reading", (char *)0);
-            /* A private map gets the file's pages under the stored ones: it must be the same file (size and
-             * mtime, not the inode: the same library installed on another host is the same file). A shared
-             * map is the file, as an open descriptor is: its current contents are the right ones. */
-            if (r[i].kind == MPCR_R_FILE_PRIVATE &&
-                ((uint64_t)st.size != r[i].f_size || st.mtime != r[i].f_mtime_sec || st.mtime_ns != r[i].f_mtime_nsec))
-                die(1, "the mapped file ", path, " changed since the checkpoint", (char *)0);
         }
     }
 }
@@ -248,7 +246,7 @@ static void load_regions(const struct mpcr_img_header *h, const struct mpcr_img_
                          int check_only, unsigned char *placed)
 {
     for (uint32_t i = 0; i < h->table[MPCR_T_REGIONS].count; i++) {
-        placed[i] = !check_only && map_region(&r[i], str, 1);
+        placed[i] = !check_only && map_region(&r[i], i, str, 1);
         load_region(&r[i], placed[i], 1);
     }
     mpcr_restore_stream_done();
@@ -265,6 +263,7 @@ static void check_files(const struct mpcr_img_header *h, const struct mpcr_img_f
         const char *path = str + f[i].path_str;
         if (sc(newfstatat, AT_FDCWD, path, &st, 0) < 0)
             die(1, "the open file ", path, " (descriptor ", dec((uint64_t)f[i].fd), ") is gone", (char *)0);
+        trust_owner(&st, "the open file ", path); /* the engine checks again what it reopens */
         uint32_t acc = f[i].flags & O_ACCMODE;
         long mode = acc == O_RDWR ? R_OK | W_OK : acc == O_WRONLY ? W_OK : R_OK;
         if (sc(faccessat, AT_FDCWD, path, mode) < 0)
@@ -375,6 +374,7 @@ void restore_main(long *sp)
 
     for (char **env = argv + argc + 1; *env; env++) {
         if (streq(*env, "MPCR_RESTORE_SIMPLE=1")) mpcr_restore_simple = 1;
+        if (streq(*env, MPCR_ENV_TRUST_OTHERS_FILES "=1")) handoff.trust_others_files = 1;
         handoff.triggers |= signal_bit(*env, MPCR_ENV_CHECKPOINT_SIGNAL "=") |
                             signal_bit(*env, MPCR_ENV_EXIT_SIGNAL "=");
     }
@@ -410,6 +410,7 @@ void restore_main(long *sp)
         h->cwd_str >= h->table[MPCR_T_STRINGS].len || h->table[MPCR_T_STRINGS].len == 0)
         die(1, "the image's tables are inconsistent (corrupt image)", (char *)0);
     ((char *)str)[h->table[MPCR_T_STRINGS].len] = 0;
+    trust_init(h->table[MPCR_T_REGIONS].count, (int)handoff.trust_others_files);
     check_regions(h, t[MPCR_T_REGIONS], str);
     check_files(h, t[MPCR_T_FILES], str);
     check_mm(h);
@@ -455,7 +456,7 @@ void restore_main(long *sp)
 
     const struct mpcr_img_region *r = t[MPCR_T_REGIONS];
     for (uint32_t i = 0; i < h->table[MPCR_T_REGIONS].count; i++)
-        if (!placed[i] && map_region(&r[i], str, 0)) load_region(&r[i], 1, 127);
+        if (!placed[i] && map_region(&r[i], i, str, 0)) load_region(&r[i], 1, 127);
     mpcr_restore_stream_done();
     set_mm(h);
     sc(close, img);

@@ -24,6 +24,17 @@ void mpcr_restore_stream_done(void);
  * no userfaultfd and the restorer one CPU (tests use it to cover that path). */
 extern int mpcr_restore_simple;
 
+/* trust.c: whose files the image maps, and whether they are the checkpoint's
+ * (docs/security.md). trust_init first (others: MPCR_TRUST_OTHERS_FILES=1);
+ * trust_check_mapped in phase 1 for region i of a file kind; trust_same_file
+ * on each later open of it: it must be the file phase 1 vouched for (else
+ * exits with code); trust_owner for a descriptor's file (what: "the open file "). */
+struct kstat;
+void trust_init(uint32_t nregions, int others);
+void trust_check_mapped(uint32_t i, const struct mpcr_img_region *r, const char *path);
+void trust_same_file(uint32_t i, long fd, const char *path, int code);
+void trust_owner(const struct kstat *st, const char *what, const char *path);
+
 /* The restorer's own view of its address space. */
 struct own_maps {
     uint64_t vvar, vvar_len, vclock, vclock_len, vdso, vdso_len;

@@ -18,7 +18,8 @@
     X(exit_group, __NR_exit_group) X(uname, __NR_uname) X(prctl, __NR_prctl)                       \
     X(arch_prctl, __NR_arch_prctl) X(openat, __NR_openat) X(newfstatat, __NR_newfstatat)             \
     X(faccessat, __NR_faccessat) X(ioctl, __NR_ioctl) X(userfaultfd, __NR_userfaultfd)             \
-    X(fadvise64, __NR_fadvise64) X(futex, __NR_futex) X(sched_getaffinity, __NR_sched_getaffinity)
+    X(fadvise64, __NR_fadvise64) X(futex, __NR_futex) X(sched_getaffinity, __NR_sched_getaffinity)          \
+    X(geteuid, __NR_geteuid)
 
 enum {
 #define MPCR_NR(name, nr) SYS_##name = nr,

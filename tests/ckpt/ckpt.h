@@ -145,6 +145,19 @@ static inline void midway_for_harness(int rank)
     if (path && *path && rank == 0) wait_for_file(path, getenv("CKPT_HOLD"));
 }
 
+/* A data file's path, NAME.ID.EXT, in $CKPT_SCRATCH (the harness's scratch directory, kept
+ * there for a restart from an older generation) or else in $TMPDIR or /tmp; ID is rank 0's pid,
+ * the same on every rank. Collective. Whether it is in the scratch directory: if not, the
+ * program removes the file at its end. */
+static inline int scratch_file(char *path, size_t cap, const char *name, const char *ext)
+{
+    const char *scratch = getenv("CKPT_SCRATCH"), *tmp = getenv("TMPDIR");
+    long id = (long)getpid();
+    MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    snprintf(path, cap, "%s/%s.%ld.%s", scratch ? scratch : tmp ? tmp : "/tmp", name, id, ext);
+    return scratch != NULL;
+}
+
 #define REPORT_MAX 8
 
 /* Collective: every rank's nv values (nv <= REPORT_MAX) are gathered to

@@ -54,10 +54,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     char path[4096];
-    const char *scratch = getenv("CKPT_SCRATCH"), *tmp = getenv("TMPDIR");
-    long id = (long)getpid();
-    MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-    snprintf(path, sizeof path, "%s/ckpt_io.%ld.dat", scratch ? scratch : tmp ? tmp : "/tmp", id);
+    int scratch = scratch_file(path, sizeof path, "ckpt_io", "dat");
 
     MPI_File fh;
     MPI_Info info;

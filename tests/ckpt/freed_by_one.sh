@@ -18,7 +18,7 @@ fail() { echo "freed_by_one: $*"; for f in "$T"/*.err; do [ -s "$f" ] && { echo 
 mpiexec.mpich -n 2 "$prog" "$@" >"$T/ref" 2>/dev/null || fail "the native run failed"
 MPCR_EXPECT_MPI=1 timeout -k 5 300 "$mpcr" run -n 2 --ckpt-dir "$T/ck" "$prog" "$@" </dev/null >"$T/out0" 2>"$T/run.err" &
 job=$!
-for _ in $(seq 1500); do grep -q '^ready$' "$T/out0" && break; sleep 0.02; done
+while kill -0 $job 2>/dev/null && ! grep -q '^ready$' "$T/out0"; do sleep 0.05; done # while the job lives: load-proof
 grep -q '^ready$' "$T/out0" || fail "the program never said ready"
 "$mpcr" checkpoint --exit "$T/ck" >/dev/null 2>"$T/ck.err" || fail "the checkpoint failed: $(cat "$T/ck.err")"
 wait "$job" || fail "the job did not end with 0 after checkpoint --exit"

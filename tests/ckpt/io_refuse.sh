@@ -14,7 +14,7 @@ fail() { echo "io_refuse: $*"; for f in "$T"/*.err; do [ -s "$f" ] && { echo "--
 export CKPT_SCRATCH=$T CKPT_HOLD=$T/hold # the program's files in $T; rank 0 holds before its report
 timeout -k 5 300 "$mpcr" run -n 2 --ckpt-dir "$T/ck" "$prog" "$steps" "$units" </dev/null >"$T/out0" 2>"$T/run.err" &
 job=$!
-for _ in $(seq 1500); do grep -q '^io: step' "$T/out0" && break; sleep 0.02; done
+while kill -0 $job 2>/dev/null && ! grep -q '^io: step' "$T/out0"; do sleep 0.05; done # while the job lives: load-proof
 grep -q '^io: step' "$T/out0" || fail "the program never reported a step"
 for _ in $(seq 50); do "$mpcr" checkpoint --exit "$T/ck" >/dev/null 2>"$T/ck.err" && break; sleep 0.2; done
 [ -e "$T/ck/gen-1/manifest" ] || fail "the checkpoint failed: $(cat "$T/ck.err")"

@@ -26,7 +26,7 @@ job() {
     MPCR_SPIN_NS=$before "$mpcr" run -n 2 --ckpt-dir "$T/$name" "$prog" $ROUNDS $MS \
         >"$T/$name.out" 2>"$T/$name.run.err" &
     local pid=$!
-    for _ in $(seq 3000); do grep -q "round 2 done" "$T/$name.out" && break; sleep 0.02; done
+    while kill -0 $pid 2>/dev/null && ! grep -q "round 2 done" "$T/$name.out"; do sleep 0.05; done # while the job lives: load-proof
     grep -q "round 2 done" "$T/$name.out" || fail "$name: round 2 never ended"
     "$mpcr" checkpoint --exit "$T/$name" 2>"$T/$name.ck.err" || fail "$name: the checkpoint failed"
     wait $pid

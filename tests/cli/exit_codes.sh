@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Exit statuses (docs/mpcr.1, EXIT STATUS): 2 for a command line mpcr does
-# not understand, 1 for what cannot be done, 127 for a program that cannot
-# start, 128+N after signal N, else the program's own; each failure says
+# not understand (option values out of range included), 1 for what cannot be
+# done, 126 for a program that is there but cannot be executed, 127 for one
+# that is not there, 128+N after signal N, else the program's own; each failure says
 # why on stderr, prefixed "mpcr:".
 #   exit_codes.sh MPCR
 set -u
@@ -10,6 +11,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpcr-exit-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/empty"
+printf '#!/bin/sh\necho ran\n' >"$tmp/noexec" && chmod 0644 "$tmp/noexec" # there, not executable
 # STATUS: COMMAND LINE (split as the shell splits words; $tmp expanded)
 cases=(
     "2: run --bogus true"
@@ -35,6 +37,19 @@ cases=(
     "1: status $tmp/nosuch"
     "1: restart $tmp/empty"
     "1: exec true"
+    "2: run --ckpt-dir $tmp/d --interval nan true"
+    "2: run --ckpt-dir $tmp/d --interval inf true"
+    "2: run --ckpt-dir $tmp/d --interval 1e300 true"
+    "2: run --ckpt-dir $tmp/d --keep x true"
+    "2: run --no-mpi --ckpt-dir $tmp/d --interval nan true"
+    "2: run --no-mpi --ckpt-dir $tmp/d --keep 2x true"
+    "2: coordinator --listen 127.0.0.1:1 -n 2 --interval nan"
+    "2: coordinator --listen 127.0.0.1:1 -n x"
+    "2: restart -n x $tmp/empty"
+    "1: run -n 999999 true"
+    "126: run $tmp/noexec"
+    "126: run --no-mpi $tmp/noexec"
+    "126: run --no-mpi $tmp"
     "127: run --no-mpi $tmp/nosuch"
     "3: run --no-mpi sh -c 'exit 3'"
     "143: run --no-mpi sh -c 'kill -TERM \$\$'"

@@ -27,7 +27,7 @@ import sys
 # the list in 2016.
 POSIX_SAFE = """
     _exit accept bind chdir clock_gettime close connect dup dup2 fchmod fcntl fstat fstatat fsync ftruncate
-    getpid getppid getuid kill lseek open openat pause read readlink recv recvfrom recvmsg rename
+    getegid geteuid getgid getpid getppid getuid kill lseek open openat pause read readlink recv recvfrom recvmsg rename
     send sendmsg sendto setsockopt sigaddset sigdelset sigemptyset sigfillset sigismember socket stat
     umask uname unlink wait waitpid write
     memchr memcmp memcpy memmove memset strchr strcmp strcpy strcspn strlen strncmp strncpy strnlen

@@ -25,6 +25,33 @@ wait_for() {
     for _ in $(seq 400); do test "$@" && return 0; sleep 0.05; done
     return 1
 }
+# until_true CMD...: up to 60 s (a loaded machine) for CMD, run again each time, to succeed
+until_true() {
+    for _ in $(seq 1200); do "$@" && return 0; sleep 0.05; done
+    return 1
+}
+# says TEXT: the job's stderr ($T/job.err) says TEXT within until_true's time
+says() { until_true grep -qF -- "$1" "$T/job.err"; }
+# manifest_in DIR: a complete generation is in DIR
+manifest_in() { ls "$1"/gen-*/manifest >/dev/null 2>&1; }
+# delete_dir DIR: rm -rf, again while an interval checkpoint writes into it
+# meanwhile (rm: Directory not empty)
+delete_dir() {
+    for _ in $(seq 50); do rm -rf "$1" 2>/dev/null && break; done
+    [ ! -e "$1" ] || fail "could not delete $1 (checkpoints kept writing into it)"
+}
+# delete_and_make_again CK: an --interval job's checkpoint directory CK
+# (stderr in $T/job.err) deleted: said, interval checkpoints stopped, status
+# cannot reach the job; made again: taken up (issue 43, point 2)
+delete_and_make_again() {
+    delete_dir "$1"
+    says "the checkpoint directory $1 was deleted while the job runs" || fail "the deletion was not said"
+    says "no interval checkpoints until a directory of the user's alone is at $1 again" || fail "the stop was not said"
+    "$MPCR" status "$1" >/dev/null 2>&1 && fail "status reached the job without its directory"
+    mkdir -m 0700 "$1"
+    says "listening again on $1/coord.sock; checkpoints go on in that directory, interval checkpoints again" ||
+        fail "the coordinator did not take up the new directory"
+}
 # A client of a coordinator's unix socket that needs nothing but Python:
 # sends one line, prints the first line of the answer ("" if none).
 ask_sock() {

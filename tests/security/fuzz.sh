@@ -20,6 +20,8 @@
 # docs/reliability.md.
 #   fuzz.sh [SECONDS_PER_TARGET (default 300)] [OUT (default /tmp/mpcr-fuzz)]
 #           [BUILD (the CMake build directory, default build)]
+# FUZZ_TARGETS="fuzz_lines fuzz_state" runs only those (several instances
+# with their own OUT may then run side by side).
 set -eu
 seconds=${1:-300}
 out=${2:-/tmp/mpcr-fuzz}
@@ -34,11 +36,18 @@ mkdir -p "$out"
 flags=(-g -O1 -std=gnu17 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -I"$src/coord" -I"$src/engine" -I"$src/common")
 common=("$src/coord/binding.c" "$src/coord/private.c" "$src"/common/*.c)
-clang "${flags[@]}" "$here/fuzz/fuzz_manifest.c" "${common[@]}" -o "$out/fuzz_manifest"
-clang "${flags[@]}" "$here/fuzz/fuzz_lines.c" "$here/fuzz/coord_single.c" "${common[@]}" \
-    "$src/coord/gens.c" "$src/coord/fault.c" "$src/coord/triggers.c" "$src/coord/abandoned.c" -o "$out/fuzz_lines"
+wanted() { case " ${FUZZ_TARGETS:-fuzz_manifest fuzz_lines fuzz_image fuzz_state} " in *" $1 "*) return 0 ;; esac; return 1; }
+if wanted fuzz_manifest; then
+    clang "${flags[@]}" "$here/fuzz/fuzz_manifest.c" "${common[@]}" -o "$out/fuzz_manifest"
+fi
+if wanted fuzz_lines; then
+    clang "${flags[@]}" "$here/fuzz/fuzz_lines.c" "$here/fuzz/coord_single.c" "${common[@]}" \
+        "$src/coord/gens.c" "$src/coord/fault.c" "$src/coord/triggers.c" "$src/coord/abandoned.c" \
+        "$src/coord/place.c" -o "$out/fuzz_lines"
+fi
 status=0
 for t in fuzz_manifest fuzz_lines; do
+    wanted $t || continue
     mkdir -p "$here/fuzz/corpus/$t" "$out/$t.work" "$out/$t.corpus" "$here/fuzz/crashes/$t"
     rm -f "$out/$t.work"/crash-* "$out/$t.work"/leak-* "$out/$t.work"/timeout-*
     echo "== $t: $seconds s"
@@ -55,6 +64,7 @@ for t in fuzz_manifest fuzz_lines; do
     done
 done
 for t in fuzz_image fuzz_state; do
+    wanted $t || continue
     seed=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
     mkdir -p "$out/$t.fail"
     echo "== $t: $seconds s"

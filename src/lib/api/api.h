@@ -42,8 +42,11 @@ static inline MPI_Count mpcr_count_at(struct mpcr_counts c, MPI_Count i)
 
 /* Defines MPI_name as a weak alias of PMPI_name, as MPICH does, so that
  * profiling tools can interpose MPI_ and still reach PMPI_. The generated
- * entry points have theirs; `custom` functions (src/lib/api) use this. */
+ * entry points have theirs; `custom` functions (src/lib/api) use this.
+ * mpcr_mpich_PMPI_name is the name the Open MPI front end calls it by
+ * (src/lib/ompi: its own PMPI_name shadows this one; docs/abi-openmpi.md). */
 #define MPCR_ALIAS(name)                                                                           \
-    extern __typeof__(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)))
+    extern __typeof__(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)));         \
+    extern __typeof__(PMPI_##name) mpcr_mpich_PMPI_##name __attribute__((alias("PMPI_" #name)))
 
 #endif

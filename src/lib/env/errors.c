@@ -278,14 +278,23 @@ _Noreturn void mpcr_unsupported_feature(const char *what)
     mpcr_unsupported(what);
 }
 
-/* "mpcr: NAME is not supported" first, as scripts/conformance reads it. */
-_Noreturn void mpcr_unsupported(const char *name)
+/* "mpcr: NAME is not supported" first, as scripts/conformance reads it;
+ * WHERE names the ABI when it is not MPICH's. Exported as
+ * mpcr_mpich_unsupported_in for the Open MPI front end (src/lib/ompi). */
+_Noreturn void mpcr_mpich_unsupported_in(const char *name, const char *where);
+_Noreturn void mpcr_mpich_unsupported_in(const char *name, const char *where)
 {
     if (mpcr.initialized && !mpcr.finalized) {
-        mpcr_report("%s is not supported yet; mpcr ended the job (rank %d)", name, mpcr.rank);
+        mpcr_report("%s is not supported yet%s; mpcr ended the job (rank %d)", name, where,
+                    mpcr.rank);
         mpcr_end_job(1);
     }
-    mpcr_report("%s is not supported yet; mpcr ended the program", name);
+    mpcr_report("%s is not supported yet%s; mpcr ended the program", name, where);
     fflush(stdout);
     _exit(1);
+}
+
+_Noreturn void mpcr_unsupported(const char *name)
+{
+    mpcr_mpich_unsupported_in(name, "");
 }

@@ -45,7 +45,9 @@ int mpcr_file_error(struct mpcr_file *f, int err, const char *fn)
     if (mpcr_errhandler_call_file(eh, f ? mpcr_file_handle(f) : MPI_FILE_NULL, err)) return err;
     char text[MPI_MAX_ERROR_STRING];
     int len = 0;
-    if (PMPI_Error_string(err, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "error");
+    /* not PMPI_Error_string: the Open MPI front end's would answer (api/api.h) */
+    extern __typeof__(PMPI_Error_string) mpcr_mpich_PMPI_Error_string;
+    if (mpcr_mpich_PMPI_Error_string(err, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "error");
     mpcr_fatal("%s failed: %s (error class %d); the file's error handler is "
                "MPI_ERRORS_ARE_FATAL",
                fn, text, err);

@@ -13,6 +13,7 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "channel.h"
 #include "runtime/handle.h"
@@ -79,6 +80,11 @@ int mpcr_file_shared_reset(struct mpcr_file *f, int err);
  * *status gets the byte count. */
 int mpcr_file_access(struct mpcr_file *f, enum mpcr_file_op op, int64_t at, const void *buf,
                      MPI_Count count, const struct mpcr_type *t, MPI_Status *status);
+/* Whether f's view is in external32 (its accesses carry their memory datatype). */
+static inline int mpcr_file_external32(const struct mpcr_file *f)
+{
+    return !strcmp(f->datarep, "external32");
+}
 /* Whether the program's explicit-offset access op is refused on f (a
  * sequential file: MPI_ERR_UNSUPPORTED_OPERATION). */
 int mpcr_file_explicit_refused(const struct mpcr_file *f, enum mpcr_file_op op);

@@ -4,8 +4,11 @@
  *
  * The data travel as packed bytes, as messages do: the proxy reads or
  * writes them as MPI_BYTE through the file's view, which the real MPI
- * holds with its real datatypes (file_view.c), so a memory datatype never
- * needs a real twin. A large contiguous buffer is shared with the proxy
+ * holds with its real datatypes (file_view.c), so a memory datatype
+ * needs no real twin, except under a view in external32: the real MPI
+ * converts what it reads and writes by the memory datatype, so the access
+ * carries its definition and the proxy unpacks the bytes into it
+ * (docs/mpi-io.md, "Data representations"). A large contiguous buffer is shared with the proxy
  * (shared_buffers.c) and moves without a copy; any other is packed into,
  * or unpacked from, the staging area.
  *
@@ -24,12 +27,16 @@
  * aggregation. */
 #include "api_gen.h"
 #include "datatype/dtype.h"
+#include "datatype/real_type.h"
 #include "datatype/typemap.h"
+#include "env/errors.h"
 #include "file.h"
 #include "pt2pt/p2p.h"
 #include "pt2pt/request.h"
 #include "runtime/staging.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Only the byte count: a file access's status has no source or tag
@@ -63,7 +70,17 @@ int mpcr_file_access(struct mpcr_file *f, enum mpcr_file_op op, int64_t at, cons
     }
     struct mpcr_file_call fc = {.op = op, .file = mpcr_file_id(f), .at = at, .data = off,
                                 .bytes = bytes};
-    err = mpcr_file_call(&fc, NULL);
+    struct mpcr_file_blobs b = {0};
+    char *def = NULL;
+    if (mpcr_file_external32(f) && bytes) { /* the memory type for the real MPI's conversion */
+        if (bytes / (uint64_t)t->size > INT_MAX) /* the proxy's typed access takes an int count */
+            mpcr_unsupported_feature("an MPI_File access under external32 of more than 2^31 - 1 "
+                                     "elements of its datatype");
+        err = mpcr_real_type_def(t, &def, &b.aux_bytes);
+        b.aux = def;
+    }
+    if (!err) err = mpcr_file_call(&fc, &b);
+    free(def);
     uint64_t done = err ? 0 : fc.done < bytes ? fc.done : bytes;
     if (reading && shared)
         mpcr_share_received(off, done);

@@ -57,7 +57,7 @@ int mpcr_impl_File_set_view(struct mpcr_file *f, MPI_Offset disp, MPI_Datatype e
     else if (!strcmp(datarep, "internal"))
         rep = 1;
     else if (!strcmp(datarep, "external32"))
-        mpcr_unsupported_feature("MPI_File_set_view: datarep 'external32'");
+        rep = 2; /* converted by the real MPI in the proxy (mpcr_file_access) */
     else
         return MPI_ERR_UNSUPPORTED_DATAREP;
     if (disp < 0 && disp != MPI_DISPLACEMENT_CURRENT) return MPI_ERR_ARG;
@@ -112,11 +112,24 @@ int mpcr_impl_File_get_view(struct mpcr_file *f, MPI_Offset *disp, MPI_Datatype 
     return MPI_SUCCESS;
 }
 
+/* native and internal: the extent in memory; external32: the real MPI's answer (its sizes of
+ * the basic types in external32, its rules for derived types), as for the view itself. */
 int mpcr_impl_File_get_type_extent(struct mpcr_file *f, const struct mpcr_type *t, MPI_Count *extent)
 {
-    (void)f; /* native and internal: the extent in memory */
-    *extent = t->extent;
-    return MPI_SUCCESS;
+    if (!mpcr_file_external32(f)) {
+        *extent = t->extent;
+        return MPI_SUCCESS;
+    }
+    char *def = NULL;
+    uint64_t bytes;
+    int err = mpcr_real_type_def(t, &def, &bytes);
+    if (!err) {
+        struct mpcr_file_call fc = {.op = MPCR_FILE_TYPE_EXTENT, .file = mpcr_file_id(f)};
+        struct mpcr_file_blobs b = {.aux = def, .aux_bytes = bytes};
+        if (!(err = mpcr_file_call(&fc, &b))) *extent = fc.result;
+    }
+    free(def);
+    return err;
 }
 
 /* ---- the individual file pointer ---- */

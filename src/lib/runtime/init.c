@@ -26,11 +26,34 @@ struct mpcr_lib mpcr;
 void mpcr_comm_setup(int rank, int size);
 
 
+/* Appends v in decimal to p; async-signal-safe (no stdio in a handler). */
+static char *put_int(char *p, long v)
+{
+    char digits[24];
+    int n = 0;
+    if (v < 0) *p++ = '-', v = -v;
+    do digits[n++] = (char)('0' + v % 10); while ((v /= 10) && n < (int)sizeof digits);
+    while (n) *p++ = digits[--n];
+    return p;
+}
+
+/* The proxy died (PR_SET_PDEATHSIG): say which rank lost which proxy, so
+ * that `mpcr run` can name it (a proxy killed by hand, the OOM killer, a
+ * batch system's limit), and end. */
 static void on_proxy_death(int sig)
 {
     (void)sig;
-    static const char msg[] = "mpcr: the proxy of this rank died; ending the program\n";
-    mpcr_report_raw(msg, sizeof msg - 1);
+    char msg[128], *p = msg;
+    static const char a[] = "mpcr: rank ", b[] = ": its proxy (pid ", c[] = ") died; ending the program\n";
+    memcpy(p, a, sizeof a - 1), p += sizeof a - 1;
+    if (mpcr.size > 0) /* the rank is known once MPI_Init's reply came */
+        p = put_int(p, mpcr.rank);
+    else
+        *p++ = '?';
+    memcpy(p, b, sizeof b - 1), p += sizeof b - 1;
+    p = put_int(p, (long)mpcr.proxy_pid);
+    memcpy(p, c, sizeof c - 1), p += sizeof c - 1;
+    mpcr_report_raw(msg, (unsigned)(p - msg));
     _exit(1);
 }
 
@@ -143,8 +166,8 @@ MPCR_ALIAS(Init_thread);
 
 int PMPI_Init(int *argc, char ***argv)
 {
-    int provided;
-    return PMPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
+    int provided; /* not PMPI_Init_thread: the Open MPI front end's would answer (api.h) */
+    return mpcr_mpich_PMPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
 }
 MPCR_ALIAS(Init);
 

@@ -206,7 +206,8 @@ int files_apply_view(struct pfile *f, char *msg, size_t cap)
     }
     MPI_Info info;
     if (!(rc = files_info(f->vhints, f->vhints_bytes, &info))) {
-        rc = MPI_File_set_view(f->fh, f->disp, e, t, f->datarep ? "internal" : "native", info);
+        static const char *const reps[] = {"native", "internal", "external32"};
+        rc = MPI_File_set_view(f->fh, f->disp, e, t, reps[f->datarep], info);
         if (info != MPI_INFO_NULL) MPI_Info_free(&info);
     }
     if (rc && msg) snprintf(msg, cap, "the real MPI_File_set_view failed");
@@ -340,7 +341,7 @@ static int load(const void *buf, size_t len, char *err, size_t cap)
         if (s.id >= FILE_ID_END || files_get(s.id))
             return snprintf(err, cap, "file %u: id %u is out of range or twice (damaged)", i, s.id), -1;
         int rw = ((s.amode & 2) != 0) + ((s.amode & 4) != 0) + ((s.amode & 8) != 0);
-        if (rw != 1 || (s.amode & ~0x1ff) || (uint32_t)s.datarep > 1 || s.disp < 0 ||
+        if (rw != 1 || (s.amode & ~0x1ff) || (uint32_t)s.datarep > 2 || s.disp < 0 ||
             s.position < 0 || s.size < 0 || s.shared < 0 || s.path_bytes < 2)
             return snprintf(err, cap, "file %u: a field is out of range (damaged)", i), -1;
         struct pfile *f = calloc(1, sizeof *f);

@@ -16,7 +16,7 @@ struct pfile {
     int32_t amode;     /* as this rank opened it, mpcr's ABI values */
     int32_t leader;    /* rank 0 of that communicator: it deletes on close, cuts back at restart */
     int32_t atomic;    /* MPI_File_set_atomicity's flag */
-    int32_t datarep;   /* 0 native, 1 internal */
+    int32_t datarep;   /* 0 native, 1 internal, 2 external32 */
     MPI_File fh;       /* the real file */
     char *path;        /* absolute */
     char *hints;       /* "key\0value\0..." given at open and to set_info since */

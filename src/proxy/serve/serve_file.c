@@ -13,6 +13,7 @@
 #include "serve_file.h"
 #include "shared.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,7 +81,7 @@ static int do_delete(struct mpcr_file_call *fc)
 
 static int do_set_view(struct pfile *f, struct mpcr_file_call *fc)
 {
-    if ((uint32_t)fc->flag > 1 || fc->at < 0) return MPI_ERR_ARG;
+    if ((uint32_t)fc->flag > 2 || fc->at < 0) return MPI_ERR_ARG;
     int bad = 0;
     struct pfile v = *f; /* the new view tried on the real file, kept only if it takes */
     v.edef = copy_range(fc->data, fc->bytes, 0, &bad);
@@ -114,10 +115,58 @@ static int etype_size(struct pfile *f)
     return size > 0 ? size : 1;
 }
 
+/* The real datatype of the definition at aux (copied out of the program's reach first). */
+static int aux_type(const struct mpcr_file_call *fc, MPI_Datatype *t)
+{
+    int bad = 0;
+    char *def = copy_range(fc->aux, fc->aux_bytes, 0, &bad);
+    int rc = bad || !def ? MPI_ERR_TYPE : real_type_build(def, fc->aux_bytes, t, NULL, 0);
+    free(def);
+    return rc;
+}
+
+/* An access under a view in external32: the packed bytes unpacked into the program's memory
+ * datatype (aux), which the real MPI converts from or to external32, then packed again for a
+ * read. Counts up to INT_MAX elements of it (the int forms: ROMIO's view refuses _c types). */
+static int typed_access(struct pfile *f, struct mpcr_file_call *fc, char *data)
+{
+    MPI_Datatype t;
+    int rc = aux_type(fc, &t), size = 0;
+    if (rc) return rc;
+    MPI_Aint lb, extent, tlb, textent;
+    MPI_Type_size(t, &size);
+    MPI_Type_get_extent(t, &lb, &extent);
+    MPI_Type_get_true_extent(t, &tlb, &textent);
+    uint64_t count = size > 0 ? fc->bytes / (uint64_t)size : 0;
+    char *mem = NULL;
+    if (size <= 0 || fc->bytes % (uint64_t)size || count == 0 || count > INT_MAX)
+        rc = MPI_ERR_COUNT;
+    else if (!(mem = malloc((size_t)((int64_t)(count - 1) * extent + textent))))
+        rc = MPI_ERR_NO_MEM;
+    char *base = rc ? NULL : mem - tlb; /* where element 0 starts */
+    int n = (int)count, pos = 0, got = 0, reading = fc->op == MPCR_FILE_READ || fc->op == MPCR_FILE_READ_AT;
+    MPI_Status st;
+    if (!rc && !reading) rc = MPI_Unpack(data, (int)fc->bytes, &pos, base, n, t, MPI_COMM_SELF);
+    if (!rc) switch (fc->op) {
+        case MPCR_FILE_READ: rc = MPI_File_read(f->fh, base, n, t, &st); break;
+        case MPCR_FILE_WRITE: rc = MPI_File_write(f->fh, base, n, t, &st); break;
+        case MPCR_FILE_READ_AT: rc = MPI_File_read_at(f->fh, fc->at, base, n, t, &st); break;
+        case MPCR_FILE_WRITE_AT: rc = MPI_File_write_at(f->fh, fc->at, base, n, t, &st); break;
+        default: rc = MPI_ERR_ARG;
+        }
+    if (!rc) MPI_Get_count(&st, MPI_BYTE, &got); /* bytes in memory: the packed bytes done */
+    if (!rc && reading) rc = MPI_Pack(base, n, t, data, (int)fc->bytes, &pos, MPI_COMM_SELF);
+    fc->done = rc || got < 0 ? 0 : (uint64_t)got;
+    free(mem);
+    real_type_release(&t);
+    return rc;
+}
+
 static int do_access(struct pfile *f, struct mpcr_file_call *fc)
 {
     if (!staged(fc->data, fc->bytes, 1)) return MPI_ERR_BUFFER;
     char *data = staging(fc->data);
+    if (fc->aux_bytes) return typed_access(f, fc, data);
     /* Bytes travel as MPI_BYTE, counts beyond int in pieces of whole etypes
      * (an explicit offset counts the view's etypes). */
     int esize = fc->bytes > (1u << 30) ? etype_size(f) : 1;
@@ -187,6 +236,18 @@ static int do_seek_shared(struct pfile *f, struct mpcr_file_call *fc, int whence
     if ((rc = files_shared_set(f, to))) return rc;
     fc->result = to;
     return MPI_SUCCESS;
+}
+
+static int do_type_extent(struct pfile *f, struct mpcr_file_call *fc)
+{
+    MPI_Datatype t;
+    MPI_Aint extent = 0;
+    int rc = aux_type(fc, &t);
+    if (rc) return rc;
+    rc = MPI_File_get_type_extent(f->fh, t, &extent);
+    real_type_release(&t);
+    fc->result = extent;
+    return rc;
 }
 
 static int do_get_info(struct pfile *f, struct mpcr_file_call *fc)
@@ -281,6 +342,7 @@ static int serve_file(struct mpcr_file_call *fc)
         return files_shared_add(f, 0, &fc->result);
     case MPCR_FILE_SET_INFO: return do_set_info(f, fc);
     case MPCR_FILE_GET_INFO: return do_get_info(f, fc);
+    case MPCR_FILE_TYPE_EXTENT: return do_type_extent(f, fc);
     default: return MPI_ERR_ARG;
     }
     fc->result = v;

@@ -58,7 +58,9 @@ static const struct mutate_field region_fields[] = {
     F(struct mpcr_img_region, data_len), F(struct mpcr_img_region, f_size),
     F(struct mpcr_img_region, prot),     F(struct mpcr_img_region, kind),
     F(struct mpcr_img_region, flags),    F(struct mpcr_img_region, path_str),
-    F(struct mpcr_img_region, path_len), F(struct mpcr_img_region, f_mtime_sec),
+    F(struct mpcr_img_region, path_len), F(struct mpcr_img_region, f_ctime_sec),
+    F(struct mpcr_img_region, f_uid),    F(struct mpcr_img_region, f_mode),
+    F(struct mpcr_img_region, f_ino),
 };
 static const struct mutate_field file_fields[] = {
     F(struct mpcr_img_file, fd),       F(struct mpcr_img_file, shares_with),

@@ -1,0 +1,175 @@
+/* The program's callbacks, called with Open MPI-ABI arguments
+ * (docs/abi-openmpi.md, "Callbacks"). The MPICH-ABI library calls what it
+ * was given with MPICH's arguments; what it is given here is a trampoline
+ * that translates them and calls the program's function.
+ * - Attribute copy and delete functions receive an extra_state: the
+ *   trampoline's is a record holding the program's functions and state.
+ * - User ops and error handlers receive no state: each gets one of a fixed
+ *   set of trampolines, slot i calling the i-th registered function (a
+ *   function registered again reuses its slot). The slots are the program's
+ *   memory, so they survive a checkpoint like the ops that use them. */
+#include <mpi.h>
+
+#include "ompi/ompi_front.h"
+#include "ompi_mpich.h"
+
+#include <stdlib.h>
+
+#define P(h) mpcr_ompi_pointer(h)
+#define ERR_OUT(e) mpcr_ompi_value_out(MPCR_OMPI_errclass, e)
+#define ERR_IN(e) mpcr_ompi_value_in(MPCR_OMPI_errclass, e)
+
+/* The trampolines of a kind, one per slot (EACH_SLOT(X) -> X(0) X(1) ... X(31)). */
+#define SLOTS 32
+#define EACH_SLOT(X)                                                                               \
+    X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)    \
+    X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31)
+
+/* The slot of fn in fns (registered if new), or -1 when all are taken. */
+static int slot_of(void **fns, void *fn)
+{
+    for (int i = 0; i < SLOTS; i++)
+        if (fns[i] == fn) return i;
+    for (int i = 0; i < SLOTS; i++)
+        if (!fns[i]) return fns[i] = fn, i;
+    return -1;
+}
+
+/* ---- user ops: MPICH calls f(in, inout, len, &mpich_type) ---- */
+
+static void *op_fns[SLOTS];
+#define OP_TRAMPOLINE(i)                                                                           \
+    static void op_##i(void *in, void *inout, int *len, int *type)                                 \
+    {                                                                                              \
+        MPI_Datatype t = P(*type);                                                                 \
+        ((MPI_User_function *)op_fns[i])(in, inout, len, &t);                                      \
+    }
+EACH_SLOT(OP_TRAMPOLINE)
+#define OP_NAME(i) op_##i,
+static void (*const op_trampolines[SLOTS])(void *, void *, int *, int *) = {
+    EACH_SLOT(OP_NAME)};
+
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    int slot = slot_of(op_fns, (void *)user_fn);
+    if (slot < 0) mpcr_ompi_unsupported("MPI_Op_create with more than 32 functions");
+    int m = 0;
+    int err = mpcr_mpich_PMPI_Op_create((void *)op_trampolines[slot], commute, op ? &m : NULL);
+    if (!err) *op = P(m);
+    return ERR_OUT(err);
+}
+extern __typeof__(PMPI_Op_create) MPI_Op_create __attribute__((weak, alias("PMPI_Op_create")));
+
+/* ---- communicators' error handlers: MPICH calls f(&mpich_comm, &mpich_code) ---- */
+
+static void *eh_fns[SLOTS];
+#define EH_TRAMPOLINE(i)                                                                           \
+    static void eh_##i(int *comm, int *code, ...)                                                  \
+    {                                                                                              \
+        MPI_Comm c = P(*comm);                                                                     \
+        int e = ERR_OUT(*code);                                                                    \
+        ((MPI_Comm_errhandler_function *)eh_fns[i])(&c, &e);                                       \
+    }
+EACH_SLOT(EH_TRAMPOLINE)
+#define EH_NAME(i) eh_##i,
+static void (*const eh_trampolines[SLOTS])(int *, int *, ...) = {
+    EACH_SLOT(EH_NAME)};
+
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+{
+    int slot = slot_of(eh_fns, (void *)fn);
+    if (slot < 0) mpcr_ompi_unsupported("MPI_Comm_create_errhandler with more than 32 functions");
+    int m = 0;
+    int err = mpcr_mpich_PMPI_Comm_create_errhandler((void *)eh_trampolines[slot],
+                                                     errhandler ? &m : NULL);
+    if (!err) *errhandler = P(m);
+    return ERR_OUT(err);
+}
+extern __typeof__(PMPI_Comm_create_errhandler) MPI_Comm_create_errhandler
+    __attribute__((weak, alias("PMPI_Comm_create_errhandler")));
+
+/* ---- communicators' attribute callbacks: the record is MPICH's extra_state ---- */
+
+struct keyval {
+    MPI_Comm_copy_attr_function *copy;
+    MPI_Comm_delete_attr_function *del;
+    void *extra_state;
+};
+
+static int keyval_out(int k)
+{
+    return mpcr_ompi_value_out(MPCR_OMPI_keyval, k);
+}
+
+static int copy_trampoline(int comm, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    const struct keyval *k = extra;
+    if (!k->copy) return *flag = 0, 0;
+    return ERR_IN(k->copy(P(comm), keyval_out(keyval), k->extra_state, in, out, flag));
+}
+
+static int delete_trampoline(int comm, int keyval, void *value, void *extra)
+{
+    const struct keyval *k = extra;
+    if (!k->del) return 0;
+    return ERR_IN(k->del(P(comm), keyval_out(keyval), value, k->extra_state));
+}
+
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
+                            MPI_Comm_delete_attr_function *del, int *keyval, void *extra_state)
+{
+    /* kept while the program runs: MPICH may call the callbacks until the
+     * last attribute of the keyval is deleted */
+    struct keyval *k = malloc(sizeof *k);
+    if (!k) return MPI_ERR_NO_MEM;
+    *k = (struct keyval){copy, del, extra_state};
+    int err = mpcr_mpich_PMPI_Comm_create_keyval((void *)copy_trampoline,
+                                                 (void *)delete_trampoline, keyval, k);
+    if (err) free(k);
+    else *keyval = keyval_out(*keyval);
+    return ERR_OUT(err);
+}
+extern __typeof__(PMPI_Comm_create_keyval) MPI_Comm_create_keyval
+    __attribute__((weak, alias("PMPI_Comm_create_keyval")));
+
+/* ---- Open MPI's predefined attribute callbacks (mpi.h's MPI_COMM_DUP_FN...) ---- */
+
+static int null_copy(void *in, void *out, int *flag)
+{
+    (void)in, (void)out;
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+static int dup_copy(void *in, void *out, int *flag)
+{
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+#define COPY_FN(name, object, how)                                                                 \
+    int name(object o, int keyval, void *extra, void *in, void *out, int *flag)                    \
+    {                                                                                              \
+        (void)o, (void)keyval, (void)extra;                                                        \
+        return how(in, out, flag);                                                                 \
+    }
+#define DELETE_FN(name, object)                                                                    \
+    int name(object o, int keyval, void *value, void *extra)                                       \
+    {                                                                                              \
+        (void)o, (void)keyval, (void)value, (void)extra;                                           \
+        return MPI_SUCCESS;                                                                        \
+    }
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+/* Each object kind's null copy, dup and null delete functions. */
+#define PREDEFINED_CALLBACKS(null_copy_fn, dup_fn, null_delete_fn, object)                          \
+    COPY_FN(null_copy_fn, object, null_copy)                                                       \
+    COPY_FN(dup_fn, object, dup_copy)                                                              \
+    DELETE_FN(null_delete_fn, object)
+PREDEFINED_CALLBACKS(OMPI_C_MPI_COMM_NULL_COPY_FN, OMPI_C_MPI_COMM_DUP_FN,
+                     OMPI_C_MPI_COMM_NULL_DELETE_FN, MPI_Comm)
+PREDEFINED_CALLBACKS(OMPI_C_MPI_NULL_COPY_FN, OMPI_C_MPI_DUP_FN, OMPI_C_MPI_NULL_DELETE_FN, MPI_Comm)
+PREDEFINED_CALLBACKS(OMPI_C_MPI_TYPE_NULL_COPY_FN, OMPI_C_MPI_TYPE_DUP_FN,
+                     OMPI_C_MPI_TYPE_NULL_DELETE_FN, MPI_Datatype)
+PREDEFINED_CALLBACKS(OMPI_C_MPI_WIN_NULL_COPY_FN, OMPI_C_MPI_WIN_DUP_FN,
+                     OMPI_C_MPI_WIN_NULL_DELETE_FN, MPI_Win)

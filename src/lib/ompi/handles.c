@@ -1,0 +1,89 @@
+/* Handles between the two ABIs (docs/abi-openmpi.md, "Handles").
+ *
+ * An Open MPI handle is a pointer. A predefined one is the address of an
+ * object this library exports (ompi_objects.c), which holds the MPICH
+ * handle it stands for. Every other one is base + the MPICH handle, where
+ * base is the start of 4 GiB of address space this library reserves and
+ * never maps: the pointer equals no object's, the same MPICH handle always
+ * gives the same pointer, a freed one stays refused as MPICH's own handle
+ * system refuses it, and no table is needed. The reservation is part of the
+ * program's memory, so a checkpoint keeps it (and base) where it was. */
+#include "ompi/ompi_front.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define SPAN ((uintptr_t)1 << 32)
+
+static uintptr_t base;
+
+__attribute__((constructor)) static void reserve(void)
+{
+    void *p = mmap(NULL, SPAN, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) mpcr_ompi_unsupported("4 GiB of address space for handles");
+    base = (uintptr_t)p;
+}
+
+int mpcr_ompi_handle(const void *h)
+{
+    uintptr_t p = (uintptr_t)h;
+    if (p - base < SPAN) return (int)(uint32_t)(p - base);
+    if (!h) return 0; /* no MPICH handle is 0: refused as invalid there */
+    return *(const int *)h;
+}
+
+void *mpcr_ompi_pointer(int h)
+{
+    /* MPICH's handles: bits 31-30 are 00 for null handles, 01 for
+     * predefined ones (docs/api-generator.md) */
+    if ((uint32_t)h >> 30 < 2)
+        for (int i = 0; i < mpcr_ompi_npredefined; i++)
+            if (mpcr_ompi_predefined[i].exists && mpcr_ompi_predefined[i].mpich == h)
+                return mpcr_ompi_predefined[i].object;
+    return (void *)(base + (uint32_t)h);
+}
+
+int *mpcr_ompi_handles_in(int *stack, void *const *h, int n, int read)
+{
+    if (!h || n <= 0) return (int *)h;
+    int *m = n <= MPCR_OMPI_ARRAY ? stack : malloc(sizeof(int) * (size_t)n);
+    if (!m) mpcr_ompi_unsupported("an array of handles (out of memory)");
+    for (int i = 0; i < n; i++) m[i] = read ? mpcr_ompi_handle(h[i]) : 0;
+    return m;
+}
+
+void mpcr_ompi_handles_out(int *stack, void **h, int *m, int n)
+{
+    if (!h || n <= 0) return;
+    for (int i = 0; i < n; i++) h[i] = mpcr_ompi_pointer(m[i]);
+    mpcr_ompi_array_free(stack, m);
+}
+
+void mpcr_ompi_array_free(int *stack, int *m)
+{
+    if (m && m != stack) free(m);
+}
+
+static int translate(const struct mpcr_ompi_group *from, const struct mpcr_ompi_group *to,
+                     int g, int v)
+{
+    for (int i = 0; i < from[g].n; i++)
+        if (from[g].values[i] == v) return to[g].values[i];
+    return v;
+}
+
+int mpcr_ompi_value_in(enum mpcr_ompi_group_id g, int v)
+{
+    return translate(mpcr_ompi_ompi_groups, mpcr_ompi_mpich_groups, g, v);
+}
+
+int mpcr_ompi_value_out(enum mpcr_ompi_group_id g, int v)
+{
+    return translate(mpcr_ompi_mpich_groups, mpcr_ompi_ompi_groups, g, v);
+}
+
+void *mpcr_ompi_buf(const void *b)
+{
+    return b == (const void *)1 ? MPICH_IN_PLACE : (void *)b; /* Open MPI's MPI_IN_PLACE */
+}

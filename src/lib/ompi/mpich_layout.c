@@ -1,0 +1,15 @@
+/* What ompi_front.h says of MPICH's ABI, checked against MPICH's own mpi.h. */
+#include <mpi.h>
+
+#include "ompi/ompi_front.h"
+
+#include <stddef.h>
+
+_Static_assert(sizeof(MPI_Status) == sizeof(struct mpich_status), "MPICH's MPI_Status");
+_Static_assert(offsetof(MPI_Status, MPI_SOURCE) == offsetof(struct mpich_status, MPI_SOURCE), "");
+_Static_assert(offsetof(MPI_Status, MPI_TAG) == offsetof(struct mpich_status, MPI_TAG), "");
+_Static_assert(offsetof(MPI_Status, MPI_ERROR) == offsetof(struct mpich_status, MPI_ERROR), "");
+_Static_assert(offsetof(MPI_Status, count_lo) == offsetof(struct mpich_status, count_lo), "");
+_Static_assert(sizeof(MPI_Comm) == sizeof(int) && sizeof(MPI_Datatype) == sizeof(int) &&
+                   sizeof(MPI_Request) == sizeof(int) && sizeof(MPI_Op) == sizeof(int),
+               "MPICH's handles are ints");
