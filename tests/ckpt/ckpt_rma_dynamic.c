@@ -8,7 +8,8 @@
  * the others by an allgather of MPI_Get_address). Every step, in a
  * lock_all epoch: a Put to the next rank's moving block and an Accumulate
  * to its static array, both at the addresses it told; a Fetch_and_op on
- * rank 0's counter (in its heap block); Get of the previous rank's static
+ * rank 0's counter (in its heap block) and a Get_accumulate with
+ * MPI_NO_OP reading it (origin count 0, MPI_DATATYPE_NULL); Get of the previous rank's static
  * array; unlock_all, a barrier, a computation (where a checkpoint lands
  * mostly). Rank 0 prints every rank's checksums: the same natively, under
  * mpcr, and across checkpoints and restarts at any instant (the attached
@@ -82,7 +83,13 @@ int main(int argc, char **argv)
         MPI_Accumulate(out, S / 2, MPI_INT64_T, next, at_table[next] + (s % 2) * (S / 2) * 8,
                        S / 2, MPI_INT64_T, MPI_SUM, w);
         MPI_Fetch_and_op(&one, &old, MPI_INT64_T, 0, at_heap[0], MPI_SUM, w);
+        /* an atomic read of the counter: MPI_NO_OP ignores the origin (count 0, no datatype) */
+        int64_t seen = -1;
+        MPI_Get_accumulate(NULL, 0, MPI_DATATYPE_NULL, &seen, 1, MPI_INT64_T, 0, at_heap[0], 1,
+                           MPI_INT64_T, MPI_NO_OP, w);
         MPI_Win_flush_all(w);
+        check(seen > old && seen <= steps * size, "the counter read %lld after ticket %lld",
+              (long long)seen, (long long)old);
         tickets += (uint64_t)old < (uint64_t)(steps * size); /* every ticket below the total */
         MPI_Win_unlock_all(w);
         MPI_Barrier(MPI_COMM_WORLD); /* every rank's operations are complete everywhere */
