@@ -51,10 +51,5 @@ if(TARGET mpcr-proxy-openmpi)
     set_property(TEST openmpi.rma_dynamic APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
     set_property(TEST ckpt.rma_dynamic APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
-# Disabled until mended: its one run (CKPT_SEED=859425825) took the checkpoint, then the job
-# restarted under Open MPI ended with "MPI_Put failed: RMA access out of window range"
-# (docs/one-sided.md, "Dynamic windows": suspect a Put over two pieces, or Open MPI's lookup of
-# attached regions). Not yet tried restarted under MPICH.
-set_tests_properties(ckpt.rma_dynamic PROPERTIES DISABLED TRUE)
 
 mpcr_label_family(onesided)

@@ -8,7 +8,14 @@
  * before `windows` in resources.c), so that no origin's first operation
  * after a restart finds it missing. Where that address is taken in the new
  * proxy (its own libraries, heap or stack: another layout), the restart is
- * refused by name. */
+ * refused by name.
+ *
+ * The real window's attachments are runs, not pieces: each maximal run of
+ * adjacent mapped pieces is one attachment (`runs`), made again whenever a
+ * piece joins or leaves it. A region of the program may lie on two pieces
+ * (its first page shared already by an earlier region, the next one new);
+ * Open MPI checks that an operation lies inside one attachment and refused
+ * a Put over two ("RMA access out of window range"), MPICH did not. */
 #include "windows_attached.h"
 #include "report.h"
 #include "resource.h"
@@ -24,10 +31,16 @@
 struct piece {
     uint64_t at, length;
     int fd;       /* -1: loaded from a state file, not handed over yet */
-    int attached; /* mapped at `at` and attached to the real window */
+    int attached; /* mapped at `at` (and, in its run, attached to the real window) */
 };
 static struct piece *table; /* in address order */
 static uint32_t count, cap;
+
+struct run {
+    uint64_t at, length;
+};
+static struct run *runs; /* the real window's attachments, in address order */
+static uint32_t nruns, runs_cap;
 
 static struct piece *find(uint64_t at)
 {
@@ -48,12 +61,10 @@ static struct piece *add(uint64_t at, uint64_t length, int fd)
     return &table[i];
 }
 
-/* Maps p's memfd at its address and attaches it: 0, or -errno (EEXIST:
- * something of this proxy's is there), -EINVAL when the real MPI refuses. */
-static int map_attach(struct piece *p)
+/* Maps p's memfd at its address: 0, or -errno (EEXIST: something of this
+ * proxy's is there). */
+static int map_piece(struct piece *p)
 {
-    MPI_Win real = windows_real();
-    if (real == MPI_WIN_NULL) return -EINVAL;
     void *m = mmap((void *)(uintptr_t)p->at, p->length, PROT_READ | PROT_WRITE,
                    MAP_SHARED | MAP_FIXED_NOREPLACE, p->fd, 0);
     if (m == MAP_FAILED) return -errno;
@@ -61,12 +72,71 @@ static int map_attach(struct piece *p)
         munmap(m, p->length);
         return -EEXIST;
     }
-    if (MPI_Win_attach(real, m, (MPI_Aint)p->length)) {
-        munmap(m, p->length);
-        return -EINVAL;
-    }
     p->attached = 1;
     return 0;
+}
+
+/* Detaches every run that touches [*lo, *hi) (adjacent ones too) from the
+ * real window, and widens [*lo, *hi) to cover them. */
+static void detach_runs(uint64_t *lo, uint64_t *hi)
+{
+    MPI_Win real = windows_real();
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < nruns; i++) {
+        struct run r = runs[i];
+        if (r.at <= *hi && *lo <= r.at + r.length) {
+            if (real != MPI_WIN_NULL) MPI_Win_detach(real, (void *)(uintptr_t)r.at);
+            if (r.at < *lo) *lo = r.at;
+            if (r.at + r.length > *hi) *hi = r.at + r.length;
+        } else {
+            runs[kept++] = r;
+        }
+    }
+    nruns = kept;
+}
+
+/* Attaches each maximal run of adjacent mapped pieces inside [lo, hi) as
+ * one attachment. 0, or -EINVAL when the real MPI refuses one, -ENOMEM. */
+static int attach_runs(uint64_t lo, uint64_t hi)
+{
+    MPI_Win real = windows_real();
+    if (real == MPI_WIN_NULL) return -EINVAL;
+    for (uint32_t i = 0; i < count;) {
+        if (!table[i].attached || table[i].at < lo || table[i].at >= hi) {
+            i++;
+            continue;
+        }
+        struct run r = {table[i].at, table[i].length};
+        for (i++; i < count && table[i].attached && table[i].at == r.at + r.length && table[i].at < hi; i++)
+            r.length += table[i].length;
+        if (grow_array(&runs, &runs_cap, nruns, 8, sizeof *runs)) return -ENOMEM;
+        if (MPI_Win_attach(real, (void *)(uintptr_t)r.at, (MPI_Aint)r.length)) return -EINVAL;
+        uint32_t k = 0;
+        while (k < nruns && runs[k].at < r.at)
+            k++;
+        memmove(&runs[k + 1], &runs[k], (nruns - k) * sizeof *runs);
+        runs[k] = r;
+        nruns++;
+    }
+    return 0;
+}
+
+/* Maps p and attaches it within its run: 0, or -errno (EEXIST: something
+ * of this proxy's is there), -EINVAL when the real MPI refuses. */
+static int map_attach(struct piece *p)
+{
+    if (windows_real() == MPI_WIN_NULL) return -EINVAL;
+    int rc = map_piece(p);
+    if (rc) return rc;
+    uint64_t lo = p->at, hi = p->at + p->length;
+    detach_runs(&lo, &hi);
+    if ((rc = attach_runs(lo, hi))) { /* p out again; its neighbours as they were */
+        detach_runs(&lo, &hi);
+        munmap((void *)(uintptr_t)p->at, p->length);
+        p->attached = 0;
+        attach_runs(lo, hi);
+    }
+    return rc;
 }
 
 int attached_memory(uint64_t at, uint64_t length, int *fd)
@@ -101,13 +171,16 @@ int attached_release(uint64_t at)
 {
     struct piece *p = find(at);
     if (!p) return MPI_ERR_BASE;
-    if (p->attached) {
-        MPI_Win_detach(windows_real(), (void *)(uintptr_t)p->at);
+    uint64_t lo = p->at, hi = p->at + p->length;
+    int mapped = p->attached;
+    if (mapped) {
+        detach_runs(&lo, &hi);
         munmap((void *)(uintptr_t)p->at, p->length);
     }
     if (p->fd >= 0) close(p->fd);
     memmove(p, p + 1, (size_t)(table + count - p - 1) * sizeof *p);
     count--;
+    if (mapped) attach_runs(lo, hi); /* its neighbours, without it */
     return MPI_SUCCESS;
 }
 
