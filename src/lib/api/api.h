@@ -48,5 +48,9 @@ static inline MPI_Count mpcr_count_at(struct mpcr_counts c, MPI_Count i)
 #define MPCR_ALIAS(name)                                                                           \
     extern __typeof__(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)));         \
     extern __typeof__(PMPI_##name) mpcr_mpich_PMPI_##name __attribute__((alias("PMPI_" #name)))
+/* The same for an MPIX_ function (MPICH's extensions). */
+#define MPCR_ALIAS_X(name)                                                                         \
+    extern __typeof__(PMPIX_##name) MPIX_##name __attribute__((weak, alias("PMPIX_" #name)));      \
+    extern __typeof__(PMPIX_##name) mpcr_mpich_PMPIX_##name __attribute__((alias("PMPIX_" #name)))
 
 #endif

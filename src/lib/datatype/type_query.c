@@ -232,6 +232,13 @@ int mpcr_impl_Get_address(const void *location, MPI_Aint *address)
     return MPI_SUCCESS;
 }
 
+/* MPI-1's name of MPI_Get_address (removed in MPI-3; MPICH still exports it). */
+int PMPI_Address(void *location, MPI_Aint *address)
+{
+    return PMPI_Get_address(location, address);
+}
+MPCR_ALIAS(Address);
+
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
 {
     return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);

@@ -54,3 +54,32 @@ int PMPI_Pcontrol(const int level, ...)
     return MPI_SUCCESS;
 }
 MPCR_ALIAS(Pcontrol);
+
+/* MPICH's GPU queries. mpcr's library moves every buffer through host memory
+ * (its own packing, the channel's staging and shared buffers), so no kind of
+ * GPU memory may be passed as a buffer: each answer is no,
+ * as MPICH 4.0.2 built without GPU support answers. */
+int mpcr_impl_MPIX_GPU_query_support(int gpu_type, int *is_supported)
+{
+    (void)gpu_type;
+    *is_supported = 0;
+    return MPI_SUCCESS;
+}
+
+int PMPIX_Query_cuda_support(void)
+{
+    return 0;
+}
+MPCR_ALIAS_X(Query_cuda_support);
+
+int PMPIX_Query_hip_support(void)
+{
+    return 0;
+}
+MPCR_ALIAS_X(Query_hip_support);
+
+int PMPIX_Query_ze_support(void)
+{
+    return 0;
+}
+MPCR_ALIAS_X(Query_ze_support);
