@@ -30,4 +30,26 @@ if(TARGET mpcr-proxy-openmpi)
     set_property(TEST ckpt.rma APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
 
+# tests/ckpt/ckpt_rma_dynamic.c: a dynamic window (MPI_Win_create_dynamic) with a static array,
+# a heap block and a block replaced every 8 steps attached (detach, free, attach at a new address);
+# lock_all epochs of Put, Accumulate and Fetch_and_op at the addresses the targets told, shared
+# locks and Get. Against native MPICH (2 and 3 ranks), under Open MPI's proxy, checkpointed at
+# random instants and restarted (the attached pages handed to the new proxies at the same
+# addresses; once under Open MPI).
+add_executable(t_ckpt_rma_dynamic ckpt/ckpt_rma_dynamic.c)
+target_link_libraries(t_ckpt_rma_dynamic PRIVATE PkgConfig::MPICH)
+target_compile_options(t_ckpt_rma_dynamic PRIVATE -O2)
+set_target_properties(t_ckpt_rma_dynamic PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+mpi_test(mpi.rma_dynamic 2 t_ckpt_rma_dynamic 40 1)
+mpi_test(mpi.rma_dynamic3 3 t_ckpt_rma_dynamic 20 1)
+add_test(NAME ckpt.rma_dynamic COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 2 2
+    $<TARGET_FILE:t_ckpt_rma_dynamic> 60 15)
+set_tests_properties(ckpt.rma_dynamic PROPERTIES
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
+if(TARGET mpcr-proxy-openmpi)
+    mpi_test(openmpi.rma_dynamic 2 t_ckpt_rma_dynamic 40 1)
+    set_property(TEST openmpi.rma_dynamic APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    set_property(TEST ckpt.rma_dynamic APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
+endif()
+
 mpcr_label_family(onesided)

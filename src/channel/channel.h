@@ -321,6 +321,8 @@ struct mpcr_file_call {
 /* A restart's hand-over of a window's memfd (struct mpcr_shared_handover)
  * carries its offset with this bit set (shared buffers' offsets never have it). */
 #define MPCR_WIN_HANDOVER (1ull << 62)
+/* ... and of memory a dynamic window attached, its address with this bit. */
+#define MPCR_WIN_ATTACHED_HANDOVER (1ull << 61)
 enum mpcr_win_op {
     MPCR_WIN_MEMORY,  /* bytes: a length in whole pages; win: the window's id -> fd: the proxy's
                          descriptor of a new memfd (opened as /proc/<proxy>/fd/<fd>), offset */
@@ -333,6 +335,10 @@ enum mpcr_win_op {
     MPCR_WIN_CAS,     /* data: the origin's element, then the compared one -> aux */
     MPCR_WIN_LOCK,    /* target, at: a lock word; flag 1 exclusive -> result 1: taken */
     MPCR_WIN_UNLOCK,  /* target, at, flag */
+    MPCR_WIN_ATTACH,  /* at: a page of the program's, bytes: whole pages -> fd: a new memfd the
+                         proxy mapped at that same address and attached (the program maps it
+                         over its pages: a dynamic window's displacements are addresses) */
+    MPCR_WIN_DETACH,  /* at: memory ATTACH gave: detached, unmapped here, forgotten */
     MPCR_WIN_OPS
 };
 struct mpcr_win_call {
@@ -351,6 +357,9 @@ struct mpcr_win_call {
     uint64_t offset;
     int32_t fd;
     int32_t unknown_type; /* 1: the proxy has no definition of ttype (a restart: define it) */
+    /* Written by the program: */
+    int32_t absolute; /* 1: at is an address at the target (a dynamic window), not an offset */
+    int32_t pad;
 };
 
 /* COMPLETE: several requests at once, as MPI_Waitany/Testany/Waitsome/

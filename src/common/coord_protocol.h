@@ -54,6 +54,9 @@ enum mpcr_line_from {
     X(FAILED, "failed", "%u %t", MPCR_FROM_PROXY, "K WHY: checkpoint K failed on its rank")        \
     X(FINALIZING, "finalizing", "%u", MPCR_FROM_PROXY, "R: rank R has called MPI_Finalize")        \
     X(SIGNAL, "signal", "%w", MPCR_FROM_PROXY, "checkpoint|exit: it had a signal that asks one")   \
+    /* both ways: a proxy's program makes the job's first window; every proxy joins its start */   \
+    X(WINDOWS, "windows", "", MPCR_FROM_PROXY | MPCR_FROM_COORD,                                   \
+      "the proxies make their real window now (docs/one-sided.md)")                                \
     /* the coordinator's lines: to proxies */                                                      \
     X(QUIESCE, "quiesce", "%u", MPCR_FROM_COORD, "K: stop serving calls, say quiet")               \
     X(IMAGE, "image", "%u [fork]", MPCR_FROM_COORD, "K: save, signal the program (fork: a copy)")  \

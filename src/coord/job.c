@@ -80,6 +80,7 @@ struct job {
     struct mpcr_triggers trig; /* checkpoints asked for by signals */
     int trigger;               /* the kind of signal that asked for the one in progress; -1 */
     struct mpcr_abandons abandoned; /* failed generations that writers may still write into */
+    int windows; /* a proxy asked for the real windows: every proxy was told (docs/one-sided.md) */
 };
 
 static void to_all(struct job *j, const char *word)
@@ -364,6 +365,12 @@ static void on_rank_line(struct job *j, int r, const char *line)
         else if (j->phase != IDLE)
             fail(j, "the job is ending (rank %d has called MPI_Finalize)", r);
         break;
+    case MPCR_LINE_WINDOWS: /* the job's first window: every proxy joins the real one's start */
+        if (!j->windows)
+            for (int i = 0; i < j->nranks; i++)
+                mpcr_coord_send_line(j->ranks[i].fd, "windows\n");
+        j->windows = 1;
+        break;
     case MPCR_LINE_SIGNAL: { /* its proxy had a signal that asks for one */
         char from[32];
         snprintf(from, sizeof from, "rank %d's proxy", r);
@@ -553,6 +560,7 @@ static void on_hello(struct job *j, const struct mpcr_request *rq, const struct 
     /* What it sent after its hello is its first lines. */
     k->len = rq->rest_len < sizeof k->buf - 1 ? rq->rest_len : 0;
     memcpy(k->buf, rq->rest, k->len);
+    if (j->windows) mpcr_coord_send_line(fd, "windows\n"); /* a late proxy joins the start too */
     take_rank_lines(j, (int)r);
 }
 

@@ -26,8 +26,9 @@
 
 /* The version of an MPI job's protocol between proxies and coordinator
  * (src/coord/job.c, docs/mpi-checkpoint.md): a proxy's hello is
- * "proxy PROTOCOL RANK SIZE PID TOKEN" (2: TOKEN, the rank credential's). */
-#define MPCR_COORD_PROTOCOL 2
+ * "proxy PROTOCOL RANK SIZE PID TOKEN" (2: TOKEN, the rank credential's;
+ * 3: the "windows" line both ways). */
+#define MPCR_COORD_PROTOCOL 3
 
 #define MPCR_CTL_COORD 1  /* a checkpoint asked by the coordinator */
 #define MPCR_CTL_API 2    /* asked by the program (mpcr_engine_checkpoint) */

@@ -86,16 +86,23 @@ _Noreturn void child_ended(void)
      * MPI loaded in its place is the guard's to catch (src/guard), at once;
      * this says what remains: it never called MPI_Init, or did so in an MPI
      * the guard cannot see (linked statically, stripped). */
-    if (!proxy.app_connected && getenv("MPCR_EXPECT_MPI")) {
+    int expected_mpi = !proxy.app_connected && getenv("MPCR_EXPECT_MPI");
+    if (expected_mpi) {
         mpcr_report("rank %d: the program ended without calling MPI_Init in mpcr's library "
                     "(MPCR_EXPECT_MPI is set): it uses no MPI, or an MPI of its own",
                     proxy.rank);
         code = code ? code : 1;
     }
     if (!proxy.finalized) {
-        if (!proxy.app_connected && code == 0) {
+        if (!proxy.app_connected && !expected_mpi) {
+            /* A program that never used MPI, whatever its status: its proxy ends
+             * cleanly, after the others (windows_finalize waits for all), so
+             * that the job ends as such processes do under mpiexec. A proxy
+             * that left without MPI_Finalize and with a status other than 0
+             * is a bad termination to Hydra, which then killed the proxies
+             * still running (the job's status 9, not the program's). */
             windows_finalize();
-            MPI_Finalize(); /* a program that never used MPI ended normally */
+            MPI_Finalize();
         } else if (proxy.app_connected) {
             mpcr_report_exit(code, "rank %d: the program exited with status %d without calling "
                                    "MPI_Finalize", proxy.rank, code);
@@ -438,6 +445,7 @@ int main(int argc, char **argv)
             mpcr_report("rank %d: cannot restart: %s", proxy.rank, err);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
+        windows_start_loaded(); /* collective: every proxy's state agrees */
     }
     ckpt_connect();
 

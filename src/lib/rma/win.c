@@ -1,5 +1,5 @@
 /* Windows (MPI 4.0 chapter 12; docs/one-sided.md) as objects: made by
- * MPI_Win_create and MPI_Win_allocate, with their group, name, info,
+ * MPI_Win_create, MPI_Win_allocate and MPI_Win_create_dynamic, with their group, name, info,
  * error handler, attributes (the keyval functions are attr.c's) and the
  * predefined attributes, freed by MPI_Win_free.
  *
@@ -29,6 +29,7 @@ struct mpcr_win *mpcr_win_get(MPI_Win win)
 static void destroy(void *obj)
 {
     struct mpcr_win *w = obj;
+    mpcr_win_detach_all(w);
     mpcr_win_mem_release(w);
     if (w->comm) mpcr_comm_release(w->comm);
     if (w->info != MPI_INFO_NULL) mpcr_impl_Info_free(&w->info);
@@ -61,10 +62,13 @@ static int make(void **base, MPI_Count size, MPI_Count disp_unit, MPI_Info info,
         w->size = (MPI_Aint)size, w->disp_unit = (int)disp_unit, w->flavor = flavor;
         /* a created window's memory stays the program's: the public copy is ours */
         w->model = flavor == MPI_WIN_FLAVOR_CREATE ? MPI_WIN_SEPARATE : MPI_WIN_UNIFIED;
+        /* a dynamic window's: its control page only (the lock word) */
         err = mpcr_win_mem_make(w, (uint64_t)size);
     }
     if (!err) {
-        w->base = flavor == MPI_WIN_FLAVOR_CREATE ? *base : w->mem;
+        w->base = flavor == MPI_WIN_FLAVOR_CREATE    ? *base
+                  : flavor == MPI_WIN_FLAVOR_DYNAMIC ? MPI_BOTTOM
+                                                     : w->mem;
         if (w->model == MPI_WIN_SEPARATE && size) {
             if (!(w->snap = malloc((size_t)size))) err = MPI_ERR_NO_MEM;
             else
@@ -101,6 +105,14 @@ int mpcr_impl_Win_allocate(MPI_Count size, MPI_Count disp_unit, MPI_Info info,
     int err = make(&base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_ALLOCATE, win);
     if (!err) *(void **)baseptr = base;
     return err;
+}
+
+/* Memory comes later, attached (win_dynamic.c); its displacements are
+ * addresses at the target. */
+int mpcr_impl_Win_create_dynamic(MPI_Info info, struct mpcr_comm *comm, MPI_Win *win)
+{
+    void *base = MPI_BOTTOM;
+    return make(&base, 0, 1, info, comm, MPI_WIN_FLAVOR_DYNAMIC, win);
 }
 
 int mpcr_impl_Win_free(MPI_Win *win, struct mpcr_win *w)

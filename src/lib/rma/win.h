@@ -21,6 +21,7 @@
 
 struct mpcr_comm;
 struct mpcr_type;
+struct mpcr_win_region; /* win_dynamic.c */
 
 /* What a member told the others at creation (an allgather). */
 struct mpcr_win_peer {
@@ -59,6 +60,7 @@ struct mpcr_win {
     int *post_ranks, npost, post_done;
     int *start_ranks, nstart;
     struct mpcr_win *next; /* every window with memory (a restart hands them over) */
+    struct mpcr_win_region *regions; /* a dynamic window's attached memory (win_dynamic.c) */
 };
 
 struct mpcr_win *mpcr_win_get(MPI_Win win); /* NULL when invalid */
@@ -84,6 +86,20 @@ void mpcr_win_merge(struct mpcr_win *w);
  * only): each window's memory made a memfd again with its bytes, at the
  * same place, handed to the new proxy over sock at its offset. */
 void mpcr_wins_restarted(int sock);
+/* How many restarts this process has had: a call to the proxy whose
+ * answer named a descriptor is asked again when it changed meanwhile. */
+unsigned mpcr_win_restarts(void);
+/* In the restarted process (system calls only): len bytes at addr made a
+ * memfd again with the same bytes, mapped there, handed over to the new
+ * proxy over sock as `tag` (struct mpcr_shared_handover's offset). Whether
+ * it was. */
+int mpcr_win_hand_over(int sock, void *addr, uint64_t len, uint64_t tag);
+
+/* ---- dynamic windows (win_dynamic.c) ---- */
+/* Every region still attached to w detached (MPI_Win_free). */
+void mpcr_win_detach_all(struct mpcr_win *w);
+/* In the restarted process: every attached piece handed to the new proxy. */
+void mpcr_attached_restarted(int sock);
 
 /* The data of a WIN call: what goes to the proxy (packed into the staging
  * area: the call's data), what comes back (unpacked from its aux); a NULL

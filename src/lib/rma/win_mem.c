@@ -141,6 +141,10 @@ int mpcr_win_target(const struct mpcr_win *w, int r, MPI_Aint disp, uint64_t *at
 {
     if (r < 0 || r >= w->nmembers) return MPI_ERR_RANK;
     const struct mpcr_win_peer *p = &w->peers[r];
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) { /* an address at the target (win_dynamic.c) */
+        *at = (uint64_t)disp;
+        return MPI_SUCCESS;
+    }
     if (disp < 0 || (uint64_t)disp > MPCR_WIN_RESERVE / (uint64_t)p->disp_unit) return MPI_ERR_DISP;
     *at = p->offset + (uint64_t)disp * (uint64_t)p->disp_unit;
     return MPI_SUCCESS;
@@ -162,19 +166,28 @@ static int write_all(int fd, const char *p, uint64_t n)
     return 1;
 }
 
+int mpcr_win_hand_over(int sock, void *addr, uint64_t len, uint64_t tag)
+{
+    int fd = memfd_create("mpcr-window", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    int made = fd >= 0 && !ftruncate(fd, (off_t)len) && write_all(fd, addr, len) &&
+               mmap(addr, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) != MAP_FAILED;
+    struct mpcr_shared_handover h = {tag, len};
+    if (made) made = !mpcr_send_fd(sock, fd, &h, sizeof h);
+    if (fd >= 0) close(fd);
+    return made;
+}
+
+unsigned mpcr_win_restarts(void)
+{
+    return __atomic_load_n(&restarts, __ATOMIC_ACQUIRE);
+}
+
 void mpcr_wins_restarted(int sock)
 {
     restarts++;
-    for (struct mpcr_win *w = wins; w; w = w->next) {
-        int fd = memfd_create("mpcr-window", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-        int made = fd >= 0 && !ftruncate(fd, (off_t)w->mem_len) && write_all(fd, w->mem, w->mem_len) &&
-                   mmap(w->mem, w->mem_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) !=
-                       MAP_FAILED;
-        struct mpcr_shared_handover h = {w->offset | MPCR_WIN_HANDOVER, w->mem_len};
-        if (made) made = !mpcr_send_fd(sock, fd, &h, sizeof h);
-        if (fd >= 0) close(fd);
-        /* not made: the new proxy forgets the window's memory, and its
-         * next operation fails there (the restart's report says why) */
-        (void)made;
-    }
+    /* not handed over: the new proxy forgets that memory, and the next
+     * operation on it fails there (the restart's report says why) */
+    for (struct mpcr_win *w = wins; w; w = w->next)
+        mpcr_win_hand_over(sock, w->mem, w->mem_len, w->offset | MPCR_WIN_HANDOVER);
+    mpcr_attached_restarted(sock);
 }

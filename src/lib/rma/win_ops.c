@@ -40,7 +40,8 @@ static int operate(enum mpcr_win_op op, const struct mpcr_win_io *io, const stru
         if ((err = mpcr_real_type_id(t->type, &id))) return err;
         struct mpcr_win_call wc = {.op = op, .win = mpcr_win_id(w), .target = w->members[t->rank],
                                    .ttype = id, .rop = (uint32_t)rop, .at = at,
-                                   .tcount = (uint64_t)t->count};
+                                   .tcount = (uint64_t)t->count,
+                                   .absolute = w->flavor == MPI_WIN_FLAVOR_DYNAMIC};
         err = mpcr_win_call(&wc, io);
         /* a restart between the definition and its use: defined again, asked again */
         if (!wc.unknown_type || again) return err;
@@ -107,12 +108,17 @@ int mpcr_impl_Get_accumulate(const void *origin_addr, MPI_Count origin_count,
 {
     if (!predefined_op(op)) return MPI_ERR_OP;
     struct target t = {target_rank, target_disp, target_count, target_datatype};
-    int no_op = op == MPI_NO_OP; /* the origin is not read */
+    /* With MPI_NO_OP the origin's buffer, count and datatype are ignored (MPI 4.0
+     * 12.3.5): MPI_DATATYPE_NULL and a count of 0 among them (the .api marks them
+     * optional: checked here for the other ops). */
+    int no_op = op == MPI_NO_OP;
+    if (!no_op && origin_count < 0) return MPI_ERR_COUNT;
+    if (!no_op && !origin_datatype) return MPI_ERR_TYPE;
     if (target_rank != MPI_PROC_NULL && ((!no_op && !same_bytes(origin_count, origin_datatype, &t)) ||
                                          !same_bytes(result_count, result_datatype, &t)))
         return MPI_ERR_TYPE;
     struct mpcr_win_io io = {.in = origin_addr, .in_count = no_op ? 0 : origin_count,
-                             .in_type = origin_datatype, .out = result_addr,
+                             .in_type = no_op ? NULL : origin_datatype, .out = result_addr,
                              .out_count = result_count, .out_type = result_datatype};
     return operate(MPCR_WIN_GET_ACC, &io, &t, op, win);
 }

@@ -9,6 +9,7 @@
 #include "state.h"
 #include "stats.h"
 #include "triggers.h"
+#include "windows.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -258,12 +259,22 @@ static void on_line(const char *line)
         stage = CKPT_RUNNING;
         say("resumed %lu", k);
         break;
+    case MPCR_LINE_WINDOWS: /* collective over the proxies: each comes here in its next wait */
+        windows_start();
+        break;
     case MPCR_LINE_EXIT:
         if (m.nnum && k == gen && stage == CKPT_IMAGING) proxy.ckpt_exit = 1; /* the program ends now; so does the job */
         break;
     default:
         break;
     }
+}
+
+int ckpt_ask_windows(void)
+{
+    if (coord_fd < 0) return -1;
+    say("windows");
+    return 0;
 }
 
 int ckpt_poll(void)

@@ -6,7 +6,8 @@
  * ckpt_doing).
  * Lines to it: "proxy PROTOCOL RANK SIZE PID TOKEN" once, then "quiet K
  * SENT RECEIVED", "busy K WHY", "count K RECEIVED", "signalled K", "failed
- * K WHY", "resumed K", "finalizing RANK", "signal checkpoint|exit" (triggers.h). When the connection ends, the
+ * K WHY", "resumed K", "finalizing RANK", "signal checkpoint|exit" (triggers.h).
+ * Both ways: "windows" (ckpt_ask_windows). When the connection ends, the
  * proxy goes on without checkpoints (ckpt.c, coordinator_lost). */
 #ifndef MPCR_PROXY_CKPT_H
 #define MPCR_PROXY_CKPT_H
@@ -31,6 +32,11 @@ enum ckpt_stage ckpt_stage(void);
 /* Tells the coordinator that the program called MPI_Finalize: the job is
  * ending, and no checkpoint can be taken any more. */
 void ckpt_finalizing(void);
+/* Asks the coordinator to tell every proxy of the job to make the real
+ * window (resources/windows.c: made at the job's first window, not at
+ * start); each does so when it hears "windows" in its next ckpt_poll. 0, or
+ * -1 without a coordinator: nobody would hear it. */
+int ckpt_ask_windows(void);
 
 /* What the proxy's MPI thread is doing: `what` and `name`, static strings
  * (name may be ""). A checkpoint that waits long for a rank to quiesce asks

@@ -90,5 +90,6 @@ extern const struct proxy_resource resource_requests;  /* requests.c */
 extern const struct proxy_resource resource_drained;   /* drained.c */
 extern const struct proxy_resource resource_files;     /* files.c */
 extern const struct proxy_resource resource_windows;   /* windows.c */
+extern const struct proxy_resource resource_win_attached; /* windows_attached.c */
 
 #endif

@@ -1,7 +1,9 @@
 /* The table of the proxy's resource kinds (resource.h) and the loops over it.
  * The order matters and is the same for every loop:
  *   - windows first: their load only records what the program will hand
- *     over (each window's memory, attached again at resume);
+ *     over (each window's memory, attached again at resume); memory of
+ *     dynamic windows before the windows, whose resume ends in a barrier
+ *     of the proxies (everything attached everywhere);
  *   - load: files first: they name nothing the proxy rebuilds (each is
  *     opened on MPI_COMM_SELF), and loading the communicators after them is
  *     collective over the job, so every rank's files are open again, and
@@ -14,7 +16,7 @@
 #include "resource.h"
 
 const struct proxy_resource *const proxy_resources[] = {
-    &resource_windows, &resource_files, &resource_comms, &resource_idups, &resource_creations, &resource_requests, &resource_drained,
+    &resource_win_attached, &resource_windows, &resource_files, &resource_comms, &resource_idups, &resource_creations, &resource_requests, &resource_drained,
 };
 const size_t proxy_resource_count = sizeof proxy_resources / sizeof proxy_resources[0];
 

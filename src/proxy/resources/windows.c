@@ -3,23 +3,34 @@
  * Why one dynamic window and not one real window per program window: a
  * real window is made collectively, and a proxy inside a real collective
  * answers nothing until every member has joined, which a member stopped for
- * a checkpoint never does. The dynamic window is made here at the proxy's
- * start, before any program runs, so no checkpoint can fall inside it;
- * attaching memory to it is local.
+ * a checkpoint never does. Attaching memory to the dynamic window is local.
  *
- * The section `windows` (version 1): u32 count, u32 0, then per window
- * { u32 id, u32 0, u64 offset, u64 length }. The memory itself is the
- * program's (in its image); a new proxy gets each memfd back from the
- * restarted program at its old offset (windows_accept) and attaches it
- * again once all are there (resume). */
+ * When it is made: at the job's first window, not at the proxy's start
+ * (under MPICH it cost every job ~20 ms at start, windows or not). The
+ * proxy whose program makes the first window asks the coordinator, which
+ * tells every proxy ("windows"); each joins the collective start in its
+ * next wait (ckpt_poll), wherever it is, as it would hear a checkpoint.
+ * A proxy whose program has ended waits for the others in MPI_Finalize's
+ * place (windows_finalize), hearing "windows" meanwhile. A job without a
+ * coordinator (nobody to tell) makes it at the start, as before.
+ *
+ * The section `windows` (version 2): u32 count, u32 started (1: the job's
+ * real window was made: a restart makes it again before any program runs),
+ * then per window { u32 id, u32 0, u64 offset, u64 length }. The memory
+ * itself is the program's (in its image); a new proxy gets each memfd back
+ * from the restarted program at its old offset (windows_accept) and
+ * attaches it again once all are there (resume). */
 #include "windows.h"
+#include "ckpt.h"
 #include "report.h"
 #include "resource.h"
 #include "shared.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 struct wmem {
@@ -36,24 +47,57 @@ static MPI_Aint *bases;   /* per world rank */
 static MPI_Comm probe_comm = MPI_COMM_NULL; /* windows_progress's own, so it probes no one's messages */
 static MPI_Comm sync_comm = MPI_COMM_NULL;  /* a duplicate of the world: the restart's barrier */
 static int loaded; /* a restart: resume waits until every proxy has attached its windows */
+static int lazy;    /* the real window is made at the job's first window (a coordinator tells) */
+static int started; /* the real window was made (or refused by the real MPI) */
+static int loaded_started; /* the state file says so: made again before the program runs */
 
 void windows_init(void)
 {
     reserve = mmap(NULL, MPCR_WIN_RESERVE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     bases = calloc((size_t)proxy.size, sizeof *bases);
+    MPI_Comm_dup(MPI_COMM_SELF, &probe_comm);
+    MPI_Comm_dup(MPI_COMM_WORLD, &sync_comm);
+    /* the same answer on every rank: the launcher gives all the same environment */
+    const char *coord = getenv("MPCR_COORD_SOCK");
+    lazy = coord && *coord;
+    if (!lazy) windows_start();
+}
+
+void windows_start(void)
+{
+    if (started) return;
+    started = 1;
     MPI_Aint mine = reserve == MAP_FAILED ? 0 : (MPI_Aint)reserve;
     /* every proxy takes part in all three, whatever it got: they are collective */
     int ok = MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &real) == MPI_SUCCESS;
     if (ok) MPI_Win_set_errhandler(real, MPI_ERRORS_RETURN);
     if (ok && MPI_Win_lock_all(MPI_MODE_NOCHECK, real)) ok = 0;
     if (!bases || MPI_Allgather(&mine, 1, MPI_AINT, bases, 1, MPI_AINT, MPI_COMM_WORLD)) ok = 0;
-    MPI_Comm_dup(MPI_COMM_SELF, &probe_comm);
-    MPI_Comm_dup(MPI_COMM_WORLD, &sync_comm);
     if (!ok || !mine) real = MPI_WIN_NULL; /* (a window made is left to MPI_Finalize) */
+}
+
+void windows_start_loaded(void)
+{
+    if (loaded_started) windows_start();
+}
+
+/* A lazy job's proxies all wait here for each other (a barrier they keep
+ * hearing the coordinator in): a proxy whose program has ended may still be
+ * asked to join the real window's start by one whose program goes on. */
+static void wait_for_all(void)
+{
+    MPI_Request rq;
+    if (MPI_Ibarrier(sync_comm, &rq)) return;
+    for (int done = 0;;) {
+        if (MPI_Test(&rq, &done, MPI_STATUS_IGNORE) || done) return;
+        ckpt_poll();
+        nanosleep(&(struct timespec){0, 50000}, NULL);
+    }
 }
 
 void windows_finalize(void)
 {
+    if (lazy) wait_for_all();
     if (real == MPI_WIN_NULL) return;
     for (uint32_t i = 0; i < count; i++)
         if (table[i].attached) MPI_Win_detach(real, reserve + table[i].offset);
@@ -124,6 +168,10 @@ static int map_attach(struct wmem *m)
 
 int windows_memory(uint32_t win, uint64_t length, int *fd, uint64_t *offset)
 {
+    if (!started) {
+        ckpt_ask_windows(); /* the others join when they hear it (without a coordinator: none) */
+        windows_start();
+    }
     if (real == MPI_WIN_NULL) return MPI_ERR_UNSUPPORTED_OPERATION;
     if (!length || length % MPCR_PAGE_SIZE || length > MPCR_WIN_RESERVE) return MPI_ERR_SIZE;
     uint64_t at;
@@ -189,7 +237,8 @@ struct saved_wmem {
 static int save(struct section *out, char *err, size_t cap_)
 {
     (void)err, (void)cap_;
-    if (section_put_count(out, count)) return -1;
+    uint32_t head[2] = {count, (uint32_t)started};
+    if (section_put(out, head, sizeof head)) return -1;
     for (uint32_t i = 0; i < count; i++) {
         struct saved_wmem s = {table[i].win, 0, table[i].offset, table[i].length};
         if (section_put(out, &s, sizeof s)) return -1;
@@ -200,9 +249,10 @@ static int save(struct section *out, char *err, size_t cap_)
 static int load(const void *buf, size_t len, char *err, size_t cap_)
 {
     struct section_in in = section_cursor(buf, len);
-    uint32_t n;
-    if (section_get_count(&in, &n))
-        return snprintf(err, cap_, "%zu bytes, too short for its count (damaged)", len), -1;
+    uint32_t head[2], n;
+    if (section_get(&in, head, sizeof head) || head[1] > 1)
+        return snprintf(err, cap_, "%zu bytes, too short for its count, or a bad flag (damaged)", len), -1;
+    n = head[0], loaded_started = (int)head[1];
     for (uint32_t i = 0; i < n; i++) {
         struct saved_wmem s;
         if (section_get(&in, &s, sizeof s))
@@ -254,7 +304,7 @@ static void resume(void)
 
 const struct proxy_resource resource_windows = {
     .name = "windows",
-    .version = 1,
+    .version = 2,
     .save = save,
     .load = load,
     .resume = resume,

@@ -10,9 +10,17 @@
 #include "proxy.h"
 
 /* At the proxy's start, collective over the proxies of the job, before any
- * program runs: the reservation, the dynamic window, every proxy's base.
- * When the real MPI refuses, one-sided calls are refused later, not the job. */
+ * program runs: the reservation; the real window too where the job has no
+ * coordinator (else windows_start, later). */
 void windows_init(void);
+/* Collective over the proxies of the job: the dynamic window, every
+ * proxy's base. Once; called by the proxy whose program makes the job's
+ * first window and by every proxy that hears "windows" (ckpt.c). When the
+ * real MPI refuses, one-sided calls are refused later, not the job. */
+void windows_start(void);
+/* In a new proxy, after the state file is loaded, before any program runs:
+ * windows_start if the job had made its real window. */
+void windows_start_loaded(void);
 /* Before MPI_Finalize (collective, as MPI_Finalize is). */
 void windows_finalize(void);
 

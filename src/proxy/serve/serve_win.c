@@ -12,6 +12,7 @@
 #include "serve_win.h"
 #include "shared.h"
 #include "windows.h"
+#include "windows_attached.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -204,13 +205,17 @@ static int serve_win(struct mpcr_win_call *wc)
     switch (wc->op) {
     case MPCR_WIN_MEMORY: return windows_memory(wc->win, wc->bytes, &wc->fd, &wc->offset);
     case MPCR_WIN_RELEASE: return windows_release(wc->at);
+    case MPCR_WIN_ATTACH: return attached_memory(wc->at, wc->bytes, &wc->fd);
+    case MPCR_WIN_DETACH: return attached_release(wc->at);
     default: break;
     }
     MPI_Win w = windows_real();
     if (w == MPI_WIN_NULL) return MPI_ERR_UNSUPPORTED_OPERATION;
     if (wc->target < 0 || wc->target >= proxy.size) return MPI_ERR_RANK;
-    if (wc->at > MPCR_WIN_RESERVE) return MPI_ERR_DISP;
-    MPI_Aint disp = windows_base(wc->target) + (MPI_Aint)wc->at;
+    if (!wc->absolute && wc->at > MPCR_WIN_RESERVE) return MPI_ERR_DISP;
+    /* a dynamic window's displacement is the target's address, the same in
+     * its proxy (windows_attached.c); its lock words are in the reservation */
+    MPI_Aint disp = (wc->absolute ? 0 : windows_base(wc->target)) + (MPI_Aint)wc->at;
     switch (wc->op) {
     case MPCR_WIN_LOCK: return lock_try(w, wc->target, disp, wc->flag != 0, &wc->result);
     case MPCR_WIN_UNLOCK: return unlock(w, wc->target, disp, wc->flag != 0);

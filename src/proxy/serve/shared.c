@@ -7,6 +7,7 @@
 #include "report.h"
 #include "shared.h"
 #include "windows.h"
+#include "windows_attached.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -125,21 +126,29 @@ int in_shared(uint64_t offset, uint64_t bytes)
     return 0;
 }
 
+/* A window's memory handed over at a restart (a window's or a dynamic
+ * window's attached pieces): 1 when h names one, accepted (else the job
+ * ends); 0 when it is a shared buffer. */
+static int window_handover(int fd, const struct mpcr_shared_handover *h)
+{
+    int attached = (h->offset & MPCR_WIN_ATTACHED_HANDOVER) != 0;
+    if (!attached && !(h->offset & MPCR_WIN_HANDOVER)) return 0;
+    uint64_t at = h->offset & ~(MPCR_WIN_ATTACHED_HANDOVER | MPCR_WIN_HANDOVER);
+    if (attached ? attached_accept(fd, at, h->length) : windows_accept(fd, at, h->length)) {
+        mpcr_report("rank %d: %s handed over at the restart is not the state file's", proxy.rank,
+                    attached ? "memory of a dynamic window" : "a window's memory");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return 1;
+}
+
 void shared_accept(int sock)
 {
     for (;;) {
         struct mpcr_shared_handover h;
         int fd = -1;
         if (mpcr_recv_fd(sock, &fd, &h, sizeof h) || fd < 0) return; /* closed: all handed over */
-        if (h.offset & MPCR_WIN_HANDOVER) {
-            if (windows_accept(fd, h.offset & ~MPCR_WIN_HANDOVER, h.length)) {
-                mpcr_report("rank %d: a window's memory handed over at the restart is not the "
-                            "state file's",
-                            proxy.rank);
-                MPI_Abort(MPI_COMM_WORLD, 1);
-            }
-            continue;
-        }
+        if (window_handover(fd, &h)) continue;
         int ok = h.offset >= MPCR_SHARED_BASE && h.offset <= MPCR_SHARED_END && h.length &&
                  h.length % MPCR_PAGE_SIZE == 0 && h.length <= MPCR_SHARED_END - h.offset &&
                  !overlaps(h.offset, h.length) && shared_sealed(fd, h.length) &&
