@@ -116,12 +116,12 @@ set_tests_properties(mpi.partitioned_errors PROPERTIES RESOURCE_LOCK cores
 # Partitioned requests cut between MPI_Pready calls: some partitions ready, others not, the receive
 # pending (tests/ckpt/ckpt_partitioned.c).
 p2p_ckpt_program(partitioned)
-p2p_ckpt_test(partitioned 300 reposted exit-restart 3 2 $<TARGET_FILE:t_ckpt_partitioned> 60 8 64 3)
-p2p_ckpt_test(partitioned4_continue 300 reposted continue 3 4 $<TARGET_FILE:t_ckpt_partitioned> 40 8 64 3)
+p2p_ckpt_test(partitioned 300 reposted exit-restart 3 2 $<TARGET_FILE:t_ckpt_partitioned> 100 8 64 4)
+p2p_ckpt_test(partitioned4_continue 300 reposted continue 3 4 $<TARGET_FILE:t_ckpt_partitioned> 60 8 64 4)
 # Under Open MPI's proxy (the same MPICH-built programs): the run, and a restart of an MPICH job.
 if(TARGET mpcr-proxy-openmpi)
     p2p_ckpt_test(partitioned_restart_openmpi 300 reposted exit-restart 2 2
-        $<TARGET_FILE:t_ckpt_partitioned> 60 8 64 3)
+        $<TARGET_FILE:t_ckpt_partitioned> 100 8 64 4)
     set_property(TEST ckpt.partitioned_restart_openmpi APPEND PROPERTY ENVIRONMENT
         "CKPT_RESTART_ARGS=--mpi openmpi")
     mpi_test(openmpi.partitioned 2 t_partitioned)
