@@ -6,8 +6,8 @@
  * program's memory and sends the whole buffer at the last one; a receive
  * is posted whole at MPI_Start, and a partition has arrived when the whole
  * message has. The message travels on the communicator's collective
- * context with tag PART_TAG_BASE + (tag mod 2^15), tags that no collective
- * uses, so it matches partitioned receives only. docs/partitioned.md. */
+ * context with a hidden tag (below) that no collective uses, so it
+ * matches partitioned receives only. docs/partitioned.md. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,11 +24,35 @@
  * within 2^16, and every MPI this runs on allows far more (MPICH and Open
  * MPI: 2^31 - 1 or near). */
 #define PART_TAG_BASE 32768
-#define PART_TAG_MOD  32768
+#define PART_SEQ_MOD  64
 
-static int hidden_tag(int tag)
+/* MPI 4.0 4.2.3: partitioned operations match in the order of their
+ * MPI_Psend_init and MPI_Precv_init calls, whatever the order of the
+ * starts. Each side counts its inits per (communicator, direction, peer,
+ * tag); the k-th send init and the k-th receive init get the same hidden
+ * tag: PART_TAG_BASE + (tag mod 512) * 64 + k mod 64, below 65536. */
+struct init_count {
+    const struct mpcr_comm *c;
+    int send, peer, tag;
+    unsigned n;
+};
+static struct init_count *counts;
+static size_t ncounts;
+
+static int next_hidden_tag(const struct mpcr_comm *c, int send, int peer, int tag)
 {
-    return PART_TAG_BASE + tag % PART_TAG_MOD;
+    size_t i = 0;
+    while (i < ncounts && !(counts[i].c == c && counts[i].send == send && counts[i].peer == peer &&
+                            counts[i].tag == tag))
+        i++;
+    if (i == ncounts) {
+        struct init_count *m = realloc(counts, (ncounts + 1) * sizeof *m);
+        if (!m) return -1;
+        counts = m;
+        counts[ncounts++] = (struct init_count){c, send, peer, tag, 0};
+    }
+    unsigned k = counts[i].n++;
+    return PART_TAG_BASE + (tag % 512) * PART_SEQ_MOD + (int)(k % PART_SEQ_MOD);
 }
 
 static int init(enum mpcr_op op, const void *buf, int partitions, MPI_Count count,
@@ -39,7 +63,11 @@ static int init(enum mpcr_op op, const void *buf, int partitions, MPI_Count coun
     if (partitions < 1 || count < 0) return MPI_ERR_ARG;
     if (__builtin_mul_overflow(count, (MPI_Count)partitions, &total)) return MPI_ERR_COUNT;
     unsigned char *ready = calloc((size_t)partitions, 1);
-    if (!ready) return MPI_ERR_NO_MEM;
+    int hidden = ready ? next_hidden_tag(c, op != MPCR_OP_IRECV, peer, tag) : -1;
+    if (hidden < 0) {
+        free(ready);
+        return MPI_ERR_NO_MEM;
+    }
     struct mpcr_request *q = mpcr_request_new(c, request);
     if (!q) {
         free(ready);
@@ -52,6 +80,7 @@ static int init(enum mpcr_op op, const void *buf, int partitions, MPI_Count coun
     q->type = t;
     mpcr_type_ref((struct mpcr_type *)t);
     q->partitions = partitions, q->ready = ready, q->ctx = MPCR_COLL_CONTEXT;
+    q->hidden_tag = hidden;
     return MPI_SUCCESS;
 }
 
@@ -77,7 +106,7 @@ int mpcr_partitioned_start(struct mpcr_request *q)
     q->rc = MPI_SUCCESS;
     if (q->start_op == MPCR_OP_IRECV)
         return mpcr_request_start_recv(q, (void *)q->sbuf, q->count, q->type, q->peer,
-                                       hidden_tag(q->tag));
+                                       q->hidden_tag);
     for (int i = 0; i < q->partitions; i++)
         q->ready[i] = 0;
     q->nready = 0;
@@ -109,7 +138,7 @@ static int ready(struct mpcr_request *q, int p, const char **why)
     if (++q->nready < q->partitions) return MPI_SUCCESS;
     q->part_started = 0;
     return mpcr_request_start_send(q, MPCR_OP_ISEND, q->sbuf, q->count, q->type, q->peer,
-                                   hidden_tag(q->tag));
+                                   q->hidden_tag);
 }
 
 static int raise_ready(struct mpcr_comm *c, int err, const char *fn, const char *why)

@@ -60,6 +60,7 @@ struct mpcr_request {
     int nready;
     int part_started;
     uint32_t ctx;
+    int hidden_tag;
 };
 /* The token that names q in a call about to be made: a queued request's
  * place among the posts that call carries (channel.h: MPCR_TOKEN_CARRIED),
