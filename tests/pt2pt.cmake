@@ -105,8 +105,27 @@ p2p_ckpt_test(p2p_mixed3_continue 300 reposted continue 3 3 $<TARGET_FILE:t_ckpt
 p2p_ckpt_program(p2p_halo)
 p2p_ckpt_test(p2p_halo4_persistent 400 reposted exit-restart 4 4 $<TARGET_FILE:t_ckpt_p2p_halo> persistent 150 48 8)
 p2p_ckpt_test(p2p_halo_isend_continue 300 reposted continue 3 2 $<TARGET_FILE:t_ckpt_p2p_halo> isend 400 48 10)
+# Partitioned point-to-point (src/lib/pt2pt/partitioned.c, docs/partitioned.md): every partition
+# count 1..16, several datatypes, Pready/_range/_list in any order, Parrived polling, Startall,
+# reuse, MPI_PROC_NULL, ordinary messages beside; compared with native MPICH. Errors (mpcr only).
+mpi_program(t_partitioned mpi/partitioned.c)
+mpi_test(mpi.partitioned 2 t_partitioned)
+add_test(NAME mpi.partitioned_errors COMMAND ${MPCR_EXE} run -n 2 $<TARGET_FILE:t_partitioned> errors)
+set_tests_properties(mpi.partitioned_errors PROPERTIES RESOURCE_LOCK cores
+    PASS_REGULAR_EXPRESSION "rank 0: partitioned errors: PASS" FAIL_REGULAR_EXPRESSION "FAIL")
+# Partitioned requests cut between MPI_Pready calls: some partitions ready, others not, the receive
+# pending (tests/ckpt/ckpt_partitioned.c).
+p2p_ckpt_program(partitioned)
+p2p_ckpt_test(partitioned 300 reposted exit-restart 3 2 $<TARGET_FILE:t_ckpt_partitioned> 100 8 64 4)
+p2p_ckpt_test(partitioned4_continue 300 reposted continue 3 4 $<TARGET_FILE:t_ckpt_partitioned> 60 8 64 4)
 # Under Open MPI's proxy (the same MPICH-built programs): the run, and a restart of an MPICH job.
 if(TARGET mpcr-proxy-openmpi)
+    p2p_ckpt_test(partitioned_restart_openmpi 300 reposted exit-restart 2 2
+        $<TARGET_FILE:t_ckpt_partitioned> 100 8 64 4)
+    set_property(TEST ckpt.partitioned_restart_openmpi APPEND PROPERTY ENVIRONMENT
+        "CKPT_RESTART_ARGS=--mpi openmpi")
+    mpi_test(openmpi.partitioned 2 t_partitioned)
+    set_property(TEST openmpi.partitioned APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
     mpi_test(openmpi.p2p_more 2 t_p2p_more)
     set_property(TEST openmpi.p2p_more APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
     # Open MPI 4.1 has no large-count calls: the proxy sends such a message as a derived type

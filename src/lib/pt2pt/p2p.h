@@ -36,6 +36,10 @@ int mpcr_finish_recv(const struct mpcr_comm *c, const struct mpcr_reply *r, void
                      uint64_t capacity, uint64_t offset, const struct mpcr_type *t,
                      MPI_Status *status);
 
+/* MPI_Start of partitioned request q (partitioned.c): a receive is posted
+ * whole, a send waits for its partitions to be marked ready. */
+int mpcr_partitioned_start(struct mpcr_request *q);
+
 /* ---- status (status.c) ---- */
 void mpcr_status_set(MPI_Status *st, int source, int tag, uint64_t bytes);
 static inline uint64_t mpcr_status_bytes(const MPI_Status *st)

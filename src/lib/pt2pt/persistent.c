@@ -69,8 +69,9 @@ static int start(MPI_Request handle, struct mpcr_comm **comm)
 {
     struct mpcr_request *q = mpcr_request_get(handle);
     *comm = q ? q->comm : NULL;
-    if (!q || !q->persistent || !q->inactive) return MPI_ERR_REQUEST;
+    if (!q || !q->persistent || !q->inactive || q->part_started) return MPI_ERR_REQUEST;
     if (q->task) return mpcr_coll_task_start(q);
+    if (q->partitions) return mpcr_partitioned_start(q);
     q->rc = MPI_SUCCESS;
     if (q->start_op == MPCR_OP_IRECV)
         return mpcr_request_start_recv(q, (void *)q->sbuf, q->count, q->type, q->peer, q->tag);
@@ -100,7 +101,7 @@ static int all_startable(MPI_Count count, MPI_Request requests[], struct mpcr_co
     MPI_Count i = 0;
     for (; i < count; i++) {
         struct mpcr_request *q = mpcr_request_get(requests[i]);
-        if (!q || !q->persistent || q->inactive != 1) {
+        if (!q || !q->persistent || q->inactive != 1 || q->part_started) {
             *comm = q ? q->comm : NULL;
             break;
         }

@@ -36,6 +36,7 @@ static void destroy(void *obj)
     if (q->greq) mpcr_grequest_destroy(q);
     if (q->task) mpcr_coll_task_destroy(q);
     if (q->send_half) mpcr_obj_unref(q->send_half);
+    free(q->ready);
     mpcr_comm_unref(q->comm); /* may free a communicator the program freed already */
 }
 
@@ -85,6 +86,7 @@ void mpcr_request_settle(struct mpcr_request *q, const struct mpcr_reply *r)
 {
     if (r && q->kind == MPCR_REQ_RECV) {
         q->rc = mpcr_finish_recv(q->comm, r, q->buf, q->capacity, q->offset, q->type, &q->status);
+        if (q->ctx) q->status.MPI_TAG = q->tag; /* a partitioned one's tag, not its hidden one */
     } else if (r) {
         q->rc = r->rc || q->kind != MPCR_REQ_SEND ? r->rc : send_error_fault();
         mpcr_status_set(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
@@ -160,7 +162,7 @@ static int start(struct mpcr_request *q, enum mpcr_op op, const void *buf, MPI_C
         return err;
     }
     const struct mpcr_reply *r =
-        mpcr_p2p_call(op, q->comm->vid, mpcr_comm_peer_out(q->comm, peer), tag, off, bytes);
+        mpcr_p2p_call(op, q->comm->vid | q->ctx, mpcr_comm_peer_out(q->comm, peer), tag, off, bytes);
     if (r->rc) {
         mpcr_staging_free(off);
         return r->rc;

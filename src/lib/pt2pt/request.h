@@ -49,6 +49,18 @@ struct mpcr_request {
     struct mpcr_request *send_half;
     struct mpcr_grequest *greq;
     struct coll_task *task;
+    /* A partitioned request (partitioned.c, docs/partitioned.md): its
+     * partitions, which the program has marked ready since MPI_Start
+     * (a send's), how many, and whether it is started with its whole
+     * message not yet sent (a send waiting for its last MPI_Pready). Its
+     * message travels on the collective context (ctx MPCR_COLL_CONTEXT),
+     * out of reach of every ordinary receive. */
+    int partitions;
+    unsigned char *ready;
+    int nready;
+    int part_started;
+    uint32_t ctx;
+    int hidden_tag;
 };
 /* The token that names q in a call about to be made: a queued request's
  * place among the posts that call carries (channel.h: MPCR_TOKEN_CARRIED),

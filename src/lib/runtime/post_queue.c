@@ -120,7 +120,7 @@ int mpcr_post_enqueue(struct mpcr_request *q, enum mpcr_op op, int peer, int tag
     *o = (struct mpcr_batch_op){.op = op == MPCR_OP_IRECV    ? MPCR_OP_RECV
                                       : op == MPCR_OP_ISSEND ? MPCR_OP_SSEND
                                                              : MPCR_OP_SEND,
-                                .comm = q->comm->vid,
+                                .comm = q->comm->vid | q->ctx,
                                 .peer = mpcr_comm_peer_out(q->comm, peer),
                                 .tag = tag,
                                 .offset = data,
