@@ -62,6 +62,7 @@ static void comm_destroy(void *obj)
     free(c->name);
     mpcr_topo_free(c->topo);
     if (c->inter) mpcr_inter_destroy(c->inter);
+    mpcr_partitioned_comm_gone(c);
 }
 
 void mpcr_comm_ref(struct mpcr_comm *c)

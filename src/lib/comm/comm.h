@@ -23,7 +23,10 @@ struct mpcr_comm {
     char *name;             /* MPI_Comm_set_name's (malloc'd), or NULL: the default */
     struct mpcr_topo *topo; /* its topology (topo.c), or NULL */
     struct mpcr_inter *inter; /* an inter-communicator's other side (intercomm.c), or NULL */
+    struct mpcr_part_inits *part_inits; /* partitioned inits counted on it (pt2pt/partitioned.c) */
 };
+/* Frees what partitioned communication counted on c (pt2pt/partitioned.c). */
+void mpcr_partitioned_comm_gone(struct mpcr_comm *c);
 struct mpcr_comm *mpcr_comm_get(MPI_Comm comm); /* NULL when invalid */
 /* The world rank of rank r of c (of its local group, for an inter-communicator). */
 static inline int32_t mpcr_comm_world_rank(const struct mpcr_comm *c, int r)

@@ -30,28 +30,41 @@
  * MPI_Psend_init and MPI_Precv_init calls, whatever the order of the
  * starts. Each side counts its inits per (communicator, direction, peer,
  * tag); the k-th send init and the k-th receive init get the same hidden
- * tag: PART_TAG_BASE + (tag mod 512) * 64 + k mod 64, below 65536. */
+ * tag: PART_TAG_BASE + (tag mod 512) * 64 + k mod 64, below 65536. The
+ * counts live with the communicator and go with it, so that a new one
+ * starts from 0 on every side (a count keyed by the object's address went
+ * on from a freed one's where the address was reused on one side only). */
 struct init_count {
-    const struct mpcr_comm *c;
     int send, peer, tag;
     unsigned n;
 };
-static struct init_count *counts;
-static size_t ncounts;
+struct mpcr_part_inits {
+    struct init_count *counts;
+    size_t n;
+};
 
-static int next_hidden_tag(const struct mpcr_comm *c, int send, int peer, int tag)
+void mpcr_partitioned_comm_gone(struct mpcr_comm *c)
 {
+    if (!c->part_inits) return;
+    free(c->part_inits->counts);
+    free(c->part_inits);
+    c->part_inits = NULL;
+}
+
+static int next_hidden_tag(struct mpcr_comm *c, int send, int peer, int tag)
+{
+    if (!c->part_inits && !(c->part_inits = calloc(1, sizeof *c->part_inits))) return -1;
+    struct mpcr_part_inits *t = c->part_inits;
     size_t i = 0;
-    while (i < ncounts && !(counts[i].c == c && counts[i].send == send && counts[i].peer == peer &&
-                            counts[i].tag == tag))
+    while (i < t->n && !(t->counts[i].send == send && t->counts[i].peer == peer && t->counts[i].tag == tag))
         i++;
-    if (i == ncounts) {
-        struct init_count *m = realloc(counts, (ncounts + 1) * sizeof *m);
+    if (i == t->n) {
+        struct init_count *m = realloc(t->counts, (t->n + 1) * sizeof *m);
         if (!m) return -1;
-        counts = m;
-        counts[ncounts++] = (struct init_count){c, send, peer, tag, 0};
+        t->counts = m;
+        t->counts[t->n++] = (struct init_count){send, peer, tag, 0};
     }
-    unsigned k = counts[i].n++;
+    unsigned k = t->counts[i].n++;
     return PART_TAG_BASE + (tag % 512) * PART_SEQ_MOD + (int)(k % PART_SEQ_MOD);
 }
 

@@ -320,6 +320,10 @@ int mpcr_impl_Request_get_status(MPI_Request request, int *flag, MPI_Status *sta
     *flag = 1;
     struct mpcr_request *q = request == MPI_REQUEST_NULL ? NULL : mpcr_request_get(request);
     if (request != MPI_REQUEST_NULL && !q) return MPI_ERR_REQUEST;
+    if (q && q->part_started) { /* a partitioned send waiting for MPI_Pready: not complete */
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
     if (!q || q->inactive) {
         mpcr_status_set_empty(status);
         return MPI_SUCCESS;
