@@ -94,3 +94,83 @@ _Noreturn void mpcr_ompi_unsupported(const char *name)
 {
     mpcr_mpich_unsupported_in(name, " for Open MPI-built programs");
 }
+
+/* An MPI_File is its MPICH handle on MPICH's side too, of pointer size. */
+MPI_Fint PMPI_File_c2f(MPI_File f) { return mpcr_ompi_handle(f); }
+MPI_File PMPI_File_f2c(MPI_Fint f) { return mpcr_ompi_pointer(f); }
+ALIAS(MPI_File_c2f);
+ALIAS(MPI_File_f2c);
+
+/* Open MPI's Fortran status is its C status, int by int (MPI_STATUS_SIZE 6). */
+int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
+{
+    if (!c_status || c_status == MPI_STATUS_IGNORE || !f_status) return MPI_ERR_ARG;
+    memcpy(f_status, c_status, sizeof *c_status);
+    return MPI_SUCCESS;
+}
+ALIAS(MPI_Status_c2f);
+
+int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
+{
+    if (!f_status || !c_status || f_status == MPI_F_STATUS_IGNORE) return MPI_ERR_ARG;
+    memcpy(c_status, f_status, sizeof *c_status);
+    return MPI_SUCCESS;
+}
+ALIAS(MPI_Status_f2c);
+
+/* The number of peers whose datatypes an array of a collective holds:
+ * which 2, the group (the remote one of an inter-communicator); 0 and 1,
+ * a neighbourhood collective's sources and destinations. 0 for a handle
+ * MPICH refuses (the call then fails as it should). */
+int mpcr_ompi_peers(const void *comm, int which)
+{
+    int c = mpcr_ompi_handle(comm), n = 0, inter = 0, topo = MPI_UNDEFINED;
+    if (which == 2) {
+        if (mpcr_mpich_PMPI_Comm_test_inter(c, &inter)) return 0;
+        return (inter ? mpcr_mpich_PMPI_Comm_remote_size(c, &n) : mpcr_mpich_PMPI_Comm_size(c, &n))
+                   ? 0 : n;
+    }
+    if (mpcr_mpich_PMPI_Topo_test(c, &topo)) return 0;
+    topo = mpcr_ompi_value_out(MPCR_OMPI_topo, topo);
+    if (topo == MPI_CART) return mpcr_mpich_PMPI_Cartdim_get(c, &n) ? 0 : 2 * n;
+    if (topo == MPI_GRAPH) {
+        int rank;
+        if (mpcr_mpich_PMPI_Comm_rank(c, &rank)) return 0;
+        return mpcr_mpich_PMPI_Graph_neighbors_count(c, rank, &n) ? 0 : n;
+    }
+    if (topo == MPI_DIST_GRAPH) {
+        int in, out, weighted;
+        if (mpcr_mpich_PMPI_Dist_graph_neighbors_count(c, &in, &out, &weighted)) return 0;
+        return which ? out : in;
+    }
+    return 0;
+}
+
+/* Darrays: the distributions, their arguments and the order are values
+ * whose numbers differ (MPI_DISTRIBUTE_BLOCK 0 and 121...). */
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[],
+                            const int distribs[], const int dargs[], const int psizes[],
+                            int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    int d[MPCR_OMPI_ARRAY], a[MPCR_OMPI_ARRAY];
+    if (ndims < 0 || ndims > MPCR_OMPI_ARRAY || (ndims && (!distribs || !dargs)))
+        return MPI_ERR_ARG; /* MPI_MAX_DIMS: no more than 16 here */
+    for (int i = 0; i < ndims; i++) {
+        d[i] = mpcr_ompi_value_in(MPCR_OMPI_distribute, distribs[i]);
+        a[i] = mpcr_ompi_value_in(MPCR_OMPI_darg, dargs[i]);
+    }
+    int m = 0, err = mpcr_mpich_PMPI_Type_create_darray(
+                       size, rank, ndims, gsizes, d, a, psizes,
+                       mpcr_ompi_value_in(MPCR_OMPI_order, order), mpcr_ompi_handle(oldtype),
+                       newtype ? &m : NULL);
+    if (!err) *newtype = mpcr_ompi_pointer(m);
+    return ERR_OUT(err);
+}
+ALIAS(MPI_Type_create_darray);
+
+/* varargs: what follows the level is the profiler's, none of mpcr's */
+int PMPI_Pcontrol(const int level, ...)
+{
+    return ERR_OUT(mpcr_mpich_PMPI_Pcontrol(level));
+}
+ALIAS(MPI_Pcontrol);
