@@ -88,6 +88,11 @@ ALIAS(MPI_Info_get_nthkey);
 C2F(Comm, MPI_Comm)
 C2F(Group, MPI_Group)
 C2F(Type, MPI_Datatype)
+C2F(Errhandler, MPI_Errhandler)
+C2F(Info, MPI_Info)
+C2F(Message, MPI_Message)
+C2F(Op, MPI_Op)
+C2F(Request, MPI_Request)
 
 _Noreturn void mpcr_mpich_unsupported_in(const char *name, const char *where);
 _Noreturn void mpcr_ompi_unsupported(const char *name)
@@ -174,3 +179,31 @@ int PMPI_Pcontrol(const int level, ...)
     return ERR_OUT(mpcr_mpich_PMPI_Pcontrol(level));
 }
 ALIAS(MPI_Pcontrol);
+
+/* MPI_HOST's value is a rank or MPI_PROC_NULL, whose numbers differ: the
+ * program is answered the address of Open MPI's value (the other
+ * predefined attributes mean the same in both ABIs). */
+static int get_attr(int (*get)(int, int, void *, int *), MPI_Comm comm, int keyval, void *value,
+                    int *flag)
+{
+    static int host;
+    int err = get(mpcr_ompi_handle(comm), mpcr_ompi_value_in(MPCR_OMPI_keyval, keyval), value, flag);
+    if (!err && keyval == MPI_HOST && flag && *flag && value) {
+        host = mpcr_ompi_value_out(MPCR_OMPI_rank, **(int **)value);
+        *(int **)value = &host;
+    }
+    return err ? ERR_OUT(err) : MPI_SUCCESS;
+}
+
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
+{
+    return get_attr(mpcr_mpich_PMPI_Comm_get_attr, comm, keyval, value, flag);
+}
+ALIAS(MPI_Comm_get_attr);
+
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *value, int *flag)
+{
+    return get_attr(mpcr_mpich_PMPI_Attr_get, comm, keyval, value, flag);
+}
+ALIAS(MPI_Attr_get);

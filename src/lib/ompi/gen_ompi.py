@@ -146,10 +146,11 @@ def translate(f, overrides, where):
             args.append(f'{n} ? &{n}_m : NULL')
             done = '' if arg == 'H_INOUT' else ' && !err'
             post.append(f'if ({n}{done}) *{n} = (MPI_File)P((int)(uintptr_t){n}_m);')
-        elif arg in ('H_OUT', 'H_INOUT'):  # an output is written on success only
+        elif arg in ('H_OUT', 'H_INOUT'):  # an output is written when MPICH wrote one
+            # (no MPICH handle is 0; a failed MPI_Comm_dup writes MPI_COMM_NULL)
             pre.append(f'int {n}_m = {n} ? H(*{n}) : 0;' if arg == 'H_INOUT' else f'int {n}_m = 0;')
             args.append(f'{n} ? &{n}_m : NULL')
-            done = '' if arg == 'H_INOUT' else ' && !err'
+            done = '' if arg == 'H_INOUT' else f' && {n}_m'
             post.append(f'if ({n}{done}) *{n} = ({ctype.rstrip(" *")})P({n}_m);')
         elif arg in ('HS', 'HS_IN', 'HS_OUT'):
             pre.append(f'int {n}_s[MPCR_OMPI_ARRAY], *{n}_m = mpcr_ompi_handles_in({n}_s, '
