@@ -11,9 +11,9 @@
 #     --timeout  seconds a run may take (default 60)
 # Only testlist (not .dtp, .cvar), C tests whose source is NAME.c, no
 # mpiversion=4.x line (Open MPI 4.1 is MPI 3.1). A run passes when it exits 0
-# and prints " No Errors". Writes RESULTS (default
+# and prints " No Errors" (timeout: not within --timeout). Writes RESULTS (default
 # /var/tmp/mpcr-conformance-openmpi/results.tsv): dir, test, np, args,
-# native, mpcr (pass, fail, build); prints the counts and the tests that
+# native, mpcr (pass, fail, timeout, build); prints the counts and the tests that
 # pass natively and fail under mpcr. Needs the suite unpacked by
 # scripts/conformance.sh under /var/tmp/mpcr-conformance (its configured
 # include/mpitestconf.h is used as it is). The MPI-1 functions MPI 3.0 removed
@@ -72,7 +72,7 @@ for dir in "${dirs[@]}"; do
             fi
             local rc=$?
             printf '%s\n' "$out" >"$work/bin/$dir-$name.$1.out"
-            [ $rc = 0 ] && grep -q ' No Errors' <<<"$out" && echo pass || echo fail
+            if [ $rc = 124 ]; then echo timeout; elif [ $rc = 0 ] && grep -q ' No Errors' <<<"$out"; then echo pass; else echo fail; fi
         }
         n=$(run native)
         m=$(run mpcr)

@@ -286,6 +286,11 @@ static void datatypes(void)
     int ni, na, nt, comb;
     MPI_Type_get_envelope(sub, &ni, &na, &nt, &comb);
     SAY("subarray envelope: %s %d %d %d\n", combiner(comb), ni, na, nt);
+    int sints[8];
+    MPI_Datatype sold;
+    MPI_Type_get_contents(sub, 8, 0, 1, sints, NULL, &sold);
+    SAY("subarray contents: ndims %d, order %s, type %s\n", sints[0],
+        sints[7] == MPI_ORDER_FORTRAN ? "MPI_ORDER_FORTRAN" : "?", sold == MPI_INT ? "MPI_INT" : "?");
 
     int gsizes[1] = {8}, distribs[1] = {MPI_DISTRIBUTE_CYCLIC}, dargs[1] = {2}, psizes[1] = {2};
     MPI_Type_create_darray(2, rank % 2, 1, gsizes, distribs, dargs, psizes, MPI_ORDER_C, MPI_INT,
@@ -297,6 +302,12 @@ static void datatypes(void)
     MPI_Type_get_extent(darray, &lb, &extent);
     MPI_Type_get_envelope(darray, &ni, &na, &nt, &comb);
     SAY("darray cyclic(2): size %d extent %ld, %s\n", tsize, (long)extent, combiner(comb));
+    int dints[8];
+    MPI_Datatype dold;
+    MPI_Type_get_contents(darray, 8, 0, 1, dints, NULL, &dold);
+    SAY("darray contents: %d ints, distrib %s darg %d order %s\n", ni,
+        dints[4] == MPI_DISTRIBUTE_CYCLIC ? "MPI_DISTRIBUTE_CYCLIC" : "?", dints[5],
+        dints[7] == MPI_ORDER_C ? "MPI_ORDER_C" : "?");
     int block[1] = {MPI_DISTRIBUTE_BLOCK}, dflt[1] = {MPI_DISTRIBUTE_DFLT_DARG};
     MPI_Datatype darray2;
     MPI_Type_create_darray(2, rank % 2, 1, gsizes, block, dflt, psizes, MPI_ORDER_C, MPI_INT,

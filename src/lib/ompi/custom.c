@@ -207,3 +207,36 @@ int PMPI_Attr_get(MPI_Comm comm, int keyval, void *value, int *flag)
     return get_attr(mpcr_mpich_PMPI_Attr_get, comm, keyval, value, flag);
 }
 ALIAS(MPI_Attr_get);
+
+/* A subarray's and a darray's integers hold the order, distributions and
+ * their arguments: in Open MPI's numbering for the program (MPI 4.0
+ * 5.1.13: subarray ndims, sizes, subsizes, starts, order; darray size,
+ * rank, ndims, gsizes, distribs, dargs, psizes, order). */
+int PMPI_Type_get_contents(MPI_Datatype type, int max_integers, int max_addresses,
+                           int max_datatypes, int integers[], MPI_Aint addresses[],
+                           MPI_Datatype datatypes[])
+{
+    int t = mpcr_ompi_handle(type), ni, na, nd, combiner;
+    int s[MPCR_OMPI_ARRAY], *m = mpcr_ompi_handles_in(s, (void *const *)datatypes, max_datatypes, 0);
+    int err = mpcr_mpich_PMPI_Type_get_contents(t, max_integers, max_addresses, max_datatypes,
+                                                integers, addresses, m);
+    if (err) {
+        if (max_datatypes > 0) mpcr_ompi_array_free(s, m);
+        return ERR_OUT(err);
+    }
+    mpcr_ompi_handles_out(s, (void **)datatypes, m, max_datatypes);
+    if (mpcr_mpich_PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) || !integers) return MPI_SUCCESS;
+    combiner = mpcr_ompi_value_out(MPCR_OMPI_combiner, combiner);
+    int n = ni > 0 ? integers[combiner == MPI_COMBINER_DARRAY ? 2 : 0] : 0;
+    if (combiner == MPI_COMBINER_SUBARRAY && ni == 3 * n + 2 && max_integers >= ni)
+        integers[3 * n + 1] = mpcr_ompi_value_out(MPCR_OMPI_order, integers[3 * n + 1]);
+    if (combiner == MPI_COMBINER_DARRAY && ni == 4 * n + 4 && max_integers >= ni) {
+        for (int i = 0; i < n; i++) {
+            integers[3 + n + i] = mpcr_ompi_value_out(MPCR_OMPI_distribute, integers[3 + n + i]);
+            integers[3 + 2 * n + i] = mpcr_ompi_value_out(MPCR_OMPI_darg, integers[3 + 2 * n + i]);
+        }
+        integers[3 + 4 * n] = mpcr_ompi_value_out(MPCR_OMPI_order, integers[3 + 4 * n]);
+    }
+    return MPI_SUCCESS;
+}
+ALIAS(MPI_Type_get_contents);
