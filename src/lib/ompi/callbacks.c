@@ -15,6 +15,9 @@
 
 #include <stdlib.h>
 
+/* MPI-1 callbacks and functions (MPI_Copy_function...) are in the ABI still */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
 #define P(h) mpcr_ompi_pointer(h)
 #define ERR_OUT(e) mpcr_ompi_value_out(MPCR_OMPI_errclass, e)
 #define ERR_IN(e) mpcr_ompi_value_in(MPCR_OMPI_errclass, e)
@@ -88,6 +91,42 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler
 extern __typeof__(PMPI_Comm_create_errhandler) MPI_Comm_create_errhandler
     __attribute__((weak, alias("PMPI_Comm_create_errhandler")));
 
+/* MPI-1's name of the same (MPI_Handler_function is MPI_Comm_errhandler_function) */
+int PMPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *errhandler)
+{
+    return PMPI_Comm_create_errhandler((MPI_Comm_errhandler_function *)fn, errhandler);
+}
+extern __typeof__(PMPI_Errhandler_create) MPI_Errhandler_create
+    __attribute__((weak, alias("PMPI_Errhandler_create")));
+
+/* ---- files' error handlers: MPICH calls f(&mpich_file, &mpich_code), its
+ * MPI_File of pointer size ---- */
+
+static void *feh_fns[SLOTS];
+#define FEH_TRAMPOLINE(i)                                                                          \
+    static void feh_##i(void **file, int *code, ...)                                               \
+    {                                                                                              \
+        MPI_File f = P((int)(uintptr_t)*file);                                                     \
+        int e = ERR_OUT(*code);                                                                    \
+        ((MPI_File_errhandler_function *)feh_fns[i])(&f, &e);                                      \
+    }
+EACH_SLOT(FEH_TRAMPOLINE)
+#define FEH_NAME(i) feh_##i,
+static void (*const feh_trampolines[SLOTS])(void **, int *, ...) = {EACH_SLOT(FEH_NAME)};
+
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler *errhandler)
+{
+    int slot = slot_of(feh_fns, (void *)fn);
+    if (slot < 0) mpcr_ompi_unsupported("MPI_File_create_errhandler with more than 32 functions");
+    int m = 0;
+    int err = mpcr_mpich_PMPI_File_create_errhandler((void *)feh_trampolines[slot],
+                                                     errhandler ? &m : NULL);
+    if (!err) *errhandler = P(m);
+    return ERR_OUT(err);
+}
+extern __typeof__(PMPI_File_create_errhandler) MPI_File_create_errhandler
+    __attribute__((weak, alias("PMPI_File_create_errhandler")));
+
 /* ---- communicators' attribute callbacks: the record is MPICH's extra_state ---- */
 
 struct keyval {
@@ -132,6 +171,113 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
 extern __typeof__(PMPI_Comm_create_keyval) MPI_Comm_create_keyval
     __attribute__((weak, alias("PMPI_Comm_create_keyval")));
 
+/* MPI-1's keyvals: the same functions (MPI_Copy_function's arguments are
+ * MPI_Comm_copy_attr_function's) */
+int PMPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del, int *keyval,
+                       void *extra_state)
+{
+    struct keyval *k = malloc(sizeof *k);
+    if (!k) return MPI_ERR_NO_MEM;
+    *k = (struct keyval){(MPI_Comm_copy_attr_function *)copy,
+                         (MPI_Comm_delete_attr_function *)del, extra_state};
+    int err = mpcr_mpich_PMPI_Keyval_create((void *)copy_trampoline, (void *)delete_trampoline,
+                                            keyval, k);
+    if (err) free(k);
+    else *keyval = keyval_out(*keyval);
+    return ERR_OUT(err);
+}
+extern __typeof__(PMPI_Keyval_create) MPI_Keyval_create
+    __attribute__((weak, alias("PMPI_Keyval_create")));
+
+/* ---- datatypes' attribute callbacks ---- */
+
+struct type_keyval {
+    MPI_Type_copy_attr_function *copy;
+    MPI_Type_delete_attr_function *del;
+    void *extra_state;
+};
+
+static int type_copy_trampoline(int type, int keyval, void *extra, void *in, void *out,
+                                int *flag)
+{
+    const struct type_keyval *k = extra;
+    if (!k->copy) return *flag = 0, 0;
+    return ERR_IN(k->copy(P(type), keyval_out(keyval), k->extra_state, in, out, flag));
+}
+
+static int type_delete_trampoline(int type, int keyval, void *value, void *extra)
+{
+    const struct type_keyval *k = extra;
+    if (!k->del) return 0;
+    return ERR_IN(k->del(P(type), keyval_out(keyval), value, k->extra_state));
+}
+
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy,
+                            MPI_Type_delete_attr_function *del, int *keyval, void *extra_state)
+{
+    struct type_keyval *k = malloc(sizeof *k);
+    if (!k) return MPI_ERR_NO_MEM;
+    *k = (struct type_keyval){copy, del, extra_state};
+    int err = mpcr_mpich_PMPI_Type_create_keyval((void *)type_copy_trampoline,
+                                                 (void *)type_delete_trampoline, keyval, k);
+    if (err) free(k);
+    else *keyval = keyval_out(*keyval);
+    return ERR_OUT(err);
+}
+extern __typeof__(PMPI_Type_create_keyval) MPI_Type_create_keyval
+    __attribute__((weak, alias("PMPI_Type_create_keyval")));
+
+/* ---- generalized requests: the record is MPICH's extra_state; the query
+ * function fills an Open MPI status, translated to MPICH's ---- */
+
+struct grequest {
+    MPI_Grequest_query_function *query;
+    MPI_Grequest_free_function *free;
+    MPI_Grequest_cancel_function *cancel;
+    void *extra_state;
+};
+
+static int grequest_query(void *extra, struct mpich_status *s)
+{
+    const struct grequest *g = extra;
+    MPI_Status o;
+    mpcr_ompi_status_out(s, &o); /* what the function leaves alone is kept */
+    int err = g->query(g->extra_state, &o);
+    mpcr_ompi_status_in(&o, s);
+    return ERR_IN(err);
+}
+
+static int grequest_free(void *extra)
+{
+    struct grequest *g = extra;
+    int err = g->free(g->extra_state);
+    free(g);
+    return ERR_IN(err);
+}
+
+static int grequest_cancel(void *extra, int complete)
+{
+    const struct grequest *g = extra;
+    return ERR_IN(g->cancel(g->extra_state, complete));
+}
+
+int PMPI_Grequest_start(MPI_Grequest_query_function *query, MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel, void *extra_state,
+                        MPI_Request *request)
+{
+    struct grequest *g = malloc(sizeof *g);
+    if (!g) return MPI_ERR_NO_MEM;
+    *g = (struct grequest){query, free_fn, cancel, extra_state};
+    int m = 0;
+    int err = mpcr_mpich_PMPI_Grequest_start((void *)grequest_query, (void *)grequest_free,
+                                             (void *)grequest_cancel, g, request ? &m : NULL);
+    if (err) free(g);
+    else *request = P(m);
+    return ERR_OUT(err);
+}
+extern __typeof__(PMPI_Grequest_start) MPI_Grequest_start
+    __attribute__((weak, alias("PMPI_Grequest_start")));
+
 /* ---- Open MPI's predefined attribute callbacks (mpi.h's MPI_COMM_DUP_FN...) ---- */
 
 static int null_copy(void *in, void *out, int *flag)
@@ -160,7 +306,6 @@ static int dup_copy(void *in, void *out, int *flag)
         (void)o, (void)keyval, (void)value, (void)extra;                                           \
         return MPI_SUCCESS;                                                                        \
     }
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 /* Each object kind's null copy, dup and null delete functions. */
 #define PREDEFINED_CALLBACKS(null_copy_fn, dup_fn, null_delete_fn, object)                          \
     COPY_FN(null_copy_fn, object, null_copy)                                                       \

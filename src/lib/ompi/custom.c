@@ -88,9 +88,155 @@ ALIAS(MPI_Info_get_nthkey);
 C2F(Comm, MPI_Comm)
 C2F(Group, MPI_Group)
 C2F(Type, MPI_Datatype)
+C2F(Errhandler, MPI_Errhandler)
+C2F(Info, MPI_Info)
+C2F(Message, MPI_Message)
+C2F(Op, MPI_Op)
+C2F(Request, MPI_Request)
 
 _Noreturn void mpcr_mpich_unsupported_in(const char *name, const char *where);
 _Noreturn void mpcr_ompi_unsupported(const char *name)
 {
     mpcr_mpich_unsupported_in(name, " for Open MPI-built programs");
 }
+
+/* An MPI_File is its MPICH handle on MPICH's side too, of pointer size. */
+MPI_Fint PMPI_File_c2f(MPI_File f) { return mpcr_ompi_handle(f); }
+MPI_File PMPI_File_f2c(MPI_Fint f) { return mpcr_ompi_pointer(f); }
+ALIAS(MPI_File_c2f);
+ALIAS(MPI_File_f2c);
+
+/* Open MPI's Fortran status is its C status, int by int (MPI_STATUS_SIZE 6). */
+int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
+{
+    if (!c_status || c_status == MPI_STATUS_IGNORE || !f_status) return MPI_ERR_ARG;
+    memcpy(f_status, c_status, sizeof *c_status);
+    return MPI_SUCCESS;
+}
+ALIAS(MPI_Status_c2f);
+
+int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
+{
+    if (!f_status || !c_status || f_status == MPI_F_STATUS_IGNORE) return MPI_ERR_ARG;
+    memcpy(c_status, f_status, sizeof *c_status);
+    return MPI_SUCCESS;
+}
+ALIAS(MPI_Status_f2c);
+
+/* The number of peers whose datatypes an array of a collective holds:
+ * which 2, the group (the remote one of an inter-communicator); 0 and 1,
+ * a neighbourhood collective's sources and destinations. 0 for a handle
+ * MPICH refuses (the call then fails as it should). */
+int mpcr_ompi_peers(const void *comm, int which)
+{
+    int c = mpcr_ompi_handle(comm), n = 0, inter = 0, topo = MPI_UNDEFINED;
+    if (which == 2) {
+        if (mpcr_mpich_PMPI_Comm_test_inter(c, &inter)) return 0;
+        return (inter ? mpcr_mpich_PMPI_Comm_remote_size(c, &n) : mpcr_mpich_PMPI_Comm_size(c, &n))
+                   ? 0 : n;
+    }
+    if (mpcr_mpich_PMPI_Topo_test(c, &topo)) return 0;
+    topo = mpcr_ompi_value_out(MPCR_OMPI_topo, topo);
+    if (topo == MPI_CART) return mpcr_mpich_PMPI_Cartdim_get(c, &n) ? 0 : 2 * n;
+    if (topo == MPI_GRAPH) {
+        int rank;
+        if (mpcr_mpich_PMPI_Comm_rank(c, &rank)) return 0;
+        return mpcr_mpich_PMPI_Graph_neighbors_count(c, rank, &n) ? 0 : n;
+    }
+    if (topo == MPI_DIST_GRAPH) {
+        int in, out, weighted;
+        if (mpcr_mpich_PMPI_Dist_graph_neighbors_count(c, &in, &out, &weighted)) return 0;
+        return which ? out : in;
+    }
+    return 0;
+}
+
+/* Darrays: the distributions, their arguments and the order are values
+ * whose numbers differ (MPI_DISTRIBUTE_BLOCK 0 and 121...). */
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[],
+                            const int distribs[], const int dargs[], const int psizes[],
+                            int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    int d[MPCR_OMPI_ARRAY], a[MPCR_OMPI_ARRAY];
+    if (ndims < 0 || ndims > MPCR_OMPI_ARRAY || (ndims && (!distribs || !dargs)))
+        return MPI_ERR_ARG; /* MPI_MAX_DIMS: no more than 16 here */
+    for (int i = 0; i < ndims; i++) {
+        d[i] = mpcr_ompi_value_in(MPCR_OMPI_distribute, distribs[i]);
+        a[i] = mpcr_ompi_value_in(MPCR_OMPI_darg, dargs[i]);
+    }
+    int m = 0, err = mpcr_mpich_PMPI_Type_create_darray(
+                       size, rank, ndims, gsizes, d, a, psizes,
+                       mpcr_ompi_value_in(MPCR_OMPI_order, order), mpcr_ompi_handle(oldtype),
+                       newtype ? &m : NULL);
+    if (!err) *newtype = mpcr_ompi_pointer(m);
+    return ERR_OUT(err);
+}
+ALIAS(MPI_Type_create_darray);
+
+/* varargs: what follows the level is the profiler's, none of mpcr's */
+int PMPI_Pcontrol(const int level, ...)
+{
+    return ERR_OUT(mpcr_mpich_PMPI_Pcontrol(level));
+}
+ALIAS(MPI_Pcontrol);
+
+/* MPI_HOST's value is a rank or MPI_PROC_NULL, whose numbers differ: the
+ * program is answered the address of Open MPI's value (the other
+ * predefined attributes mean the same in both ABIs). */
+static int get_attr(int (*get)(int, int, void *, int *), MPI_Comm comm, int keyval, void *value,
+                    int *flag)
+{
+    static int host;
+    int err = get(mpcr_ompi_handle(comm), mpcr_ompi_value_in(MPCR_OMPI_keyval, keyval), value, flag);
+    if (!err && keyval == MPI_HOST && flag && *flag && value) {
+        host = mpcr_ompi_value_out(MPCR_OMPI_rank, **(int **)value);
+        *(int **)value = &host;
+    }
+    return err ? ERR_OUT(err) : MPI_SUCCESS;
+}
+
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
+{
+    return get_attr(mpcr_mpich_PMPI_Comm_get_attr, comm, keyval, value, flag);
+}
+ALIAS(MPI_Comm_get_attr);
+
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *value, int *flag)
+{
+    return get_attr(mpcr_mpich_PMPI_Attr_get, comm, keyval, value, flag);
+}
+ALIAS(MPI_Attr_get);
+
+/* A subarray's and a darray's integers hold the order, distributions and
+ * their arguments: in Open MPI's numbering for the program (MPI 4.0
+ * 5.1.13: subarray ndims, sizes, subsizes, starts, order; darray size,
+ * rank, ndims, gsizes, distribs, dargs, psizes, order). */
+int PMPI_Type_get_contents(MPI_Datatype type, int max_integers, int max_addresses,
+                           int max_datatypes, int integers[], MPI_Aint addresses[],
+                           MPI_Datatype datatypes[])
+{
+    int t = mpcr_ompi_handle(type), ni, na, nd, combiner;
+    int s[MPCR_OMPI_ARRAY], *m = mpcr_ompi_handles_in(s, (void *const *)datatypes, max_datatypes, 0);
+    int err = mpcr_mpich_PMPI_Type_get_contents(t, max_integers, max_addresses, max_datatypes,
+                                                integers, addresses, m);
+    if (err) {
+        if (max_datatypes > 0) mpcr_ompi_array_free(s, m);
+        return ERR_OUT(err);
+    }
+    mpcr_ompi_handles_out(s, (void **)datatypes, m, max_datatypes);
+    if (mpcr_mpich_PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) || !integers) return MPI_SUCCESS;
+    combiner = mpcr_ompi_value_out(MPCR_OMPI_combiner, combiner);
+    int n = ni > 0 ? integers[combiner == MPI_COMBINER_DARRAY ? 2 : 0] : 0;
+    if (combiner == MPI_COMBINER_SUBARRAY && ni == 3 * n + 2 && max_integers >= ni)
+        integers[3 * n + 1] = mpcr_ompi_value_out(MPCR_OMPI_order, integers[3 * n + 1]);
+    if (combiner == MPI_COMBINER_DARRAY && ni == 4 * n + 4 && max_integers >= ni) {
+        for (int i = 0; i < n; i++) {
+            integers[3 + n + i] = mpcr_ompi_value_out(MPCR_OMPI_distribute, integers[3 + n + i]);
+            integers[3 + 2 * n + i] = mpcr_ompi_value_out(MPCR_OMPI_darg, integers[3 + 2 * n + i]);
+        }
+        integers[3 + 4 * n] = mpcr_ompi_value_out(MPCR_OMPI_order, integers[3 + 4 * n]);
+    }
+    return MPI_SUCCESS;
+}
+ALIAS(MPI_Type_get_contents);

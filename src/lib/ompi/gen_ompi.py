@@ -45,7 +45,13 @@ HANDLE_TYPES = ('MPI_Comm', 'MPI_Datatype', 'MPI_Group', 'MPI_Op', 'MPI_Info', '
 #   BUF     a buffer or MPI_IN_PLACE
 #   STATUS_OUT STATUS_IN STATUSES=N   statuses (Open MPI's layout <-> MPICH's)
 #   VALUE=G VALUE_OUT=G   an int of the value group G of values.txt
+#   WEIGHTS an int array or MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY (Open MPI's are
+#           (int *)2 and 3, MPICH's the addresses of its library's data)
 #   PLAIN   passed as it is
+# N may be any C expression without spaces (mpcr_ompi_peers(comm,1): the
+# number of peers a collective's arrays of types have, custom.c).
+# An MPI_File is a handle of pointer size on MPICH's side too (its handle
+# value, src/lib/io/file.h): passed as void *.
 FROM_KIND = {
     'COMM': 'H', 'GROUP': 'H', 'TYPE': 'H', 'RTYPE': 'H', 'OP': 'H', 'INFO': 'H',
     'ERRHANDLER': 'H', 'WIN': 'H', 'FILE': 'H',
@@ -63,7 +69,7 @@ PLAIN_KINDS = ('COUNT', 'COUNT_OUT', 'COUNTS', 'DISPLS', 'TAG', 'RECV_TAG', 'COU
                'DISP', 'AINT_OUT', 'AINT_INOUT', 'AINTS')
 # Plain C types that mean the same in both ABIs.
 PLAIN_TYPES = ('int', 'int *', 'const int *', 'int []', 'const int []', 'void *', 'const void *',
-               'char *', 'const char *', 'char ***', 'double', 'MPI_Aint', 'MPI_Aint *',
+               'char *', 'const char *', 'char []', 'const char []', 'char ***', 'double', 'MPI_Aint', 'MPI_Aint *',
                'MPI_Aint []', 'const MPI_Aint []', 'MPI_Count', 'MPI_Count *', 'MPI_Offset',
                'MPI_Offset *', 'MPI_Fint', 'MPI_Fint *', 'const MPI_Fint *', 'void')
 
@@ -72,7 +78,7 @@ def mpich_type(ctype):
     """The C type of the MPICH-ABI side, in neutral terms (ompi_front.h)."""
     if 'function' in ctype:
         return 'void *'
-    t = ctype.replace('MPI_Status', 'struct mpich_status')
+    t = ctype.replace('MPI_Status', 'struct mpich_status').replace('MPI_File', 'void *')
     for h in HANDLE_TYPES:
         t = t.replace(h, 'int')
     return t
@@ -131,12 +137,20 @@ def translate(f, overrides, where):
         arg, _, param = k.partition('=')
         if arg == 'PLAIN':
             args.append(n)
+        elif arg == 'H' and 'MPI_File' in ctype:
+            args.append(f'F({n})')
         elif arg == 'H':
             args.append(f'H({n})')
-        elif arg in ('H_OUT', 'H_INOUT'):  # an output is written on success only
-            pre.append(f'int {n}_m = {n} ? H(*{n}) : 0;' if arg == 'H_INOUT' else f'int {n}_m = 0;')
+        elif arg in ('H_OUT', 'H_INOUT') and 'MPI_File' in ctype:
+            pre.append(f'void *{n}_m = {n} ? F(*{n}) : NULL;' if arg == 'H_INOUT' else f'void *{n}_m = NULL;')
             args.append(f'{n} ? &{n}_m : NULL')
             done = '' if arg == 'H_INOUT' else ' && !err'
+            post.append(f'if ({n}{done}) *{n} = (MPI_File)P((int)(uintptr_t){n}_m);')
+        elif arg in ('H_OUT', 'H_INOUT'):  # an output is written when MPICH wrote one
+            # (no MPICH handle is 0; a failed MPI_Comm_dup writes MPI_COMM_NULL)
+            pre.append(f'int {n}_m = {n} ? H(*{n}) : 0;' if arg == 'H_INOUT' else f'int {n}_m = 0;')
+            args.append(f'{n} ? &{n}_m : NULL')
+            done = '' if arg == 'H_INOUT' else f' && {n}_m'
             post.append(f'if ({n}{done}) *{n} = ({ctype.rstrip(" *")})P({n}_m);')
         elif arg in ('HS', 'HS_IN', 'HS_OUT'):
             pre.append(f'int {n}_s[MPCR_OMPI_ARRAY], *{n}_m = mpcr_ompi_handles_in({n}_s, '
@@ -150,6 +164,8 @@ def translate(f, overrides, where):
             args.append(f'mpcr_ompi_value_in(MPCR_OMPI_rank, {n})')
         elif arg == 'BUF':
             args.append(f'mpcr_ompi_buf({n})')
+        elif arg == 'WEIGHTS':
+            args.append(f'mpcr_ompi_weights({n})')
         elif arg == 'VALUE':
             args.append(f'mpcr_ompi_value_in(MPCR_OMPI_{param}, {n})')
         elif arg == 'VALUE_OUT':
@@ -211,8 +227,11 @@ def group_tables(groups, prefix, table):
 
 def gen_entries(funcs, sliced, groups):
     out = [HEAD, '#include <mpi.h>\n\n#include "ompi/ompi_front.h"\n#include "ompi_mpich.h"\n\n',
+           '/* MPI-1 functions the standard deprecated or removed are in the ABI still */\n',
+           '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"\n\n',
            '#define H(x) mpcr_ompi_handle((const void *)(x))\n',
-           '#define P(h) mpcr_ompi_pointer(h)\n\n']
+           '#define P(h) mpcr_ompi_pointer(h)\n',
+           '#define F(x) ((void *)(uintptr_t)(uint32_t)H(x)) /* MPICH\'s MPI_File */\n\n']
     # Open MPI's side of each value group (the MPICH side is in ompi_objects.c).
     out.append(group_tables(groups, 'mpcr_ompi_values_', 'mpcr_ompi_ompi_groups') + '\n')
     for f in funcs:

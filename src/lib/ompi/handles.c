@@ -46,7 +46,8 @@ void *mpcr_ompi_pointer(int h)
 
 int *mpcr_ompi_handles_in(int *stack, void *const *h, int n, int read)
 {
-    if (!h || n <= 0) return (int *)h;
+    if (!h) return NULL;
+    if (n <= 0) return stack; /* not the program's array: _free would free it */
     int *m = n <= MPCR_OMPI_ARRAY ? stack : malloc(sizeof(int) * (size_t)n);
     if (!m) mpcr_ompi_unsupported("an array of handles (out of memory)");
     for (int i = 0; i < n; i++) m[i] = read ? mpcr_ompi_handle(h[i]) : 0;

@@ -13,3 +13,12 @@ _Static_assert(offsetof(MPI_Status, count_lo) == offsetof(struct mpich_status, c
 _Static_assert(sizeof(MPI_Comm) == sizeof(int) && sizeof(MPI_Datatype) == sizeof(int) &&
                    sizeof(MPI_Request) == sizeof(int) && sizeof(MPI_Op) == sizeof(int),
                "MPICH's handles are ints");
+
+/* Open MPI's MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY ((int *)2 and 3) to
+ * MPICH's (the addresses of its library's data). */
+int *mpcr_ompi_weights(const int *w)
+{
+    if (w == (const int *)2) return MPI_UNWEIGHTED;
+    if (w == (const int *)3) return MPI_WEIGHTS_EMPTY;
+    return (int *)w;
+}

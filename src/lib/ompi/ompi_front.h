@@ -57,6 +57,11 @@ int mpcr_ompi_value_in(enum mpcr_ompi_group_id g, int v);
 int mpcr_ompi_value_out(enum mpcr_ompi_group_id g, int v);
 /* MPI_IN_PLACE, Open MPI's to MPICH's. */
 void *mpcr_ompi_buf(const void *b);
+/* mpich_layout.c: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY, Open MPI's to MPICH's. */
+int *mpcr_ompi_weights(const int *w);
+/* custom.c: how many datatypes an array of a collective on comm holds
+ * (which: 0 sources, 1 destinations of a topology, 2 the (remote) group). */
+int mpcr_ompi_peers(const void *comm, int which);
 
 /* status.c: Open MPI's MPI_Status (ompi) to MPICH's and back. */
 void mpcr_ompi_status_in(const void *ompi, struct mpich_status *m);
