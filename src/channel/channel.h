@@ -61,6 +61,11 @@ struct mpcr_shared_handover {
  * context: the same group, but messages that never match the program's own
  * (the library builds collectives from point-to-point messages there). */
 #define MPCR_COLL_CONTEXT 0x80000000u
+/* Communicator ids are below this: 0 and 1 the predefined ones, then 2 +
+ * the slot of the library's handle (src/lib/runtime/handle.h: 20 bits). The
+ * proxy refuses others (a damaged state file would have it make a table of
+ * gigabytes). */
+#define MPCR_COMM_ID_END (2u + (1u << 20))
 
 /* The library's first message on the set-up socket, with the memfd: at
  * start-up staging_size is 0; after a restart it is the size of the staging

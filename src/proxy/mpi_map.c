@@ -18,7 +18,7 @@ static uint32_t ncomms;
 
 int map_comm_put(uint32_t vid, MPI_Comm comm, MPI_Comm coll)
 {
-    if (vid & MPCR_COLL_CONTEXT) return MPI_ERR_COMM; /* the table would double past 2^32 */
+    if (vid >= MPCR_COMM_ID_END) return MPI_ERR_COMM; /* no id the library gives (channel.h) */
     if (vid >= ncomms) {
         uint32_t n = ncomms ? ncomms : 16;
         while (n <= vid)

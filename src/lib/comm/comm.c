@@ -86,6 +86,7 @@ static struct mpcr_comm *comm_new(int n)
 {
     struct mpcr_comm *c = mpcr_obj_new(MPCR_KIND_COMM, sizeof *c, comm_destroy);
     if (!c) return NULL;
+    _Static_assert(2u + MPCR_HANDLE_MAX_INDEX < MPCR_COMM_ID_END, "the proxy refuses such ids (channel.h)");
     c->vid = 2 + mpcr_obj_index(c);
     c->members = malloc(((size_t)n + 1) * sizeof *c->members);
     if (!c->members) {

@@ -200,12 +200,24 @@ enum pinned {
                  * 0x344b9ddd (877 million blocks: still an int) behind a right
                  * checksum; the real MPI_File_set_view then flattened it for
                  * the time limit (hung) before the sizes were saved and checked */
+    COMM_ID,    /* the comms section's bytes 12-19 all ones (its first
+                 * communicator's id among them): the proxy's table of
+                 * communicators grew to 48 GiB before ids were bounded */
     PINNED
 };
 
 static int pin(int c, unsigned char *buf, size_t len, size_t *size, char *what, size_t cap)
 {
     *size = len;
+    if ((enum pinned)c == COMM_ID) {
+        size_t bytes, at = section_data("comms", &bytes);
+        if (bytes < 20) return -1;
+        snprintf(what, cap, "comms bytes 12-19: 0x7fffffffffffffff (was %#llx)",
+                 (unsigned long long)mutate_get(buf + at + 12, 8));
+        uint64_t v = 0x7fffffffffffffff;
+        memcpy(buf + at + 12, &v, 8);
+        return 0;
+    }
     if ((enum pinned)c != VIEW_COUNT) return -1;
     /* the files section: u32 count, pad, then the first file's 128-byte
      * record (its string and definition lengths at bytes 72-111), its
