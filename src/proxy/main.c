@@ -94,13 +94,16 @@ _Noreturn void child_ended(void)
         code = code ? code : 1;
     }
     if (!proxy.finalized) {
-        if (!proxy.app_connected && !expected_mpi) {
+        if (!proxy.app_connected && !expected_mpi && !proxy.restarted) {
             /* A program that never used MPI, whatever its status: its proxy ends
              * cleanly, after the others (windows_finalize waits for all), so
              * that the job ends as such processes do under mpiexec. A proxy
              * that left without MPI_Finalize and with a status other than 0
              * is a bad termination to Hydra, which then killed the proxies
-             * still running (the job's status 9, not the program's). */
+             * still running (the job's status 9, not the program's). Not so
+             * for a restored image that failed before it reconnected (the
+             * restorer refused it): the others wait for it in MPI, and
+             * waiting for them would hang the job (security.binding_mpi). */
             windows_finalize();
             MPI_Finalize();
         } else if (proxy.app_connected) {
@@ -439,6 +442,7 @@ int main(int argc, char **argv)
     windows_init(); /* collective over the proxies, before any program runs */
 
     choose_spin();
+    proxy.restarted = restore != NULL;
     if (restore) {
         char err[512];
         if (state_load(restore, err, sizeof err)) {

@@ -25,6 +25,7 @@ struct proxy {
     pid_t child;             /* the application */
     int finalized;           /* the application called MPI_Finalize */
     int app_connected;       /* the application has reached MPI_Init (its channel is mapped) */
+    int restarted;           /* the application is a restored image (--restore): an MPI program */
     int ckpt_exit;           /* a checkpoint with --exit: the application ends now, and so do we */
     uint64_t sent, received; /* messages, for the drain: sum(sent) = sum(received) */
     int memfd;
