@@ -111,7 +111,11 @@ static int reports_seen;
  * call.c): a consequence, not a cause. */
 static int proxy_gone_reports;
 #define PROXY_GONE ": its proxy (pid "
-static unsigned char code_noted[256]; /* the exit codes the proxies passed on (report.h) */
+static unsigned char code_noted[256];
+/* The first non-zero code a proxy passed on: a program that ended with its
+ * own status (one that never used MPI, exiting 1), whose proxy's exit Hydra
+ * then answers by killing the others (its status 9). */
+static int first_noted_failure; /* the exit codes the proxies passed on (report.h) */
 
 /* Prints a report; one carrying an exit code gives unfinalized_code. */
 static void print_report(const char *msg, unsigned n)
@@ -120,6 +124,7 @@ static void print_report(const char *msg, unsigned n)
         unsigned code = 0;
         for (unsigned k = 1; k < n && k < 5 && msg[k] >= '0' && msg[k] <= '9'; k++) code = code * 10 + (unsigned)(msg[k] - '0');
         code_noted[code & 255] = 1;
+        if (code && !first_noted_failure) first_noted_failure = (int)code;
         mpcr_proxy_watch_noted_end(msg, n);
         return;
     }
@@ -315,7 +320,7 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
     free(args);
     /* a status that neither a rank's report nor the code a proxy passed on explains */
     if (!forwarded && !reports_seen &&
-        (WIFSIGNALED(status) || (WEXITSTATUS(status) && !code_noted[WEXITSTATUS(status)])))
+        (WIFSIGNALED(status) || (WEXITSTATUS(status) && !code_noted[WEXITSTATUS(status)] && !first_noted_failure)))
         mpcr_say_unexplained_end(mpiexec, status);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
     if (forwarded) { /* mpiexec may end with 0 after passing a signal on: not a success */
@@ -325,6 +330,7 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
     }
     /* Hydra's clean-up may report a process it killed instead (report.h). */
     if (WEXITSTATUS(status) && unfinalized_code) return unfinalized_code;
+    if (WEXITSTATUS(status) && first_noted_failure) return first_noted_failure;
     return WEXITSTATUS(status);
 }
 

@@ -94,16 +94,16 @@ _Noreturn void child_ended(void)
         code = code ? code : 1;
     }
     if (!proxy.finalized) {
-        if (!proxy.app_connected && !expected_mpi && !proxy.restarted) {
-            /* A program that never used MPI, whatever its status: its proxy ends
-             * cleanly, after the others (windows_finalize waits for all), so
-             * that the job ends as such processes do under mpiexec. A proxy
-             * that left without MPI_Finalize and with a status other than 0
-             * is a bad termination to Hydra, which then killed the proxies
-             * still running (the job's status 9, not the program's). Not so
-             * for a restored image that failed before it reconnected (the
-             * restorer refused it): the others wait for it in MPI, and
-             * waiting for them would hang the job (security.binding_mpi). */
+        if (!proxy.app_connected && !expected_mpi && !proxy.restarted && code == 0) {
+            /* A program that never used MPI and ended well: its proxy ends
+             * cleanly, after the others (windows_finalize waits for all), as
+             * such processes do under mpiexec. Not with another status: the
+             * others may wait for this rank in MPI (a rank that failed before
+             * MPI_Init, a restored image the restorer refused), and waiting
+             * for them would hang the job (security.binding_mpi did). Hydra
+             * then takes the proxy's exit for a bad termination and kills the
+             * others (its status 9); `mpcr run` gives the job the code this
+             * rank's end note carries, the first failure's, as natively. */
             windows_finalize();
             MPI_Finalize();
         } else if (proxy.app_connected) {
