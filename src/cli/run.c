@@ -169,7 +169,8 @@ static void say_failed_end(void)
     }
     int rank;
     pid_t pid;
-    if (reports_seen == proxy_gone_reports && mpcr_proxy_watch_first_silent(&rank, &pid))
+    /* not when mpcr passed a signal on: the proxies ended by it, as asked */
+    if (!forwarded && reports_seen == proxy_gone_reports && mpcr_proxy_watch_first_silent(&rank, &pid))
         mpcr_err("run: rank %d's proxy (pid %d) was the first process of the job to end, and it said "
                  "nothing: it was killed (by hand, the OOM killer, a batch system's limit) or crashed",
                  rank, (int)pid);
