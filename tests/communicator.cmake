@@ -87,37 +87,13 @@ endif()
 # odd ranks: two stringtags at once; one more every 4th step), used every
 # step, checkpointed at random instants: --exit and restarted (under Open
 # MPI), and continue. 32 steps of 40 units: about 4 s natively under load.
-add_executable(t_ckpt_comm_from_group ckpt/ckpt_comm_from_group.c)
-target_link_libraries(t_ckpt_comm_from_group PRIVATE PkgConfig::MPICH)
-target_compile_options(t_ckpt_comm_from_group PRIVATE -O2)
-set_target_properties(t_ckpt_comm_from_group PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
-add_test(NAME ckpt.comm_from_group COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 4
-    $<TARGET_FILE:t_ckpt_comm_from_group> 32 40)
-add_test(NAME ckpt.comm_from_group_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
-    $<TARGET_FILE:t_ckpt_comm_from_group> 32 40)
-set_tests_properties(ckpt.comm_from_group ckpt.comm_from_group_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
-if(TARGET mpcr-proxy-openmpi)
-    set_property(TEST ckpt.comm_from_group APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
-endif()
+ckpt_pair(comm_from_group comm_from_group 3 4 32 40)
 
 # An inter-communicator and the communicator merged from it, made before any
 # checkpoint and used every step (point-to-point, every collective made over
 # an inter-communicator, a dup and a split every 4th step), checkpointed at
 # random instants: --exit and restarted (under Open MPI), and continue.
-add_executable(t_ckpt_intercomm ckpt/ckpt_intercomm.c)
-target_link_libraries(t_ckpt_intercomm PRIVATE PkgConfig::MPICH)
-target_compile_options(t_ckpt_intercomm PRIVATE -O2)
-set_target_properties(t_ckpt_intercomm PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
-add_test(NAME ckpt.intercomm COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 4
-    $<TARGET_FILE:t_ckpt_intercomm> 32 50)
-add_test(NAME ckpt.intercomm_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
-    $<TARGET_FILE:t_ckpt_intercomm> 32 50)
-set_tests_properties(ckpt.intercomm ckpt.intercomm_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
-if(TARGET mpcr-proxy-openmpi)
-    set_property(TEST ckpt.intercomm APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
-endif()
+ckpt_pair(intercomm intercomm 3 4 32 50)
 
 # A 2-D Cartesian Jacobi stencil (Cart_create, Cart_shift, Cart_sub, a
 # Comm_split for row sums; each step also makes and frees a communicator with
@@ -126,38 +102,14 @@ endif()
 # --exit and restarted (under Open MPI), and checkpoint-and-continue. A cut
 # often falls where one member has freed the step's communicator and another
 # has not: the restart re-creates it with both (record_rebuild).
-add_executable(t_ckpt_jacobi ckpt/ckpt_jacobi.c)
-target_link_libraries(t_ckpt_jacobi PRIVATE PkgConfig::MPICH)
-target_compile_options(t_ckpt_jacobi PRIVATE -O2)
-set_target_properties(t_ckpt_jacobi PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
-add_test(NAME ckpt.comm_jacobi COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 4
-    $<TARGET_FILE:t_ckpt_jacobi> 36 16 15)
-add_test(NAME ckpt.comm_jacobi_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
-    $<TARGET_FILE:t_ckpt_jacobi> 36 16 15)
-set_tests_properties(ckpt.comm_jacobi ckpt.comm_jacobi_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
-if(TARGET mpcr-proxy-openmpi)
-    set_property(TEST ckpt.comm_jacobi APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
-endif()
+ckpt_pair(comm_jacobi jacobi 3 4 36 16 15)
 
 # MPI_Comm_idup pending at every instant (tests/ckpt/ckpt_idup.c: two
 # outstanding on MPI_COMM_WORLD, a split's begun before or after them, an
 # inter-communicator's, a ring whose rank 0 completes them before it sends,
 # one carried from step to step), checkpointed at random instants: --exit
 # and restarted (under Open MPI), and checkpoint-and-continue.
-add_executable(t_ckpt_idup ckpt/ckpt_idup.c)
-target_link_libraries(t_ckpt_idup PRIVATE PkgConfig::MPICH)
-target_compile_options(t_ckpt_idup PRIVATE -O2)
-set_target_properties(t_ckpt_idup PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
-add_test(NAME ckpt.idup COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 4
-    $<TARGET_FILE:t_ckpt_idup> 24 30)
-add_test(NAME ckpt.idup_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 4
-    $<TARGET_FILE:t_ckpt_idup> 24 30)
-set_tests_properties(ckpt.idup ckpt.idup_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
-if(TARGET mpcr-proxy-openmpi)
-    set_property(TEST ckpt.idup APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
-endif()
+ckpt_pair(idup idup 3 4 24 30)
 
 mpcr_label_family(comm)
 

@@ -19,19 +19,7 @@ mpi_test(mpi.attr_errhan 1 t_attr_errhan)
 # handler and error code made before the first checkpoint and used every
 # round after it, with the same handles: checkpointed at random instants,
 # --exit and restarted (under Open MPI), and checkpoint-and-continue.
-add_executable(t_ckpt_objects ckpt/ckpt_objects.c)
-target_link_libraries(t_ckpt_objects PRIVATE PkgConfig::MPICH)
-target_compile_options(t_ckpt_objects PRIVATE -O2)
-set_target_properties(t_ckpt_objects PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
-add_test(NAME ckpt.objects COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 3 2
-    $<TARGET_FILE:t_ckpt_objects> 90 40)
-add_test(NAME ckpt.objects_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 3 2
-    $<TARGET_FILE:t_ckpt_objects> 90 40)
-set_tests_properties(ckpt.objects ckpt.objects_continue PROPERTIES
-    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
-if(TARGET mpcr-proxy-openmpi)
-    set_property(TEST ckpt.objects APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
-endif()
+ckpt_pair(objects objects 3 2 90 40)
 mpcr_label_family(attr)
 
 # Real datatypes in the proxy (docs/datatypes.md, "Real datatypes in the proxy"): types of
