@@ -44,15 +44,6 @@ static int inactive(MPI_Request h)
     return q && q->inactive;
 }
 
-/* Whether h is a partitioned send started and waiting for MPI_Pready
- * (partitioned.c): no message exists yet, and the request is neither
- * inactive nor complete. */
-static int waits_for_partitions(MPI_Request h)
-{
-    struct mpcr_request *q = h == MPI_REQUEST_NULL ? NULL : mpcr_request_get(h);
-    return q && q->part_started;
-}
-
 /* Whether q has completed here already (nothing pending at the proxy): a
  * receive from MPI_PROC_NULL, a cancelled one, one whose completion
  * MPI_Request_get_status saw or a wait over collectives settled, a
@@ -128,18 +119,18 @@ static int complete_one(enum mpcr_op op, MPI_Request *request, int *flag, MPI_St
                         struct raise *eh)
 {
     *flag = 1;
-    if (waits_for_partitions(*request)) {
+    struct mpcr_request *q = *request == MPI_REQUEST_NULL ? NULL : mpcr_request_get(*request);
+    if (q && q->part_started) { /* a partitioned send waiting for MPI_Pready (partitioned.c) */
         if (op == MPCR_OP_WAIT)
             mpcr_unsupported_feature("MPI_Wait on a partitioned send whose partitions are not all marked "
                                      "ready (MPI_Pready from another thread meanwhile)");
         *flag = 0; /* not complete: the program's MPI_Pready calls are still to come */
         return MPI_SUCCESS;
     }
-    if (inactive(*request)) {
+    if (*request == MPI_REQUEST_NULL || (q && q->inactive)) { /* inactive() without a second look-up */
         empty_status(status);
         return MPI_SUCCESS;
     }
-    struct mpcr_request *q = mpcr_request_get(*request);
     if (!q) return MPI_ERR_REQUEST;
     if (q->greq) { /* completed by the program itself (MPI_Grequest_complete) */
         while (op == MPCR_OP_WAIT && !mpcr_grequest_done(q))
@@ -243,14 +234,14 @@ static int several(enum mpcr_complete_mode mode, int count, MPI_Request reqs[], 
     int any = mode == MPCR_WAITANY || mode == MPCR_TESTANY, active = 0, local = -1;
     int all = mode == MPCR_TESTALL || mode == MPCR_WAITALL, waiting_here = 0;
     MPI_Status ignored;
-    for (int i = 0; i < count; i++)
-        if (waits_for_partitions(reqs[i]))
-            mpcr_unsupported_feature("a completion of several requests (MPI_Waitall, MPI_Testany...) "
-                                     "among which a partitioned send whose partitions are not all marked ready");
     for (int i = 0; i < count; i++) {
-        if (inactive(reqs[i])) continue;
+        if (reqs[i] == MPI_REQUEST_NULL) continue;
         struct mpcr_request *q = mpcr_request_get(reqs[i]);
         if (!q) return MPI_ERR_REQUEST;
+        if (q->part_started) /* a partitioned send waiting for MPI_Pready (partitioned.c) */
+            mpcr_unsupported_feature("a completion of several requests (MPI_Waitall, MPI_Testany...) "
+                                     "among which a partitioned send whose partitions are not all marked ready");
+        if (q->inactive) continue;
         active++;
         if (completed_here(q) && local < 0) local = i;
         waiting_here += pending_here(q);
