@@ -83,3 +83,7 @@ ompi_ckpt_test(ompi_p2p_halo_restart_openmpi reposted exit-restart 2 4
 set_property(TEST ckpt.ompi_p2p_halo_restart_openmpi APPEND PROPERTY ENVIRONMENT
     "CKPT_RESTART_ARGS=--mpi openmpi")
 mpcr_label_family(ompiabi)
+
+# The profile's test (cli.cmake) also runs its program's Open MPI build.
+ompi_program(profile_counts ${TESTS_DIR}/profile/profile_counts.c)
+set_property(TEST cli.profile APPEND PROPERTY ENVIRONMENT PROFILE_OMPI=${ompi_dir}/profile_counts)

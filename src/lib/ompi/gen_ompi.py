@@ -185,7 +185,7 @@ def translate(f, overrides, where):
         else:
             sys.exit(f'{where}: {f.name}: unknown kind {k} of {n}')
     call = f'mpcr_mpich_P{f.name}({", ".join(args)})'
-    lines = pre
+    lines = ['MPCR_PROF_SITE(); /* the profile names the program\'s call, not this one */'] + pre
     if f.ret == 'int':
         lines.append(f'int err = {call};')
         lines += post
@@ -226,7 +226,8 @@ def group_tables(groups, prefix, table):
 
 
 def gen_entries(funcs, sliced, groups):
-    out = [HEAD, '#include <mpi.h>\n\n#include "ompi/ompi_front.h"\n#include "ompi_mpich.h"\n\n',
+    out = [HEAD, '#include <mpi.h>\n\n#include "ompi/ompi_front.h"\n#include "ompi_mpich.h"\n'
+           '#include "runtime/profile.h"\n\n',
            '/* MPI-1 functions the standard deprecated or removed are in the ABI still */\n',
            '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"\n\n',
            '#define H(x) mpcr_ompi_handle((const void *)(x))\n',

@@ -6,6 +6,7 @@
 #include "env/attr.h"
 #include "env/errors.h"
 #include "pt2pt/request.h"
+#include "profile.h"
 #include "runtime.h"
 #include "staging.h"
 #include "threads.h"
@@ -160,6 +161,7 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     snprintf(mpcr.proxy_version, sizeof mpcr.proxy_version, "%s", s + MPCR_INIT_NAME_MAX);
     mpcr_staging_free(off);
     mpcr_comm_setup(mpcr.rank, mpcr.size);
+    mpcr_prof_init();
     return MPI_SUCCESS;
 }
 MPCR_ALIAS(Init_thread);
@@ -198,6 +200,7 @@ int PMPI_Finalize(void)
      * lands in its buffer (MPI 4.0 11.2.2; MPICH's rqfreeb). */
     mpcr_orphans_finish();
     mpcr_progress_stop();
+    mpcr_prof_finalize();
     const struct mpcr_reply *r = mpcr_call_finish_op(MPCR_OP_FINALIZE);
     int rc = r->rc ? r->rc : self_rc;
     mpcr.finalized = 1;
