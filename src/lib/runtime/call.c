@@ -4,8 +4,6 @@
 #include "profile.h"
 #include "runtime.h"
 
-#include "clock.h"
-
 #include <errno.h>
 #include <stddef.h>
 #include "report.h"
@@ -38,7 +36,7 @@ const struct mpcr_reply *mpcr_call_finish(void)
 {
     struct mpcr_chan *ch = mpcr.chan;
     uint32_t seq = ++mpcr.seq;
-    uint64_t t0 = __builtin_expect(mpcr_prof_on, 0) ? mpcr_now_ns() : 0;
+    uint64_t t0 = __builtin_expect(mpcr_prof_on, 0) ? mpcr_prof_start() : 0;
     mpcr_line_fill(&ch->call, &mpcr.draft, offsetof(struct mpcr_call, app_sleeping), sizeof ch->call);
     atomic_store(&ch->call.seq, seq); /* seq_cst: orders it before the load below */
     if (atomic_load(&ch->reply.proxy_sleeping)) {
@@ -46,7 +44,7 @@ const struct mpcr_reply *mpcr_call_finish(void)
         mpcr_futex_wake(&ch->doorbell);
     }
     wait_reply(ch, seq);
-    if (__builtin_expect(t0 != 0, 0)) mpcr_prof_round_trip(mpcr_now_ns() - t0);
+    if (__builtin_expect(t0 != 0, 0)) mpcr_prof_round_trip(mpcr_ticks() - t0);
     if (__builtin_expect(mpcr_posts_carried != 0, 0)) mpcr_posts_settle_carried();
     return &ch->reply;
 }

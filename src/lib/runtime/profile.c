@@ -21,12 +21,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int mpcr_prof_on;
+int mpcr_prof_on, mpcr_prof_fronted;
 unsigned mpcr_prof_epoch;
 _Thread_local const void *mpcr_prof_site;
 
+/* Times are counted in ticks (clock.h) during a piece of the run, and
+ * folded into ns at a restart (the next piece may run on another host, at
+ * another rate) and when written. */
 struct fn_count {
-    uint64_t calls, ns, bytes;
+    uint64_t calls, ticks, bytes, ns;
 };
 
 /* Call sites: (site, function) pairs in an open-addressed table; a pair
@@ -34,8 +37,8 @@ struct fn_count {
 #define SITES 4096
 struct site_count {
     const void *_Atomic site;
-    _Atomic int fn;
-    uint64_t calls, ns;
+    _Atomic int fn; /* its index + 1; 0 while the slot is being taken */
+    uint64_t calls, ticks, ns;
 };
 
 static struct {
@@ -43,20 +46,19 @@ static struct {
     struct fn_count *fns; /* mpcr_prof_functions of them */
     struct site_count sites[SITES];
     uint64_t sites_lost;
-    uint64_t trips, trip_ns;
-    uint64_t wall_before; /* the pieces of the run before the last restart */
-    uint64_t start_ns, ckpt_ns;
+    uint64_t trips, trip_ticks, trip_ns, serve_ns;
+    uint64_t wall_before; /* ns of the pieces of the run before the last restart */
+    uint64_t start_ns, start_ticks, ckpt_ns, ckpt_ticks;
 } prof;
 
+/* Under MPI_THREAD_MULTIPLE a call's scope ends after the library's lock is
+ * let go, so two threads may count at once; below, calls never overlap. */
 static void add(uint64_t *counter, uint64_t v)
 {
-    __atomic_fetch_add(counter, v, __ATOMIC_RELAXED);
-}
-
-uint64_t mpcr_prof_start(void)
-{
-    uint64_t t = mpcr_now_ns();
-    return t ? t : 1; /* 0 means "off" */
+    if (mpcr.thread_level == MPI_THREAD_MULTIPLE)
+        __atomic_fetch_add(counter, v, __ATOMIC_RELAXED);
+    else
+        *counter += v;
 }
 
 static struct site_count *site_slot(const void *site, int fn)
@@ -83,12 +85,12 @@ static struct site_count *site_slot(const void *site, int fn)
 
 void mpcr_prof_note(const struct mpcr_prof_scope *s)
 {
-    /* A restart in the middle of the call: the clocks before and after are
-     * not comparable (another boot, another host). */
-    uint64_t ns = s->epoch == mpcr_prof_epoch ? mpcr_now_ns() - s->t0 : 0;
+    /* A restart in the middle of the call: the counters before and after
+     * are not comparable (another boot, another host). */
+    uint64_t ticks = s->epoch == mpcr_prof_epoch ? mpcr_ticks() - s->t0 : 0;
     struct fn_count *f = &prof.fns[s->fn];
     add(&f->calls, 1);
-    add(&f->ns, ns);
+    add(&f->ticks, ticks);
     add(&f->bytes, s->bytes);
     struct site_count *site = site_slot(s->site, s->fn);
     if (!site) {
@@ -96,13 +98,13 @@ void mpcr_prof_note(const struct mpcr_prof_scope *s)
         return;
     }
     add(&site->calls, 1);
-    add(&site->ns, ns);
+    add(&site->ticks, ticks);
 }
 
-void mpcr_prof_round_trip(uint64_t ns)
+void mpcr_prof_round_trip(uint64_t ticks)
 {
-    add(&prof.trips, 1);
-    add(&prof.trip_ns, ns);
+    prof.trips++; /* under the library's lock, or on its only thread */
+    prof.trip_ticks += ticks;
 }
 
 void mpcr_prof_init(void)
@@ -119,21 +121,41 @@ void mpcr_prof_init(void)
     }
     prof.fns = calloc((size_t)mpcr_prof_functions, sizeof *prof.fns);
     if (!prof.fns) return;
-    prof.start_ns = mpcr_now_ns();
+    prof.start_ns = mpcr_now_ns(), prof.start_ticks = mpcr_ticks();
     atomic_store(&mpcr.chan->profile, 1); /* the proxy times what it serves */
     mpcr_prof_on = 1;
 }
 
+/* ticks as ns at the rate of the piece from (start_ns, start_ticks) to
+ * (ns, t); no floating point: it runs in the engine's signal context too. */
+static uint64_t to_ns(uint64_t ticks, uint64_t ns, uint64_t t)
+{
+    uint64_t dns = ns - prof.start_ns, dt = t - prof.start_ticks;
+    return dt ? (uint64_t)((unsigned __int128)ticks * dns / dt) : 0;
+}
+
+/* Every count of ticks of this piece into ns, at its rate up to (ns, t). */
+static void fold(uint64_t ns, uint64_t t)
+{
+    for (int i = 0; i < mpcr_prof_functions; i++)
+        prof.fns[i].ns += to_ns(prof.fns[i].ticks, ns, t), prof.fns[i].ticks = 0;
+    for (int i = 0; i < SITES; i++)
+        prof.sites[i].ns += to_ns(prof.sites[i].ticks, ns, t), prof.sites[i].ticks = 0;
+    prof.trip_ns += to_ns(prof.trip_ticks, ns, t), prof.trip_ticks = 0;
+    prof.serve_ns += to_ns(atomic_exchange(&mpcr.chan->proxy_serve_ticks, 0), ns, t);
+    prof.wall_before += ns - prof.start_ns;
+}
+
 void mpcr_prof_before_checkpoint(void)
 {
-    prof.ckpt_ns = mpcr_now_ns();
+    prof.ckpt_ns = mpcr_now_ns(), prof.ckpt_ticks = mpcr_ticks();
 }
 
 void mpcr_prof_restarted(void)
 {
     if (!mpcr_prof_on) return;
-    prof.wall_before += prof.ckpt_ns - prof.start_ns;
-    prof.start_ns = mpcr_now_ns();
+    fold(prof.ckpt_ns, prof.ckpt_ticks);
+    prof.start_ns = mpcr_now_ns(), prof.start_ticks = mpcr_ticks();
     mpcr_prof_epoch++;
 }
 
@@ -171,11 +193,11 @@ static int write_profile(const char *path)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f) return -ENOMEM;
-    const struct mpcr_chan *ch = mpcr.chan;
+    fold(mpcr_now_ns(), mpcr_ticks());
     fprintf(f, "mpcr-profile\t1\nrank\t%d\nsize\t%d\n", mpcr.rank, mpcr.size);
-    fprintf(f, "wall\t%llu\n", (unsigned long long)(prof.wall_before + mpcr_now_ns() - prof.start_ns));
-    fprintf(f, "trips\t%llu\t%llu\t%llu\n", (unsigned long long)prof.trips,
-            (unsigned long long)prof.trip_ns, (unsigned long long)atomic_load(&ch->proxy_serve_ns));
+    fprintf(f, "wall\t%llu\n", (unsigned long long)prof.wall_before);
+    fprintf(f, "trips\t%llu\t%llu\t%llu\n", (unsigned long long)prof.trips, (unsigned long long)prof.trip_ns,
+            (unsigned long long)prof.serve_ns);
     for (int i = 0; i < mpcr_prof_functions; i++) {
         const struct fn_count *c = &prof.fns[i];
         if (c->calls)

@@ -12,23 +12,33 @@
 
 #include <stdint.h>
 
+#include "clock.h"
+
 extern int mpcr_prof_on;
 
 /* One call being timed; t0 is 0 when the profile is off. */
 struct mpcr_prof_scope {
-    uint64_t t0;
+    uint64_t t0; /* mpcr_ticks() */
     uint64_t bytes;
     const void *site; /* the program's instruction after its call */
     unsigned epoch;   /* a call that a restart cut in two is counted without its time */
     int fn;           /* index in mpcr_prof_names (api_gen.c) */
 };
 
-uint64_t mpcr_prof_start(void);
 void mpcr_prof_note(const struct mpcr_prof_scope *s);
 extern unsigned mpcr_prof_epoch;
 /* Set by a front end that calls the entry points for the program (the Open
- * MPI one, src/lib/ompi), so that the site is the program's, not its own. */
+ * MPI one, src/lib/ompi), so that the site is the program's, not its own;
+ * `fronted` says that one does (a thread-local read costs a call into the
+ * loader, which programs of MPICH's ABI need not pay). */
 extern _Thread_local const void *mpcr_prof_site;
+extern int mpcr_prof_fronted;
+
+/* The start of a timed call: never 0 ("off"). */
+static inline uint64_t mpcr_prof_start(void)
+{
+    return mpcr_ticks() | 1;
+}
 
 static inline void mpcr_prof_leave(struct mpcr_prof_scope *s)
 {
@@ -37,6 +47,7 @@ static inline void mpcr_prof_leave(struct mpcr_prof_scope *s)
 
 static inline const void *mpcr_prof_site_of(const void *own)
 {
+    if (!mpcr_prof_fronted) return own;
     const void *s = mpcr_prof_site;
     if (s) mpcr_prof_site = 0;
     return s ? s : own;
@@ -59,11 +70,12 @@ static inline const void *mpcr_prof_site_of(const void *own)
 /* Front ends: the program's call site, before calling an entry point. */
 #define MPCR_PROF_SITE()                                                                          \
     do {                                                                                           \
-        if (__builtin_expect(mpcr_prof_on, 0)) mpcr_prof_site = __builtin_return_address(0);       \
+        if (__builtin_expect(mpcr_prof_on, 0))                                                     \
+            mpcr_prof_fronted = 1, mpcr_prof_site = __builtin_return_address(0);                   \
     } while (0)
 
-/* A round trip to the proxy (call.c), when the profile is on. */
-void mpcr_prof_round_trip(uint64_t ns);
+/* A round trip to the proxy (call.c), when the profile is on: its ticks. */
+void mpcr_prof_round_trip(uint64_t ticks);
 
 /* MPI_Init: reads MPCR_PROFILE and tells the proxy (it times its serving). */
 void mpcr_prof_init(void);
