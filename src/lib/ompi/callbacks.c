@@ -76,6 +76,16 @@ static int create_errhandler(void **fns, void *const *trampolines,
     if (!err) *errhandler = P(m);
     return ERR_OUT(err);
 }
+#define CREATE_ERRHANDLER(Kind, fns, trampolines)                                                  \
+    int PMPI_##Kind##_create_errhandler(MPI_##Kind##_errhandler_function *fn,                      \
+                                        MPI_Errhandler *errhandler)                                \
+    {                                                                                              \
+        return create_errhandler(fns, trampolines, mpcr_mpich_PMPI_##Kind##_create_errhandler,     \
+                                 (void *)fn, errhandler,                                           \
+                                 "MPI_" #Kind "_create_errhandler with more than 32 functions");   \
+    }                                                                                              \
+    extern __typeof__(PMPI_##Kind##_create_errhandler) MPI_##Kind##_create_errhandler              \
+        __attribute__((weak, alias("PMPI_" #Kind "_create_errhandler")));
 
 /* ---- communicators' and windows' error handlers: MPICH calls
  * f(&mpich_handle, &mpich_code); MPICH makes both of one kind, and so
@@ -94,23 +104,8 @@ EACH_SLOT(EH_TRAMPOLINE)
 #define EH_NAME(i) (void *)eh_##i,
 static void *const eh_trampolines[SLOTS] = {EACH_SLOT(EH_NAME)};
 
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
-{
-    return create_errhandler(eh_fns, eh_trampolines, mpcr_mpich_PMPI_Comm_create_errhandler,
-                             (void *)fn, errhandler,
-                             "MPI_Comm_create_errhandler with more than 32 functions");
-}
-extern __typeof__(PMPI_Comm_create_errhandler) MPI_Comm_create_errhandler
-    __attribute__((weak, alias("PMPI_Comm_create_errhandler")));
-
-int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler)
-{
-    return create_errhandler(eh_fns, eh_trampolines, mpcr_mpich_PMPI_Win_create_errhandler,
-                             (void *)fn, errhandler,
-                             "MPI_Win_create_errhandler with more than 32 functions");
-}
-extern __typeof__(PMPI_Win_create_errhandler) MPI_Win_create_errhandler
-    __attribute__((weak, alias("PMPI_Win_create_errhandler")));
+CREATE_ERRHANDLER(Comm, eh_fns, eh_trampolines)
+CREATE_ERRHANDLER(Win, eh_fns, eh_trampolines)
 
 /* MPI-1's name of the same (MPI_Handler_function is MPI_Comm_errhandler_function) */
 int PMPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *errhandler)
@@ -135,14 +130,7 @@ EACH_SLOT(FEH_TRAMPOLINE)
 #define FEH_NAME(i) (void *)feh_##i,
 static void *const feh_trampolines[SLOTS] = {EACH_SLOT(FEH_NAME)};
 
-int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler *errhandler)
-{
-    return create_errhandler(feh_fns, feh_trampolines, mpcr_mpich_PMPI_File_create_errhandler,
-                             (void *)fn, errhandler,
-                             "MPI_File_create_errhandler with more than 32 functions");
-}
-extern __typeof__(PMPI_File_create_errhandler) MPI_File_create_errhandler
-    __attribute__((weak, alias("PMPI_File_create_errhandler")));
+CREATE_ERRHANDLER(File, feh_fns, feh_trampolines)
 
 /* ---- attribute callbacks of communicators, datatypes and windows: the
  * record is MPICH's extra_state. The three kinds' functions differ only in
