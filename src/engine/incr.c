@@ -127,7 +127,7 @@ static int probe(void)
     int pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     uint64_t here = (uint64_t)&api & ~(MPCR_PAGE - 1); /* a page of this stack: the scan wants page bounds */
     struct mpcr_pm_scan_arg arg = {.size = sizeof arg, .start = here, .end = here + MPCR_PAGE};
-    if (ioctl((int)fd, UFFDIO_API, &api) || pm < 0 || ioctl(pm, PM_SCAN_IOCTL, &arg) < 0 ||
+    if (syscall(SYS_ioctl, (int)fd, UFFDIO_API, &api) || pm < 0 || syscall(SYS_ioctl, pm, PM_SCAN_IOCTL, &arg) < 0 ||
         mpcr_engine_exclude_fd((int)fd) || mpcr_engine_exclude_fd(pm)) {
         mpcr_engine_include_fd((int)fd);
         close((int)fd);
@@ -195,7 +195,7 @@ static int scan_region(struct mpcr_scratch *s, uint32_t i, int incremental, uint
 {
     struct mpcr_img_region *r = &s->regions[i];
     struct uffdio_register reg = {.range = {r->start, r->end - r->start}, .mode = UFFDIO_REGISTER_MODE_WP};
-    int registered = ioctl(uffd, UFFDIO_REGISTER, &reg) == 0;
+    int registered = syscall(SYS_ioctl, uffd, UFFDIO_REGISTER, &reg) == 0;
     uint64_t at = r->start;
     while (at < r->end) {
         struct mpcr_pm_scan_arg arg = {
@@ -204,7 +204,7 @@ static int scan_region(struct mpcr_scratch *s, uint32_t i, int incremental, uint
             .category_anyof_mask = CAT_PRESENT | CAT_SWAPPED,
             .return_mask = CAT_WPALLOWED | CAT_WRITTEN | CAT_FILE | CAT_PRESENT | CAT_SWAPPED | CAT_PFNZERO,
         };
-        long n = ioctl(pmfd, PM_SCAN_IOCTL, &arg);
+        long n = syscall(SYS_ioctl, pmfd, PM_SCAN_IOCTL, &arg);
         if (n < 0) return mpcr_fail(-errno, "PAGEMAP_SCAN of %#lx-%#lx: %s", (unsigned long)at,
                                     (unsigned long)r->end, mpcr_strerror(errno));
         for (long k = 0; k < n; k++) {
