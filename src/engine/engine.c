@@ -305,6 +305,7 @@ static int write_image(const char *path, uint64_t gen, int fork_how)
     if (s == MAP_FAILED) return mpcr_fail(-errno, "no memory for the checkpoint: %s", mpcr_strerror(errno));
     s->strings_len = 1;
     s->out.fd = -1;
+    mpcr_incr_check();
     int rc = mpcr_proc_refuse(s);
     for (int i = 0; !rc && i < mpcr_nthr; i++)
         if (!mpcr_thr[i].gone && !mpcr_thr[i].tid_field_ok)

@@ -76,8 +76,9 @@ struct hold {
 
 static int full_every = 8;       /* MPCR_FULL_EVERY */
 static int probed, tracking;     /* tracking: 1 usable, 0 not (MPCR_FULL_NO_TRACKING) */
-static int uffd = -1;
-static int pmfd = -1;
+static int uffd = -1;            /* kept open (its registrations live with it), left out of images */
+static uint64_t uffd_dev, uffd_ino; /* to tell it from a descriptor the program opened in its place */
+static int pmfd = -1;            /* /proc/self/pagemap, open during one checkpoint only */
 static struct hold *hold;        /* NULL: no chain to continue */
 static uint32_t chain_len;
 static uint64_t chain[MPCR_MAX_CHAIN];
@@ -105,13 +106,25 @@ static void drop_hold(void)
 void mpcr_incr_forget(void)
 {
     /* A restored process: the map and the descriptor were cut out of the
-     * image, so neither is there; their numbers may be the program's now. */
+     * image, so neither is there; the number may be the program's now. */
     if (uffd >= 0) mpcr_engine_include_fd(uffd);
-    if (pmfd >= 0) mpcr_engine_include_fd(pmfd);
     hold = NULL;
     chain_len = 0;
-    uffd = pmfd = -1;
+    uffd = -1;
     probed = 0;
+}
+
+void mpcr_incr_check(void)
+{
+    struct stat st;
+    if (uffd < 0 || (!fstat(uffd, &st) && st.st_dev == uffd_dev && st.st_ino == uffd_ino)) return;
+    /* The program closed it (closefrom, a daemon's clean-up), maybe opened
+     * a file of its own under its number, which must not be left out of
+     * the image: the registrations are gone with it, and so is the chain. */
+    mpcr_engine_include_fd(uffd);
+    uffd = -1;
+    probed = 0;
+    drop_hold();
 }
 
 /* Opens userfaultfd with asynchronous write-protection and the pagemap,
@@ -127,14 +140,16 @@ static int probe(void)
     int pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     uint64_t here = (uint64_t)&api & ~(MPCR_PAGE - 1); /* a page of this stack: the scan wants page bounds */
     struct mpcr_pm_scan_arg arg = {.size = sizeof arg, .start = here, .end = here + MPCR_PAGE};
-    if (syscall(SYS_ioctl, (int)fd, UFFDIO_API, &api) || pm < 0 || syscall(SYS_ioctl, pm, PM_SCAN_IOCTL, &arg) < 0 ||
-        mpcr_engine_exclude_fd((int)fd) || mpcr_engine_exclude_fd(pm)) {
-        mpcr_engine_include_fd((int)fd);
+    struct stat st;
+    int ok = !syscall(SYS_ioctl, (int)fd, UFFDIO_API, &api) && pm >= 0 &&
+             syscall(SYS_ioctl, pm, PM_SCAN_IOCTL, &arg) >= 0 && !fstat((int)fd, &st) &&
+             !mpcr_engine_exclude_fd((int)fd);
+    if (pm >= 0) close(pm);
+    if (!ok) {
         close((int)fd);
-        if (pm >= 0) close(pm);
         return 0;
     }
-    uffd = (int)fd, pmfd = pm;
+    uffd = (int)fd, uffd_dev = st.st_dev, uffd_ino = st.st_ino;
     return tracking = 1;
 }
 
@@ -265,19 +280,25 @@ int mpcr_incr_plan(struct mpcr_scratch *s, uint64_t gen, const char *dir, unsign
     }
     s->nruns = 0;
     uint32_t cursor = 0;
+    pmfd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC); /* after the descriptors were listed: not in the image */
     for (uint32_t i = 0; i < s->nregions; i++) {
         s->cur_region = i;
         s->run_first[i] = s->nruns;
         s->tracked[i] = trackable(&s->regions[i]);
-        if (s->tracked[i]) {
-            int rc = scan_region(s, i, incremental, &cursor);
-            if (rc) {
-                mpcr_incr_done(s, 0);
-                return rc;
-            }
+        if (s->tracked[i] && (pmfd < 0 || scan_region(s, i, incremental, &cursor))) {
+            if (pmfd >= 0) close(pmfd);
+            pmfd = -1;
+            /* Some pages may be protected again already: the chain cannot go
+             * on. This image is written whole, as without tracking. */
+            mpcr_incr_done(s, 0);
+            s->incr_touched = 0;
+            h->why_full = MPCR_FULL_NO_TRACKING;
+            return 0;
         }
     }
     s->run_first[s->nregions] = s->nruns;
+    close(pmfd);
+    pmfd = -1;
     s->planned = 1;
     h->track = MPCR_TRACK_UFFD_WP;
     if (incremental) {

@@ -133,6 +133,8 @@ int mpcr_incr_plan(struct mpcr_scratch *s, uint64_t gen, const char *dir, unsign
 void mpcr_incr_done(struct mpcr_scratch *s, int ok);
 void mpcr_incr_area(uintptr_t *start, uintptr_t *end);
 void mpcr_incr_forget(void);
+/* Before the descriptors are listed: the tracking descriptor is still ours. */
+void mpcr_incr_check(void);
 
 /* Process state (proc.c, files.c, signals.c). */
 int mpcr_proc_refuse(struct mpcr_scratch *s); /* children, timers: refuse */
