@@ -8,6 +8,34 @@
 
 #include "ckpt_common.h"
 #include "cli.h"
+#include "image.h"
+
+/* How rank 0's image of the generation in `where` was written: an increment
+ * (and on which generations) or a full image, and why (docs/incremental.md). */
+static void say_mode(const char *where)
+{
+    static const char *const why[MPCR_FULL_COUNT] = {
+        "", "increments are off (--full-every 1, MPCR_INCR=0)",
+        "this kernel offers no change tracking (userfaultfd with asynchronous write-protection and PAGEMAP_SCAN, "
+        "Linux 6.7+)",
+        "the first one tracked (of this run, or since a restart)", "the chain reached --full-every",
+        "a generation of the chain is missing or incomplete"};
+    char path[4200];
+    struct mpcr_img_header h;
+    snprintf(path, sizeof path, "%s/rank-0.img", where);
+    FILE *f = fopen(path, "rb");
+    int ok = f && fread(&h, sizeof h, 1, f) == 1 && !memcmp(h.magic, MPCR_IMG_MAGIC, 8) &&
+             h.version == MPCR_IMG_VERSION && h.why_full < MPCR_FULL_COUNT && h.chain_len <= MPCR_MAX_CHAIN;
+    if (f) fclose(f);
+    if (!ok) return;
+    if (h.chain_len)
+        fprintf(stderr, "mpcr: (an increment: pages not written since gen-%llu are in gen-%llu..gen-%llu; "
+                        "changes found by userfaultfd write-protection)\n",
+                (unsigned long long)h.chain[h.chain_len - 1], (unsigned long long)h.chain[0],
+                (unsigned long long)h.chain[h.chain_len - 1]);
+    else
+        fprintf(stderr, "mpcr: (a full image: %s)\n", why[h.why_full]);
+}
 
 int cmd_checkpoint(int argc, char **argv)
 {
@@ -45,7 +73,7 @@ int cmd_checkpoint(int argc, char **argv)
     double ms = 0, stop, drain, images, resume;
     if (sscanf(reply + 3, "%4095s %llu %lf", where, &bytes, &ms) == 3)
         fprintf(stderr, "mpcr: checkpoint written to %s: %.1f MiB in %.0f ms\n", where,
-                (double)bytes / 1048576.0, ms);
+                (double)bytes / 1048576.0, ms), say_mode(where);
     /* An MPI job's coordinator says how the time went. */
     int k = sscanf(reply + 3, "%*s %*u %*f stop %lf drain %lf images %lf resume %lf", &stop, &drain,
                    &images, &resume);

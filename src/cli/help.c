@@ -16,11 +16,11 @@ static const struct {
     const char *name, *text;
 } helps[] = {
     {"run",
-     "usage: mpcr run [-n N] [--mpi mpich|openmpi] [--ckpt-dir DIR [--interval T] [--keep K]]\n"
+     "usage: mpcr run [-n N] [--mpi mpich|openmpi] [--ckpt-dir DIR [--interval T] [--keep K] [--full-every N]]\n"
      "                [--checkpoint-signal SIG] [--exit-signal SIG] [--] PROGRAM ARGS...\n"
      "                [--profile PDIR]\n"
      "       mpcr run -n N --coordinator A.B.C.D:PORT --ckpt-dir DIR [--] PROGRAM ARGS...\n"
-     "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] [--] PROGRAM ARGS...\n"
+     "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] [--full-every N] [--] PROGRAM ARGS...\n"
      "\n"
      "Runs PROGRAM (built for MPICH's ABI) as an MPI job of N ranks, each behind an mpcr\n"
      "proxy, through the MPI implementation's launcher; exits with the job's status. A\n"
@@ -31,7 +31,8 @@ static const struct {
      "  --mpi mpich|openmpi    the MPI implementation that carries the messages (mpich)\n"
      "  --ckpt-dir DIR         the job can be checkpointed; images go to DIR/gen-K\n"
      "  --interval T           a checkpoint every T seconds (DIR: mpcr-ckpt if not given)\n"
-     "  --keep K               complete generations kept (2)\n"
+     "  --keep K               complete generations kept (2), and the ones they refer to\n"
+     "  --full-every N         a full image after at most N-1 incremental ones (8; 1: always full)\n"
      "  --coordinator A.B.C.D:PORT  the job's coordinator is a running `mpcr coordinator`\n" SIGNAL_OPTIONS
      "  --profile PDIR         each MPI function's calls, time and bytes, per rank and summed,\n"
      "                         the hand-offs' time and the call sites: PDIR/profile.txt and\n"

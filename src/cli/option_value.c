@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 
@@ -46,4 +47,13 @@ long mpcr_max_local_ranks(void)
     long by_procs = np > 64 ? (long)((np - 64) / MPCR_PROCESSES_PER_RANK) : 1;
     long n = by_files < by_procs ? by_files : by_procs;
     return n < 1 ? 1 : n;
+}
+
+int mpcr_opt_full_every(const char *cmd, const char *value)
+{
+    long n;
+    if (mpcr_opt_count(cmd, "--full-every", value, MPCR_MAX_FULL_EVERY, &n)) return -1;
+    char buf[16];
+    snprintf(buf, sizeof buf, "%ld", n);
+    return setenv("MPCR_FULL_EVERY", buf, 1); /* the program's engine reads it */
 }

@@ -9,6 +9,11 @@
 #define MPCR_MAX_INTERVAL_S (365.0 * 24 * 3600)
 /* The most generations --keep may keep (each one is a full set of images). */
 #define MPCR_MAX_KEEP 1000000
+/* --full-every N: a full image after at most N-1 increments (1: increments
+ * off); the engine reads it as MPCR_FULL_EVERY (docs/incremental.md). At
+ * most MPCR_MAX_CHAIN (src/engine/image.h). */
+#define MPCR_MAX_FULL_EVERY 64
+int mpcr_opt_full_every(const char *cmd, const char *value);
 
 /* A number of seconds, finite, > 0 and at most MPCR_MAX_INTERVAL_S, into
  * *out; else says so ("CMD: OPT ...") and returns -1. */

@@ -214,10 +214,10 @@ static int run_usage(void)
 {
     fprintf(
         stderr,
-        "usage: mpcr run [-n N] [--mpi mpich|openmpi] [--ckpt-dir DIR [--interval T] [--keep K]]\n"
+        "usage: mpcr run [-n N] [--mpi mpich|openmpi] [--ckpt-dir DIR [--interval T] [--keep K] [--full-every N]]\n"
         "                [--coordinator A.B.C.D:PORT --ckpt-dir DIR]\n"
         "                [--checkpoint-signal SIG] [--exit-signal SIG] [--profile PDIR] [--] PROGRAM ARGS...\n"
-        "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] PROGRAM ARGS...\n");
+        "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] [--full-every N] PROGRAM ARGS...\n");
     return 2;
 }
 
@@ -381,6 +381,8 @@ int cmd_run(int argc, char **argv)
             long k;
             if (mpcr_opt_count("run", "--keep", argv[++i], MPCR_MAX_KEEP, &k)) return run_usage();
             keep = (int)k;
+        } else if (!strcmp(o, "--full-every") && i + 1 < argc) {
+            if (mpcr_opt_full_every("run", argv[++i])) return run_usage();
         } else {
             mpcr_err("run: unknown or incomplete option '%s'", o);
             return run_usage();

@@ -1,4 +1,4 @@
-/* `mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] [--] PROGRAM ARGS`:
+/* `mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] [--full-every N] [--] PROGRAM ARGS`:
  * runs any dynamically linked program with the checkpoint engine preloaded,
  * and serves as its coordinator until it ends. */
 #include <stdio.h>
@@ -11,7 +11,7 @@
 
 static int usage(void)
 {
-    mpcr_err("usage: mpcr run --no-mpi [--ckpt-dir DIR] [--interval SECONDS] [--keep K] [--] PROGRAM ARGS...");
+    mpcr_err("usage: mpcr run --no-mpi [--ckpt-dir DIR] [--interval SECONDS] [--keep K] [--full-every N] [--] PROGRAM ARGS...");
     return 2;
 }
 
@@ -34,6 +34,8 @@ int cmd_run_no_mpi(int argc, char **argv)
             long k;
             if (mpcr_opt_count("run", "--keep", argv[++i], MPCR_MAX_KEEP, &k)) return usage();
             keep = (int)k;
+        } else if (!strcmp(argv[i], "--full-every")) {
+            if (mpcr_opt_full_every("run", argv[++i])) return usage();
         } else return usage();
     }
     if (i >= argc) return usage();

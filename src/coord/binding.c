@@ -102,6 +102,24 @@ static int state_identity(int fd, const char *path, struct mpcr_file_id *id, cha
     return 0;
 }
 
+int mpcr_image_chain(const char *path, uint64_t *chain, uint32_t *n, char *why, size_t cap)
+{
+    struct mpcr_file_id id;
+    if (mpcr_file_identity(path, 0, &id, why, cap)) return -1; /* the header's checksum, among others */
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct mpcr_img_header h;
+    int rc = fd < 0 || pread_all(fd, &h, sizeof h, 0);
+    if (fd >= 0) close(fd);
+    if (rc) return snprintf(why, cap, "%s: cannot be read", path), -1;
+    if (h.chain_len > MPCR_MAX_CHAIN)
+        return snprintf(why, cap, "%s refers to %u earlier generations (at most %d)", path, h.chain_len,
+                        MPCR_MAX_CHAIN),
+               -1;
+    *n = h.chain_len;
+    memcpy(chain, h.chain, sizeof h.chain[0] * h.chain_len);
+    return 0;
+}
+
 int mpcr_file_identity(const char *path, int state, struct mpcr_file_id *id, char *why, size_t cap)
 {
     /* O_NONBLOCK: a FIFO put in an image's place must not hold us */
@@ -362,6 +380,26 @@ int mpcr_generation_verify(const char *dir, unsigned long gen, struct mpcr_manif
                          "says %" PRIu64 " bytes, %08x)",
                          path, got.size, got.crc, want->size, want->crc);
                 goto refused;
+            }
+            /* An increment: every generation it refers to must be whole too,
+             * of the same job (the restorer checks their data). */
+            uint64_t chain[MPCR_MAX_CHAIN];
+            uint32_t n = 0;
+            if (!k && mpcr_image_chain(path, chain, &n, why, cap)) goto refused;
+            for (uint32_t i = 0; i < n; i++) {
+                struct mpcr_manifest bm;
+                char bwhy[MPCR_WHY_MAX];
+                if (chain[i] >= gen || mpcr_generation_verify(dir, (unsigned long)chain[i], &bm, bwhy, sizeof bwhy)) {
+                    snprintf(why, cap, "%s refers to gen-%" PRIu64 ", which cannot be used: %s", path, chain[i],
+                             chain[i] >= gen ? "not an earlier generation" : bwhy);
+                    goto refused;
+                }
+                int other = bm.job != m->job;
+                mpcr_manifest_free(&bm);
+                if (other) {
+                    snprintf(why, cap, "%s refers to gen-%" PRIu64 ", of another job", path, chain[i]);
+                    goto refused;
+                }
             }
         }
     return 0;

@@ -52,6 +52,12 @@ uint64_t mpcr_new_job_id(void);
 int mpcr_manifest_write(const char *dir, uint64_t job, unsigned long gen, int nranks,
                         const char *mpi, char *why, size_t cap);
 
+/* The earlier generations an image refers to (an increment's chain,
+ * docs/incremental.md), read from its header (checked by its checksum):
+ * how many (0 for a full image) into *n, their numbers into chain (room for
+ * MPCR_MAX_CHAIN); 0, or -1 with why. */
+int mpcr_image_chain(const char *path, uint64_t *chain, uint32_t *n, char *why, size_t cap);
+
 /* Reads and checks gen-K/manifest of dir into m (files malloc'ed; free
  * them with mpcr_manifest_free). Every line must be one of the format's,
  * the generation the directory's, each rank's files listed once. 0, or -1

@@ -305,6 +305,7 @@ static int write_image(const char *path, uint64_t gen, int fork_how)
     if (s == MAP_FAILED) return mpcr_fail(-errno, "no memory for the checkpoint: %s", mpcr_strerror(errno));
     s->strings_len = 1;
     s->out.fd = -1;
+    mpcr_incr_check();
     int rc = mpcr_proc_refuse(s);
     for (int i = 0; !rc && i < mpcr_nthr; i++)
         if (!mpcr_thr[i].gone && !mpcr_thr[i].tid_field_ok)
@@ -323,9 +324,14 @@ static int write_image(const char *path, uint64_t gen, int fork_how)
     }
     if (!rc) rc = mpcr_mem_read_maps(s);
     if (!rc) rc = mpcr_mem_plan(s);
+    /* Changed pages found and their tracking reset here, with every thread
+     * stopped and before the fork: what the process writes from now on is
+     * the next checkpoint's (incr.c). */
+    if (!rc) rc = mpcr_incr_plan(s, gen, ckpt_dir, rank);
     pid_t writer = !rc && fork_how ? fork_writer(s, gen, fork_how) : -1;
     if (writer > 0) rc = 2;
     else if (!rc) rc = finish_image(s, gen, getpid());
+    mpcr_incr_done(s, rc == 0 || rc == 2); /* a forked writer's failure is found at the next checkpoint */
     if (rc < 0) mpcr_atomic_abort(&s->out); /* the temporary, if still open */
     else if (s->out.fd >= 0) close(s->out.fd); /* a forked writer publishes it */
     munmap(s, sizeof *s);
@@ -346,6 +352,7 @@ static void die_after_restart(const char *what)
 static int after_restart(struct mpcr_handoff *h)
 {
     mpcr_thr_restore(&mpcr_thr[0], 1);
+    mpcr_incr_forget(); /* the holder map and the tracking descriptor were never saved */
     if (h->magic != MPCR_HANDOFF_MAGIC) die_after_restart("bad hand-off block");
     if (mpcr_signals_restore(h)) die_after_restart("signals");
     if (mpcr_files_restore(h)) die_after_restart("files");
@@ -517,6 +524,8 @@ int mpcr_engine_init(void)
     if (job) job_id = strtoull(job, NULL, 16);
     const char *stop = getenv("MPCR_TEST_WRITER_STOP");
     writer_stops = stop && !strcmp(stop, "1");
+    const char *every = getenv("MPCR_FULL_EVERY"), *incr = getenv("MPCR_INCR");
+    mpcr_incr_init(incr && !strcmp(incr, "0") ? 1 : every ? atoi(every) : 8);
     find_tid_offset();
     mpcr_proc_init();
     mpcr_locks_init();

@@ -16,9 +16,10 @@
 
 #define MPCR_IMG_MAGIC "MPCRIMG1"
 #define MPCR_IMG_FOOTER_MAGIC "MPCREND1"
-#define MPCR_IMG_VERSION 3
+#define MPCR_IMG_VERSION 4
 #define MPCR_IMG_HEADER_SIZE 4096
 #define MPCR_PAGE 4096ul
+#define MPCR_MAX_CHAIN 64 /* generations an increment may refer to (--full-every at most this) */
 
 /* The restorer's own zone: its text, data, stacks and scratch live here, and
  * an image that uses any of it cannot be restored. The restarted engine
@@ -81,6 +82,13 @@ struct mpcr_img_header {
     uint32_t header_crc;   /* CRC32C of the 4096 header bytes with this field 0 */
     uint32_t pad;
     uint64_t job_id;       /* the job's identity, drawn at `mpcr run` (0: an API image) */
+    /* Incremental images (docs/incremental.md). A full image has chain_len 0;
+     * an increment's extents of kind MPCR_EXT_REF name an index into chain[]. */
+    uint32_t track;        /* how changed pages were found: MPCR_TRACK_* */
+    uint32_t why_full;     /* for a full image: MPCR_FULL_* (why not an increment) */
+    uint32_t chain_len;    /* generations this image refers to */
+    uint32_t pad2;
+    uint64_t chain[MPCR_MAX_CHAIN]; /* their numbers, oldest (the full image) first */
 };
 _Static_assert(sizeof(struct mpcr_img_header) <= MPCR_IMG_HEADER_SIZE, "header too large");
 
@@ -122,14 +130,32 @@ struct mpcr_img_region {
     uint32_t path_str, path_len;     /* in the string table; 0 len: none */
 };
 
+enum mpcr_track { MPCR_TRACK_NONE, MPCR_TRACK_UFFD_WP };
+enum mpcr_why_full {
+    MPCR_FULL_INCREMENT,   /* not full: an increment */
+    MPCR_FULL_OFF,         /* not asked: an API image, MPCR_INCR=0, --full-every 1 */
+    MPCR_FULL_NO_TRACKING, /* the kernel offers no change tracking (userfaultfd WP_ASYNC, PAGEMAP_SCAN) */
+    MPCR_FULL_FIRST,       /* the first of this run (or since a restart, or since tracking was lost) */
+    MPCR_FULL_EVERY,       /* the chain reached --full-every */
+    MPCR_FULL_BASE_GONE,   /* a generation of the chain is missing or incomplete */
+    MPCR_FULL_COUNT
+};
+
 /* A region's data stream is a list of extents ended by page == ~0: each says
  * `count` pages from page index `page` of the region are zero (no bytes
- * follow) or are stored (count*4096 bytes follow). Pages in no extent were
+ * follow), stored (count*4096 bytes follow), or, in an increment, as the
+ * image of generation chain[index] holds them at the same addresses (no
+ * bytes follow; kind MPCR_EXT_REF | index << 8). Pages in no extent were
  * not present: untouched anonymous memory or unchanged file pages. */
+#define MPCR_EXT_DATA 0u
+#define MPCR_EXT_ZERO 1u
+#define MPCR_EXT_REF 2u
+#define MPCR_EXT_KIND(k) ((k) & 0xffu)
+#define MPCR_EXT_INDEX(k) ((k) >> 8)
 struct mpcr_img_extent {
     uint64_t page;
     uint32_t count;
-    uint32_t zero;
+    uint32_t zero; /* the kind: MPCR_EXT_DATA (0), MPCR_EXT_ZERO (1), MPCR_EXT_REF | index << 8 */
 };
 
 struct mpcr_img_file {

@@ -37,6 +37,17 @@ struct mpcr_thr {
     int gone;         /* it exited before it could stop: not in the image */
 };
 
+/* A run of pages of one region in an incremental plan (incr.c): stored
+ * (MPCR_EXT_DATA) or as an earlier generation holds them (MPCR_EXT_REF | i << 8). */
+struct mpcr_run {
+    uint64_t page; /* index in the region */
+    uint32_t count;
+    uint32_t kind;
+};
+struct mpcr_scan_entry { /* PAGEMAP_SCAN's struct page_region */
+    uint64_t start, end, categories;
+};
+
 /* Working memory of one checkpoint, mapped when it starts and unmapped when
  * it ends; never part of an image. */
 struct mpcr_scratch {
@@ -59,6 +70,17 @@ struct mpcr_scratch {
     uint64_t writeback_from;       /* the disk was started on bytes before this */
     uint32_t crc;                  /* running CRC32C of the current stream */
     struct mpcr_img_header hdr;
+    /* The incremental plan (incr.c): with `planned`, region i's pages are
+     * runs[run_first[i] .. run_first[i+1]) when tracked[i]; other regions
+     * are written as before. runs is a mapping of its own (runs_len bytes). */
+    int planned, incr_touched;
+    uint64_t gen;
+    struct mpcr_run *runs;
+    size_t nruns, runs_cap, runs_len;
+    uint32_t cur_region;
+    uint32_t run_first[MPCR_MAX_REGIONS + 1];
+    unsigned char tracked[MPCR_MAX_REGIONS];
+    struct mpcr_scan_entry scan[1024];
 };
 
 extern struct mpcr_thr mpcr_thr[MPCR_MAX_THREADS];
@@ -98,6 +120,21 @@ int mpcr_mem_forkable(struct mpcr_scratch *s);  /* 1: a forked copy may write th
 int mpcr_mem_use_snapshots(void);               /* in the copy: those copies replace the shared memory */
 void mpcr_mem_drop_snapshots(void);             /* in the process, after the fork */
 int mpcr_mem_dump(struct mpcr_scratch *s);      /* the streams, filling data_* */
+
+/* Incremental images (incr.c). init: MPCR_FULL_EVERY at start-up. plan:
+ * after mpcr_mem_plan, while every thread is stopped and before any fork:
+ * finds the changed pages, resets the tracking, fills the plan and the
+ * header's track, why_full, chain (gen 0, an API image: nothing, a full
+ * image). done: the image is written or handed to a forked writer (ok), or
+ * failed. area: the holder map's mapping, never in an image. forget: after
+ * a restart (none of it was restored). */
+void mpcr_incr_init(int full_every);
+int mpcr_incr_plan(struct mpcr_scratch *s, uint64_t gen, const char *dir, unsigned rank);
+void mpcr_incr_done(struct mpcr_scratch *s, int ok);
+void mpcr_incr_area(uintptr_t *start, uintptr_t *end);
+void mpcr_incr_forget(void);
+/* Before the descriptors are listed: the tracking descriptor is still ours. */
+void mpcr_incr_check(void);
 
 /* Process state (proc.c, files.c, signals.c). */
 int mpcr_proc_refuse(struct mpcr_scratch *s); /* children, timers: refuse */

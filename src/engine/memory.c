@@ -37,6 +37,9 @@ static int next_excluded(const struct mpcr_scratch *s, uintptr_t start, uintptr_
     int found = 0;
     uintptr_t ss = (uintptr_t)s, se = ss + ((sizeof *s + MPCR_PAGE - 1) & ~(MPCR_PAGE - 1));
     if (ss < end && se > start) *xs = ss, *xe = se, found = 1;
+    uintptr_t hs, he; /* the holder map of incremental images */
+    mpcr_incr_area(&hs, &he);
+    if (hs < end && he > start && (!found || hs < *xs)) *xs = hs, *xe = he, found = 1;
     for (int i = 0; i < mpcr_nexclude; i++)
         if (mpcr_exclude[i].start < end && mpcr_exclude[i].end > start && (!found || mpcr_exclude[i].start < *xs))
             *xs = mpcr_exclude[i].start, *xe = mpcr_exclude[i].end, found = 1;
@@ -215,6 +218,45 @@ static int dump_run(struct mpcr_scratch *s, int memfd, const struct mpcr_img_reg
     return 0;
 }
 
+static int end_stream(struct mpcr_scratch *s, struct mpcr_img_region *r, uint64_t zero_start, uint64_t zero_count)
+{
+    int rc = 0;
+    if (zero_count) rc = put_extent(s, zero_start, (uint32_t)zero_count, 1, 0);
+    if (rc) return rc;
+    struct mpcr_img_extent end = {~0ull, 0, 0};
+    if ((rc = mpcr_w_put(s, &end, sizeof end))) return rc;
+    r->data_len = s->off - r->data_off;
+    r->data_crc = s->crc;
+    return 0;
+}
+
+/* Region i as the incremental plan says (incr.c): its stored runs read
+ * now, from this copy of the memory, the others referred to the
+ * generation that holds them. */
+static int dump_planned(struct mpcr_scratch *s, int memfd, uint32_t i)
+{
+    struct mpcr_img_region *r = &s->regions[i];
+    r->data_off = s->off;
+    s->crc = 0;
+    uint64_t zero_start = 0, zero_count = 0;
+    for (uint32_t j = s->run_first[i]; j < s->run_first[i + 1]; j++) {
+        const struct mpcr_run *run = &s->runs[j];
+        int rc;
+        if (run->kind == MPCR_EXT_DATA) {
+            rc = dump_run(s, memfd, r, run->page, run->count, &zero_start, &zero_count);
+        } else {
+            rc = zero_count ? put_extent(s, zero_start, (uint32_t)zero_count, 1, 0) : 0;
+            zero_count = 0;
+            if (!rc) {
+                struct mpcr_img_extent e = {run->page, run->count, run->kind};
+                rc = mpcr_w_put(s, &e, sizeof e);
+            }
+        }
+        if (rc) return rc;
+    }
+    return end_stream(s, r, zero_start, zero_count);
+}
+
 static int dump_region(struct mpcr_scratch *s, int memfd, int pmfd, struct mpcr_img_region *r)
 {
     uint64_t npages = (r->end - r->start) / MPCR_PAGE;
@@ -254,14 +296,7 @@ static int dump_region(struct mpcr_scratch *s, int memfd, int pmfd, struct mpcr_
             i = j;
         }
     }
-    int rc = 0;
-    if (zero_count) rc = put_extent(s, zero_start, (uint32_t)zero_count, 1, 0);
-    if (rc) return rc;
-    struct mpcr_img_extent end = {~0ull, 0, 0};
-    if ((rc = mpcr_w_put(s, &end, sizeof end))) return rc;
-    r->data_len = s->off - r->data_off;
-    r->data_crc = s->crc;
-    return 0;
+    return end_stream(s, r, zero_start, zero_count);
 }
 
 int mpcr_mem_plan(struct mpcr_scratch *s)
@@ -397,7 +432,8 @@ int mpcr_mem_dump(struct mpcr_scratch *s)
     int pmfd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     int rc = 0;
     if (memfd < 0 || pmfd < 0) rc = mpcr_fail(-errno, "opening /proc/self/mem or pagemap: %s", mpcr_strerror(errno));
-    for (uint32_t i = 0; !rc && i < s->nregions; i++) rc = dump_region(s, memfd, pmfd, &s->regions[i]);
+    for (uint32_t i = 0; !rc && i < s->nregions; i++)
+        rc = s->planned && s->tracked[i] ? dump_planned(s, memfd, i) : dump_region(s, memfd, pmfd, &s->regions[i]);
     if (memfd >= 0) close(memfd);
     if (pmfd >= 0) close(pmfd);
     return rc;

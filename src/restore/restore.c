@@ -38,6 +38,7 @@
 static struct mpcr_handoff handoff;
 static uint64_t alloc_next = ALLOC_BASE;
 static int img = -1;
+static const char *mpcr_image_path;
 static uint64_t img_size;
 
 #ifdef MPCR_RESTORE_FENCED
@@ -114,6 +115,10 @@ static const struct mpcr_img_header *check_header(void)
     h->header_crc = 0;
     if (mpcr_crc32c(0, block, sizeof block) != crc) die(1, "the image header is corrupt (checksum mismatch)", (char *)0);
     h->header_crc = crc;
+    if (h->chain_len > MPCR_MAX_CHAIN)
+        die(1, "the image refers to ", dec(h->chain_len), " earlier generations, more than ", dec(MPCR_MAX_CHAIN),
+            " (corrupt image)", (char *)0);
+    mpcr_chain_len = h->chain_len;
     if (h->page_size != MPCR_PAGE)
         die(1, "the image's page size is ", dec(h->page_size), ", not ", dec(MPCR_PAGE), (char *)0);
     if (h->total_len != img_size)
@@ -190,12 +195,20 @@ static int map_region(const struct mpcr_img_region *r, uint32_t i, const char *s
 
 /* Reads region r's data stream once: checks it and, when r is mapped, fills
  * it and gives it its protection. `code` is the exit status of a mismatch. */
-static void load_region(const struct mpcr_img_region *r, int placed, int code)
+static void protect(const struct mpcr_img_region *r)
+{
+    if (r->kind != MPCR_R_FILE_SHARED && r->prot != (PROT_READ | PROT_WRITE))
+        sc(mprotect, r->start, r->end - r->start, r->prot);
+}
+
+/* An increment's regions keep their write access until the pages it refers
+ * to in earlier generations are in (chain.c): protected afterwards. */
+static void load_region(const struct mpcr_img_header *h, const struct mpcr_img_region *r, uint32_t i, int placed, int code)
 {
     int fill = placed && r->kind != MPCR_R_FILE_SHARED;
-    uint32_t crc = r->data_len ? mpcr_restore_stream(img, r, fill) : 0;
+    uint32_t crc = r->data_len ? mpcr_restore_stream(img, r, i, fill) : 0;
     if (crc != r->data_crc) die(code, "the data of region ", hex(r->start), " is corrupt (checksum mismatch)", (char *)0);
-    if (fill && r->prot != (PROT_READ | PROT_WRITE)) sc(mprotect, r->start, r->end - r->start, r->prot);
+    if (fill && !h->chain_len) protect(r);
 }
 
 static void check_regions(const struct mpcr_img_header *h, const struct mpcr_img_region *r, const char *str)
@@ -247,8 +260,12 @@ static void load_regions(const struct mpcr_img_header *h, const struct mpcr_img_
 {
     for (uint32_t i = 0; i < h->table[MPCR_T_REGIONS].count; i++) {
         placed[i] = !check_only && map_region(&r[i], i, str, 1);
-        load_region(&r[i], placed[i], 1);
+        load_region(h, &r[i], i, placed[i], 1);
     }
+    mpcr_chain_apply(h, r, mpcr_image_path, !check_only, 1);
+    if (h->chain_len)
+        for (uint32_t i = 0; i < h->table[MPCR_T_REGIONS].count; i++)
+            if (placed[i]) protect(&r[i]);
     mpcr_restore_stream_done();
 }
 
@@ -394,6 +411,7 @@ void restore_main(long *sp)
                                                      : " is not a regular file, so not an image",
             (char *)0);
     mpcr_image_named = path;
+    mpcr_image_path = path;
     sc(fadvise64, img, 0, 0, POSIX_FADV_SEQUENTIAL); /* a larger read-ahead: the data is read in order */
     const struct mpcr_img_header *h = check_header();
     struct own_maps m;
@@ -456,8 +474,13 @@ void restore_main(long *sp)
 
     const struct mpcr_img_region *r = t[MPCR_T_REGIONS];
     for (uint32_t i = 0; i < h->table[MPCR_T_REGIONS].count; i++)
-        if (!placed[i] && map_region(&r[i], i, str, 0)) load_region(&r[i], 1, 127);
+        if (!placed[i] && map_region(&r[i], i, str, 0)) load_region(h, &r[i], i, 1, 127);
+    mpcr_chain_apply(h, r, mpcr_image_path, 1, 127);
+    if (h->chain_len)
+        for (uint32_t i = 0; i < h->table[MPCR_T_REGIONS].count; i++)
+            if (!placed[i]) protect(&r[i]);
     mpcr_restore_stream_done();
+    mpcr_chain_close();
     set_mm(h);
     sc(close, img);
 

@@ -17,7 +17,35 @@ void *zalloc(size_t len);
 
 /* stream.c: reads region r's data stream from the image once and returns its
  * CRC32C; with place, also puts its pages at their (mapped) addresses. */
-uint32_t mpcr_restore_stream(int img, const struct mpcr_img_region *r, int place);
+uint32_t mpcr_restore_stream(int img, const struct mpcr_img_region *r, uint32_t index, int place);
+
+/* Incremental images (chain.c, docs/incremental.md). A ref: pages
+ * [start, end) of the image's region `region` are as generation chain[index]
+ * holds them; `covered` counts the pages found there so far. */
+struct mpcr_ref {
+    uint64_t start, end, covered;
+    uint32_t index, region, kind;
+    int place;    /* its region is mapped: put the pages there (else only check them) */
+    int use_uffd;
+};
+extern uint32_t mpcr_chain_len; /* of the image being restored */
+/* stream.c met a ref extent of region `region` (of kind `kind`; mapped: place). */
+void mpcr_chain_ref(uint32_t region, uint32_t kind, uint64_t start, uint64_t len, uint32_t index, int place);
+/* Puts (fill) or checks the pages of the refs met since the last call,
+ * reading each generation they name once (its regions that hold them),
+ * checked against the image (same job, rank, its generation) and by its
+ * checksums; refuses (exit code) naming the file. own: the image's regions;
+ * image: its path. */
+void mpcr_chain_apply(const struct mpcr_img_header *h, const struct mpcr_img_region *own, const char *image, int fill,
+                      int code);
+void mpcr_chain_close(void);
+/* stream.c, for chain.c: a base region's stream, placing what refs[0..n)
+ * of `index` want (refs sorted, apart); returns its CRC32C. */
+uint32_t mpcr_restore_stream_refs(int img, const struct mpcr_img_region *src, int fill, struct mpcr_ref *refs,
+                                  uint64_t nrefs, uint32_t index);
+/* userfaultfd (MISSING) over a range the refs fill: 1 when registered. */
+int mpcr_restore_uffd_register(uint64_t start, uint64_t len);
+void mpcr_restore_uffd_unregister(uint64_t start, uint64_t len);
 /* Ends the helper thread (for good) and closes userfaultfd (until needed again). */
 void mpcr_restore_stream_done(void);
 /* MPCR_RESTORE_SIMPLE=1: one thread and plain copies, as where the kernel has

@@ -257,14 +257,95 @@ static void place(struct reader *rd, int use_uffd, uint64_t at, uint64_t n, cons
     if (n >= OWN_JOB_MIN) publish();
 }
 
-uint32_t mpcr_restore_stream(int img, const struct mpcr_img_region *r, int fill)
+int mpcr_restore_uffd_register(uint64_t start, uint64_t len)
+{
+    if (uffd_open() < 0) return 0;
+    struct uffdio_register reg = {.range = {.start = start, .len = len}, .mode = UFFDIO_REGISTER_MODE_MISSING};
+    return sc(ioctl, uffd, UFFDIO_REGISTER, &reg) == 0;
+}
+
+void mpcr_restore_uffd_unregister(uint64_t start, uint64_t len)
+{
+    drain();
+    struct uffdio_range range = {.start = start, .len = len};
+    if (uffd >= 0) sc(ioctl, uffd, UFFDIO_UNREGISTER, &range);
+}
+
+static struct reader open_stream(int img, const struct mpcr_img_region *r)
 {
     static unsigned char *buf;
     if (!buf) {
         buf = zalloc(BUF_CAP);
         mpcr_crc32c_init();
+    }
+    return (struct reader){.fd = img, .buf = buf, .off = r->data_off, .end = r->data_off + r->data_len};
+}
+
+static void check_extent(const struct mpcr_img_extent *e, const struct mpcr_img_region *r)
+{
+    uint64_t len = r->end - r->start, bytes = (uint64_t)e->count * MPCR_PAGE;
+    if (e->page >= len / MPCR_PAGE || bytes > len - e->page * MPCR_PAGE)
+        die(1, "an extent lies outside region ", hex(r->start), " (corrupt image)", (char *)0);
+}
+
+/* Reads and checksums n bytes of the stream without keeping them. */
+static void skip(struct reader *rd, uint64_t n, const struct mpcr_img_region *r)
+{
+    for (uint64_t k; n; n -= k) {
+        k = n < CHUNK ? n : CHUNK;
+        take(rd, k, r);
+    }
+}
+
+uint32_t mpcr_restore_stream_refs(int img, const struct mpcr_img_region *src, int fill, struct mpcr_ref *refs,
+                                  uint64_t nrefs, uint32_t index)
+{
+    struct reader rd = open_stream(img, src);
+    while (rd.off < rd.end || rd.head < rd.tail) {
+        struct mpcr_img_extent e;
+        memcpy(&e, take(&rd, sizeof e, src), sizeof e);
+        if (e.page == ~0ull) break;
+        check_extent(&e, src);
+        uint32_t kind = MPCR_EXT_KIND(e.zero);
+        if (kind > MPCR_EXT_REF || (kind != MPCR_EXT_REF && MPCR_EXT_INDEX(e.zero)))
+            die(1, "an extent of region ", hex(src->start), " is of an unknown kind (corrupt image)", (char *)0);
+        uint64_t a = src->start + e.page * MPCR_PAGE, b = a + (uint64_t)e.count * MPCR_PAGE, pos = a;
+        if (kind == MPCR_EXT_REF) continue; /* an older generation's: nothing here for a newer one */
+        /* the first ref that ends after a (refs are sorted and apart) */
+        uint64_t lo = 0, hi = nrefs;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            if (refs[mid].end <= a) lo = mid + 1;
+            else hi = mid;
         }
-    struct reader rd = {.fd = img, .buf = buf, .off = r->data_off, .end = r->data_off + r->data_len};
+        for (uint64_t k = lo; k < nrefs && refs[k].start < b; k++) {
+            struct mpcr_ref *f = &refs[k];
+            if (f->index != index) continue;
+            uint64_t from = f->start > a ? f->start : a, to = f->end < b ? f->end : b;
+            f->covered += (to - from) / MPCR_PAGE;
+            if (kind == MPCR_EXT_ZERO) {
+                if (fill && f->place && f->kind == MPCR_R_FILE_PRIVATE) memset((void *)from, 0, to - from);
+                continue;
+            }
+            skip(&rd, from - pos, src);
+            for (uint64_t at = from, n; at < to; at += n) {
+                n = to - at < CHUNK ? to - at : CHUNK;
+                if (fill && f->place) place(&rd, f->use_uffd, at, n, src);
+                else take(&rd, n, src);
+            }
+            pos = to;
+        }
+        if (kind == MPCR_EXT_DATA) skip(&rd, b - pos, src);
+    }
+    drain();
+    if (rd.head != rd.tail || rd.off != rd.end)
+        die(1, "the data of region ", hex(src->start), " has bytes after its end mark (corrupt image)", (char *)0);
+    return rd.crc;
+}
+
+uint32_t mpcr_restore_stream(int img, const struct mpcr_img_region *r, uint32_t index, int fill)
+{
+    struct reader rd = open_stream(img, r);
     uint64_t len = r->end - r->start;
     int use_uffd = 0;
     struct uffdio_range range = {.start = r->start, .len = len};
@@ -277,10 +358,19 @@ uint32_t mpcr_restore_stream(int img, const struct mpcr_img_region *r, int fill)
         memcpy(&e, take(&rd, sizeof e, r), sizeof e);
         if (e.page == ~0ull) break;
         uint64_t bytes = (uint64_t)e.count * MPCR_PAGE;
-        if (e.page >= len / MPCR_PAGE || bytes > len - e.page * MPCR_PAGE)
-            die(1, "an extent lies outside region ", hex(r->start), " (corrupt image)", (char *)0);
+        check_extent(&e, r);
         uint64_t at = r->start + e.page * MPCR_PAGE;
-        if (e.zero) {
+        uint32_t kind = MPCR_EXT_KIND(e.zero);
+        if (kind == MPCR_EXT_REF) { /* an increment's: the pages are in an earlier generation (chain.c) */
+            if (MPCR_EXT_INDEX(e.zero) >= mpcr_chain_len)
+                die(1, "an extent of region ", hex(r->start), " refers to generation ", dec(MPCR_EXT_INDEX(e.zero)),
+                    " of a chain of ", dec(mpcr_chain_len), " (corrupt image)", (char *)0);
+            mpcr_chain_ref(index, r->kind, at, bytes, MPCR_EXT_INDEX(e.zero), fill);
+            continue;
+        }
+        if (kind > MPCR_EXT_ZERO || MPCR_EXT_INDEX(e.zero))
+            die(1, "an extent of region ", hex(r->start), " is of an unknown kind (corrupt image)", (char *)0);
+        if (kind == MPCR_EXT_ZERO) {
             /* Fresh anonymous memory is zero already; a file's page is not. */
             if (fill && r->kind == MPCR_R_FILE_PRIVATE) memset((void *)at, 0, bytes);
             continue;

@@ -46,6 +46,8 @@ static const struct mutate_field header_fields[] = {
     F(struct mpcr_img_header, total_len),      F(struct mpcr_img_header, umask),
     F(struct mpcr_img_header, rlimit[7][0]),   F(struct mpcr_img_header, itimer[0][1]),
     F(struct mpcr_img_header, sig_pending),    F(struct mpcr_img_header, job_id),
+    F(struct mpcr_img_header, track),          F(struct mpcr_img_header, why_full),
+    F(struct mpcr_img_header, chain_len),      F(struct mpcr_img_header, chain[0]),
 };
 static const struct mutate_field thread_fields[] = {
     F(struct mpcr_img_thread, ctx.rsp), F(struct mpcr_img_thread, ctx.rip),
@@ -149,7 +151,7 @@ static void mutate_extent(struct mutate_rng *g, unsigned char *img, size_t size,
         memcpy(&e, img + off, sizeof e);
         at[nat++] = off;
         if (e.page == ~0ull) break;
-        off += sizeof e + (e.zero ? 0 : (uint64_t)e.count * MPCR_PAGE);
+        off += sizeof e + (e.zero != MPCR_EXT_DATA ? 0 : (uint64_t)e.count * MPCR_PAGE); /* zero, ref: no bytes */
     }
     if (!nat) return;
     static const struct mutate_field ext[] = {F(struct mpcr_img_extent, page),
@@ -212,7 +214,27 @@ static struct mpcr_img_region *file_region(unsigned char *img, size_t size, uint
     return NULL;
 }
 
+/* The first extent of the first region with pages; NULL when none. */
+static struct mpcr_img_extent *first_extent(unsigned char *img, size_t size)
+{
+    const struct mpcr_img_table *rt = &header(img)->table[MPCR_T_REGIONS];
+    if (!inside(rt->off, rt->len, size)) return NULL;
+    for (uint64_t at = rt->off; at + sizeof(struct mpcr_img_region) <= rt->off + rt->len;
+         at += sizeof(struct mpcr_img_region)) {
+        struct mpcr_img_region r;
+        memcpy(&r, img + at, sizeof r);
+        if (r.data_len > sizeof(struct mpcr_img_extent) && inside(r.data_off, r.data_len, size) && r.data_off % 8 == 0 &&
+            ((struct mpcr_img_extent *)(img + r.data_off))->page != ~0ull) /* not just the end mark */
+            return (struct mpcr_img_extent *)(img + r.data_off);
+    }
+    return NULL;
+}
+
 enum pinned {
+    CHAIN_TOO_LONG,   /* an increment's chain longer than MPCR_MAX_CHAIN */
+    REF_NO_CHAIN,     /* a ref extent in a full image */
+    REF_BASE_MISSING, /* a ref to a generation whose image is not there */
+    EXTENT_KIND,      /* an extent of no known kind */
     PAGE_SIZE_1,
     START_CODE_1,
     START_CODE_BELOW,
@@ -226,7 +248,21 @@ static int pin(int c, unsigned char *img, size_t len, size_t *size, char *what, 
 {
     struct mpcr_img_header *h = header(img);
     *size = len;
+    struct mpcr_img_extent *e = first_extent(img, len);
     switch ((enum pinned)c) {
+    case CHAIN_TOO_LONG:
+        snprintf(what, cap, "header chain_len = %d (was %u)", MPCR_MAX_CHAIN + 1, h->chain_len);
+        h->chain_len = MPCR_MAX_CHAIN + 1;
+        return 0;
+    case REF_NO_CHAIN:
+    case REF_BASE_MISSING:
+    case EXTENT_KIND:
+        if (!e) return snprintf(what, cap, "no region has data"), -1;
+        if (c == REF_BASE_MISSING) h->chain_len = 1, h->chain[0] = h->generation + 1000;
+        snprintf(what, cap, "first extent's kind = %#x (was %#x)%s", c == EXTENT_KIND ? 3u : MPCR_EXT_REF, e->zero,
+                 c == REF_NO_CHAIN ? ", a ref in a full image" : c == REF_BASE_MISSING ? ", a ref to a missing generation" : "");
+        e->zero = c == EXTENT_KIND ? 3u : MPCR_EXT_REF;
+        return 0;
     case PAGE_SIZE_1:
         snprintf(what, cap, "header page_size = 1 (was %llu)", (unsigned long long)h->page_size);
         h->page_size = 1;
