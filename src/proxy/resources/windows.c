@@ -189,17 +189,17 @@ int windows_memory(uint32_t win, uint64_t length, int *fd, uint64_t *offset)
     }
     m->fd = f;
     if ((rc = map_attach(m))) {
-        windows_release(at);
+        windows_release(win, at);
         return rc;
     }
     *fd = f, *offset = at;
     return MPI_SUCCESS;
 }
 
-int windows_release(uint64_t offset)
+int windows_release(uint32_t win, uint64_t offset)
 {
     struct wmem *m = find(offset);
-    if (!m) return MPI_ERR_ARG;
+    if (!m || m->win != win) return MPI_ERR_ARG;
     if (m->attached) MPI_Win_detach(real, reserve + m->offset);
     mmap(reserve + m->offset, m->length, PROT_NONE,
          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
@@ -287,7 +287,7 @@ static void resume(void)
         struct wmem *m = &table[i];
         if (m->attached) continue;
         if (m->fd < 0) {
-            windows_release(m->offset);
+            windows_release(m->win, m->offset);
             continue;
         }
         if (real == MPI_WIN_NULL || map_attach(m)) {

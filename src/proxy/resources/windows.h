@@ -32,8 +32,10 @@ MPI_Aint windows_base(int r);
 /* A new memfd of `length` bytes (whole pages) for window `win`, mapped at
  * a free offset and attached: its descriptor and offset. An MPI error class. */
 int windows_memory(uint32_t win, uint64_t length, int *fd, uint64_t *offset);
-/* The memory at offset detached, unmapped, forgotten. An MPI error class. */
-int windows_release(uint64_t offset);
+/* The memory at offset detached, unmapped, forgotten: MPI_ERR_ARG unless it
+ * is window win's (a library that asks again after a restart lets go of
+ * what it may have been given by a call served twice). An MPI error class. */
+int windows_release(uint32_t win, uint64_t offset);
 /* A restart's hand-over (shared.c gives it what carries MPCR_WIN_HANDOVER):
  * the memfd of a window the state file named. 0, or -1 (not named so). */
 int windows_accept(int fd, uint64_t offset, uint64_t length);
