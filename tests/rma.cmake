@@ -57,4 +57,14 @@ if(TARGET mpcr-proxy-openmpi)
         "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
 
+# tests/mpi/win_errhandler.c: a window's error handler (MPI_ERRORS_RETURN, a user handler called by
+# a failing call and by MPI_Win_call_errhandler), MPI_COMM_WORLD's while the window has none (as
+# MPICH). Against native MPICH and under Open MPI's proxy.
+mpi_program(t_win_errhandler mpi/win_errhandler.c)
+mpi_test(mpi.win_errhandler 2 t_win_errhandler)
+if(TARGET mpcr-proxy-openmpi)
+    mpi_test(openmpi.win_errhandler 2 t_win_errhandler)
+    set_property(TEST openmpi.win_errhandler APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+endif()
+
 mpcr_label_family(onesided)

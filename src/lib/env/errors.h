@@ -26,6 +26,8 @@ _Noreturn void mpcr_unsupported_feature(const char *what);
 
 /* Calls e's function with comm and err when e is a user handler (1), else 0. */
 int mpcr_errhandler_call(MPI_Errhandler e, MPI_Comm comm, int err);
+/* The same for a window's handler (MPI_Win_create_errhandler's function). */
+int mpcr_errhandler_call_win(MPI_Errhandler e, MPI_Win win, int err);
 /* The same for a file's handler (MPI_File_create_errhandler's function). */
 int mpcr_errhandler_call_file(MPI_Errhandler e, MPI_File fh, int err);
 /* The largest error code in use (MPI_LASTUSEDCODE). */

@@ -64,6 +64,9 @@ struct mpcr_win {
 };
 
 struct mpcr_win *mpcr_win_get(MPI_Win win); /* NULL when invalid */
+/* Applies w's error handler to error class (or code) err raised by function
+ * fn: returns err (MPI_ERRORS_RETURN, a user handler) or ends the job. */
+int mpcr_win_error(struct mpcr_win *w, int err, const char *fn);
 static inline uint32_t mpcr_win_id(const struct mpcr_win *w)
 {
     return mpcr_obj_index(w);
