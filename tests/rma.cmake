@@ -57,6 +57,26 @@ if(TARGET mpcr-proxy-openmpi)
         "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
 
+# tests/ckpt/ckpt_rma_shared.c: MPI_Win_allocate_shared and MPI_Win_shared_query (parts of other
+# sizes, contiguous), direct stores into the next rank's part, Put, Accumulate and Fetch_and_op,
+# an exclusive lock as a mutex. Against native MPICH (2 and 3 ranks) and under Open MPI's proxy;
+# ckpt.rma_shared_refused: a checkpoint the job survives, its result equal to the native run's,
+# then a restart from it must be refused with a message (not carried across a restart yet).
+add_executable(t_ckpt_rma_shared ckpt/ckpt_rma_shared.c)
+target_link_libraries(t_ckpt_rma_shared PRIVATE PkgConfig::MPICH)
+target_compile_options(t_ckpt_rma_shared PRIVATE -O2)
+set_target_properties(t_ckpt_rma_shared PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+mpi_test(mpi.rma_shared 2 t_ckpt_rma_shared 40 1)
+mpi_test(mpi.rma_shared3 3 t_ckpt_rma_shared 20 1)
+add_test(NAME ckpt.rma_shared_refused COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/restart_refused.sh 2
+    "restart is refused: the program has a shared-memory window" $<TARGET_FILE:t_ckpt_rma_shared> 40 1)
+set_tests_properties(ckpt.rma_shared_refused PROPERTIES
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
+if(TARGET mpcr-proxy-openmpi)
+    mpi_test(openmpi.rma_shared 2 t_ckpt_rma_shared 40 1)
+    set_property(TEST openmpi.rma_shared APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+endif()
+
 # tests/mpi/win_errhandler.c: a window's error handler (MPI_ERRORS_RETURN, a user handler called by
 # a failing call and by MPI_Win_call_errhandler), MPI_COMM_WORLD's while the window has none (as
 # MPICH). Against native MPICH and under Open MPI's proxy.

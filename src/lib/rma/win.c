@@ -32,6 +32,7 @@ static void destroy(void *obj)
 {
     struct mpcr_win *w = obj;
     mpcr_win_detach_all(w);
+    if (w->flavor == MPI_WIN_FLAVOR_SHARED && w->mem) mpcr_win_shared_freed();
     mpcr_win_mem_release(w);
     if (w->comm) mpcr_comm_release(w->comm);
     if (w->info != MPI_INFO_NULL) mpcr_impl_Info_free(&w->info);
@@ -65,11 +66,18 @@ static int make(void **base, MPI_Count size, MPI_Count disp_unit, MPI_Info info,
         /* a created window's memory stays the program's: the public copy is ours */
         w->model = flavor == MPI_WIN_FLAVOR_CREATE ? MPI_WIN_SEPARATE : MPI_WIN_UNIFIED;
         /* a dynamic window's: its control page only (the lock word) */
-        err = mpcr_win_mem_make(w, (uint64_t)size);
+        if (flavor != MPI_WIN_FLAVOR_SHARED) err = mpcr_win_mem_make(w, (uint64_t)size);
     }
+    struct mpcr_win_peer mine = {0};
+    if (flavor == MPI_WIN_FLAVOR_SHARED) /* collective: every member, whatever it got */
+        err = mpcr_win_shared_make(w, (uint64_t)size, comm, err, &mine);
+    else if (!err)
+        mine = (struct mpcr_win_peer){w->offset, (uint64_t)size, 0, mpcr_win_mem_lock_word(w)};
+    mine.disp_unit = (int64_t)disp_unit;
     if (!err) {
         w->base = flavor == MPI_WIN_FLAVOR_CREATE    ? *base
                   : flavor == MPI_WIN_FLAVOR_DYNAMIC ? MPI_BOTTOM
+                  : flavor == MPI_WIN_FLAVOR_SHARED  ? w->base
                                                      : w->mem;
         if (w->model == MPI_WIN_SEPARATE && size) {
             if (!(w->snap = malloc((size_t)size))) err = MPI_ERR_NO_MEM;
@@ -77,7 +85,6 @@ static int make(void **base, MPI_Count size, MPI_Count disp_unit, MPI_Info info,
                 memcpy(w->mem, w->base, (size_t)size), memcpy(w->snap, w->base, (size_t)size);
         }
     }
-    struct mpcr_win_peer mine = {w->offset, (uint64_t)size, (int64_t)disp_unit};
     /* every member takes part, whatever it got: the result is agreed after */
     int e = mpcr_impl_Allgather(&mine, sizeof mine, mpcr_type_get(MPI_BYTE), w->peers,
                                 sizeof mine, mpcr_type_get(MPI_BYTE), comm);
@@ -105,6 +112,16 @@ int mpcr_impl_Win_allocate(MPI_Count size, MPI_Count disp_unit, MPI_Info info,
     if (!baseptr) return MPI_ERR_ARG;
     void *base = NULL;
     int err = make(&base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_ALLOCATE, win);
+    if (!err) *(void **)baseptr = base;
+    return err;
+}
+
+int mpcr_impl_Win_allocate_shared(MPI_Count size, MPI_Count disp_unit, MPI_Info info,
+                                  struct mpcr_comm *comm, void *baseptr, MPI_Win *win)
+{
+    if (!baseptr) return MPI_ERR_ARG;
+    void *base = NULL;
+    int err = make(&base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_SHARED, win);
     if (!err) *(void **)baseptr = base;
     return err;
 }

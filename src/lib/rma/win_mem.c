@@ -158,7 +158,21 @@ int mpcr_win_target(const struct mpcr_win *w, int r, MPI_Aint disp, uint64_t *at
 
 uint64_t mpcr_win_lock_word(const struct mpcr_win *w, int r)
 {
-    return w->peers[r].offset + length_for(w->peers[r].size) - MPCR_PAGE_SIZE;
+    return w->peers[r].lock;
+}
+
+uint64_t mpcr_win_mem_lock_word(const struct mpcr_win *w)
+{
+    return w->offset + w->mem_len - MPCR_PAGE_SIZE;
+}
+
+void mpcr_win_mem_adopt(struct mpcr_win *w, char *m, uint64_t len, uint64_t offset)
+{
+    sigset_t mask;
+    mpcr_hold_checkpoints(&mask);
+    w->mem = m, w->mem_len = len, w->offset = offset;
+    w->next = wins, wins = w;
+    mpcr_let_checkpoints_in(&mask);
 }
 
 /* Writes n bytes at p to fd from its start: whether all were written. */

@@ -26,6 +26,7 @@
 #include "resource.h"
 #include "shared.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -193,6 +194,35 @@ int windows_memory(uint32_t win, uint64_t length, int *fd, uint64_t *offset)
         return rc;
     }
     *fd = f, *offset = at;
+    return MPI_SUCCESS;
+}
+
+int windows_memory_of(uint32_t win, int32_t pid, int32_t fd, uint64_t length, uint64_t *offset)
+{
+    if (real == MPI_WIN_NULL) return MPI_ERR_UNSUPPORTED_OPERATION;
+    if (!length || length % MPCR_PAGE_SIZE || length > MPCR_WIN_RESERVE) return MPI_ERR_SIZE;
+    uint64_t at;
+    int rc = free_offset(length, &at);
+    if (rc) return rc;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)pid, (int)fd);
+    int f = open(path, O_RDWR | O_CLOEXEC);
+    if (f < 0) return MPI_ERR_RMA_SHARED; /* another host's, or gone */
+    if (!shared_sealed(f, length)) { /* not a window's memfd of that length */
+        close(f);
+        return MPI_ERR_RMA_SHARED;
+    }
+    struct wmem *m = add(win, at, length);
+    if (!m) {
+        close(f);
+        return MPI_ERR_NO_MEM;
+    }
+    m->fd = f;
+    if ((rc = map_attach(m))) {
+        windows_release(win, at);
+        return rc;
+    }
+    *offset = at;
     return MPI_SUCCESS;
 }
 
