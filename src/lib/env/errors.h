@@ -20,6 +20,9 @@ MPI_Errhandler mpcr_world_errhandler(void);
 /* Errors where no communicator is involved use MPI_COMM_WORLD's handler. */
 int mpcr_error_world(int err, const char *fn);
 _Noreturn void mpcr_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Ends the job for error code err of function fn, whose object (a "file",
+ * a "window") has MPI_ERRORS_ARE_FATAL as its handler. */
+_Noreturn void mpcr_fatal_error_of(int err, const char *fn, const char *object);
 /* Ends the job with "mpcr: WHAT is not supported" (a use of a function that
  * mpcr implements only in part). */
 _Noreturn void mpcr_unsupported_feature(const char *what);

@@ -19,7 +19,6 @@
 #include "runtime/handle.h"
 #include "win.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,24 +105,27 @@ int mpcr_impl_Win_create(void *base, MPI_Count size, MPI_Count disp_unit, MPI_In
     return make(&base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_CREATE, win);
 }
 
-int mpcr_impl_Win_allocate(MPI_Count size, MPI_Count disp_unit, MPI_Info info,
-                           struct mpcr_comm *comm, void *baseptr, MPI_Win *win)
+/* A window with memory of its own, returned in *baseptr. */
+static int allocate(MPI_Count size, MPI_Count disp_unit, MPI_Info info, struct mpcr_comm *comm,
+                    void *baseptr, MPI_Win *win, int flavor)
 {
     if (!baseptr) return MPI_ERR_ARG;
     void *base = NULL;
-    int err = make(&base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_ALLOCATE, win);
+    int err = make(&base, size, disp_unit, info, comm, flavor, win);
     if (!err) *(void **)baseptr = base;
     return err;
+}
+
+int mpcr_impl_Win_allocate(MPI_Count size, MPI_Count disp_unit, MPI_Info info,
+                           struct mpcr_comm *comm, void *baseptr, MPI_Win *win)
+{
+    return allocate(size, disp_unit, info, comm, baseptr, win, MPI_WIN_FLAVOR_ALLOCATE);
 }
 
 int mpcr_impl_Win_allocate_shared(MPI_Count size, MPI_Count disp_unit, MPI_Info info,
                                   struct mpcr_comm *comm, void *baseptr, MPI_Win *win)
 {
-    if (!baseptr) return MPI_ERR_ARG;
-    void *base = NULL;
-    int err = make(&base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_SHARED, win);
-    if (!err) *(void **)baseptr = base;
-    return err;
+    return allocate(size, disp_unit, info, comm, baseptr, win, MPI_WIN_FLAVOR_SHARED);
 }
 
 /* Memory comes later, attached (win_dynamic.c); its displacements are
@@ -222,14 +224,7 @@ int mpcr_win_error(struct mpcr_win *w, int err, const char *fn)
     if (w->eh == MPI_ERRHANDLER_NULL) return mpcr_error(NULL, err, fn);
     if (err == MPI_SUCCESS || w->eh == MPI_ERRORS_RETURN) return err;
     if (mpcr_errhandler_call_win(w->eh, (MPI_Win)mpcr_obj_handle(w), err)) return err;
-    char text[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    /* not PMPI_Error_string: the Open MPI front end's would answer (api/api.h) */
-    extern __typeof__(PMPI_Error_string) mpcr_mpich_PMPI_Error_string;
-    if (mpcr_mpich_PMPI_Error_string(err, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "error");
-    mpcr_fatal("%s failed: %s (error class %d); the window's error handler is "
-               "MPI_ERRORS_ARE_FATAL",
-               fn, text, err);
+    mpcr_fatal_error_of(err, fn, "window");
 }
 
 /* One object kind for every handler, as in MPICH (errhandler.c). */
