@@ -62,10 +62,8 @@ endif()
 # an exclusive lock as a mutex. Against native MPICH (2 and 3 ranks) and under Open MPI's proxy;
 # ckpt.rma_shared_refused: a checkpoint the job survives, its result equal to the native run's,
 # then a restart from it must be refused with a message (not carried across a restart yet).
-add_executable(t_ckpt_rma_shared ckpt/ckpt_rma_shared.c)
-target_link_libraries(t_ckpt_rma_shared PRIVATE PkgConfig::MPICH)
+mpi_program(t_ckpt_rma_shared ckpt/ckpt_rma_shared.c)
 target_compile_options(t_ckpt_rma_shared PRIVATE -O2)
-set_target_properties(t_ckpt_rma_shared PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
 mpi_test(mpi.rma_shared 2 t_ckpt_rma_shared 40 1)
 mpi_test(mpi.rma_shared3 3 t_ckpt_rma_shared 20 1)
 add_test(NAME ckpt.rma_shared_refused COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/restart_refused.sh 2
