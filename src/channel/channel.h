@@ -344,6 +344,9 @@ enum mpcr_win_op {
                          proxy mapped at that same address and attached (the program maps it
                          over its pages: a dynamic window's displacements are addresses) */
     MPCR_WIN_DETACH,  /* at: memory ATTACH gave: detached, unmapped here, forgotten */
+    MPCR_WIN_MEMORY_OF, /* win, bytes; target: another proxy's pid, flag: its descriptor of a
+                           window's memfd of that length (MPI_Win_allocate_shared: made by the
+                           node's first member) -> offset: mapped here too and attached */
     MPCR_WIN_OPS
 };
 struct mpcr_win_call {

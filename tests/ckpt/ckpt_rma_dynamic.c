@@ -1,9 +1,10 @@
 /* A dynamic window at any checkpoint (issue 40; docs/one-sided.md,
  * "Dynamic windows").
- *   ckpt_rma_dynamic [STEPS [UNITS]]
+ *   ckpt_rma_dynamic [STEPS [UNITS [EVERY]]]
  * One window made by MPI_Win_create_dynamic; each rank attaches three
  * regions of its own memory: a static array, a heap block (on pages the
- * heap shares with other blocks) and a block it replaces every 8 steps
+ * heap shares with other blocks) and a block it replaces every EVERY steps
+ * (8; 1 with no computation: most checkpoints land in an attach or detach)
  * (detached, freed, another allocated and attached: new addresses, told to
  * the others by an allgather of MPI_Get_address). Every step, in a
  * lock_all epoch: a Put to the next rank's moving block and an Accumulate
@@ -40,7 +41,8 @@ static void addresses(void *p, MPI_Aint *all)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    long steps = arg_long(argc, argv, 1, 40), units = arg_long(argc, argv, 2, 1);
+    long steps = arg_long(argc, argv, 1, 40), units = arg_long(argc, argv, 2, 1),
+         every = arg_long(argc, argv, 3, 8);
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -66,7 +68,7 @@ int main(int argc, char **argv)
 
     uint64_t gets = 0, tickets = 0;
     for (long s = 0; s < steps; s++) {
-        if (s && s % 8 == 0) { /* a new block, at a new address */
+        if (s && s % every == 0) { /* a new block, at a new address */
             int64_t *fresh = malloc(B * sizeof *fresh);
             memcpy(fresh, moving, B * sizeof *fresh);
             MPI_Win_detach(w, moving);

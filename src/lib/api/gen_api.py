@@ -255,13 +255,26 @@ def file_object(f):
     return next((p for p in f.params if p.kind in ('FILE', 'FILE_INOUT')), None)
 
 
+def win_object(f):
+    """The window whose error handler a call raises its errors on (MPI 4.0
+    9.3.2: the window the call is on), or None: a call with a communicator
+    (MPI_Win_create) raises them on the communicator."""
+    if error_object(f):
+        return None
+    return next((p for p in f.params if p.kind in ('WIN', 'WIN_INOUT')), None)
+
+
 def raise_with(f, eh):
     """The C function and object that raise a call's errors: a file's
     handler for the calls on a file, MPI_FILE_NULL's for MPI_File_open and
-    _delete (flag `fileerrors`), else the communicator's."""
+    _delete (flag `fileerrors`), a window's for the calls on a window, else
+    the communicator's."""
     fo = file_object(f)
     if fo:
         return 'mpcr_file_error', fo.name + '_o'
+    wo = win_object(f)
+    if wo:
+        return 'mpcr_win_error', wo.name + '_o'
     if 'fileerrors' in f.flags:
         return 'mpcr_file_error', 'NULL'
     return 'mpcr_error', eh
@@ -284,6 +297,13 @@ def prologue(f, large):
         handle = ('*' + fo.name) if fo.kind == 'FILE_INOUT' else fo.name
         lines.append(f'struct mpcr_file *{fo.name}_o = mpcr_file_get({handle});')
         lines.append(f'if (!{fo.name}_o) return mpcr_file_error(NULL, MPI_ERR_FILE, fn);')
+    wo = win_object(f)
+    if wo:  # looked up first too; no valid window: MPI_COMM_WORLD's handler
+        if wo.kind == 'WIN_INOUT':
+            lines.append(f'if (!{wo.name}) return mpcr_error(NULL, MPI_ERR_ARG, fn);')
+        handle = ('*' + wo.name) if wo.kind == 'WIN_INOUT' else wo.name
+        lines.append(f'struct mpcr_win *{wo.name}_o = mpcr_win_get({handle});')
+        lines.append(f'if (!{wo.name}_o) return mpcr_error(NULL, MPI_ERR_WIN, fn);')
     if obj:
         eh = obj.name + '_o'
         handle = ('*' + obj.name) if obj.kind == 'COMM_INOUT' else obj.name
@@ -330,7 +350,7 @@ def prologue(f, large):
         elif k == 'COMM' and p is not obj:  # a second communicator (MPI_Comm_compare)
             lines.append(f'struct mpcr_comm *{n}_o = mpcr_comm_get({n});')
             fail(f'!{n}_o', 'MPI_ERR_COMM')
-        elif k in ('FILE', 'FILE_INOUT'):
+        elif k in ('FILE', 'FILE_INOUT') or p is wo:
             pass  # looked up first, above
         elif k in OBJECTS or (k.endswith('_INOUT') and k[:-len('_INOUT')] in OBJECTS):
             inout = k.endswith('_INOUT')

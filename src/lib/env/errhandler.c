@@ -35,6 +35,15 @@ int mpcr_errhandler_call(MPI_Errhandler e, MPI_Comm comm, int err)
     return 1;
 }
 
+int mpcr_errhandler_call_win(MPI_Errhandler e, MPI_Win win, int err)
+{
+    struct mpcr_errhandler *u = mpcr_obj_get(MPCR_KIND_ERRHANDLER, (uint32_t)e);
+    if (!u) return 0;
+    /* made by MPI_Win_create_errhandler: a window's handler */
+    ((MPI_Win_errhandler_function *)(void (*)(void))u->fn)(&win, &err);
+    return 1;
+}
+
 int mpcr_errhandler_call_file(MPI_Errhandler e, MPI_File fh, int err)
 {
     struct mpcr_errhandler *u = mpcr_obj_get(MPCR_KIND_ERRHANDLER, (uint32_t)e);

@@ -117,6 +117,17 @@ static int apply(MPI_Errhandler eh, MPI_Comm comm, int err, const char *fn)
                 fn, text, err);
 }
 
+_Noreturn void mpcr_fatal_error_of(int err, const char *fn, const char *object)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    /* not PMPI_Error_string: the Open MPI front end's would answer (api/api.h) */
+    extern __typeof__(PMPI_Error_string) mpcr_mpich_PMPI_Error_string;
+    if (mpcr_mpich_PMPI_Error_string(err, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "error");
+    mpcr_fatal("%s failed: %s (error class %d); the %s's error handler is MPI_ERRORS_ARE_FATAL", fn,
+               text, err, object);
+}
+
 int mpcr_error_on(MPI_Errhandler eh, MPI_Comm comm, int err, const char *fn)
 {
     return apply(eh, comm, err, fn);

@@ -20,12 +20,17 @@ MPI_Errhandler mpcr_world_errhandler(void);
 /* Errors where no communicator is involved use MPI_COMM_WORLD's handler. */
 int mpcr_error_world(int err, const char *fn);
 _Noreturn void mpcr_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Ends the job for error code err of function fn, whose object (a "file",
+ * a "window") has MPI_ERRORS_ARE_FATAL as its handler. */
+_Noreturn void mpcr_fatal_error_of(int err, const char *fn, const char *object);
 /* Ends the job with "mpcr: WHAT is not supported" (a use of a function that
  * mpcr implements only in part). */
 _Noreturn void mpcr_unsupported_feature(const char *what);
 
 /* Calls e's function with comm and err when e is a user handler (1), else 0. */
 int mpcr_errhandler_call(MPI_Errhandler e, MPI_Comm comm, int err);
+/* The same for a window's handler (MPI_Win_create_errhandler's function). */
+int mpcr_errhandler_call_win(MPI_Errhandler e, MPI_Win win, int err);
 /* The same for a file's handler (MPI_File_create_errhandler's function). */
 int mpcr_errhandler_call_file(MPI_Errhandler e, MPI_File fh, int err);
 /* The largest error code in use (MPI_LASTUSEDCODE). */

@@ -43,14 +43,7 @@ int mpcr_file_error(struct mpcr_file *f, int err, const char *fn)
     MPI_Errhandler eh = f ? f->eh : null_eh;
     if (eh == MPI_ERRORS_RETURN) return err;
     if (mpcr_errhandler_call_file(eh, f ? mpcr_file_handle(f) : MPI_FILE_NULL, err)) return err;
-    char text[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    /* not PMPI_Error_string: the Open MPI front end's would answer (api/api.h) */
-    extern __typeof__(PMPI_Error_string) mpcr_mpich_PMPI_Error_string;
-    if (mpcr_mpich_PMPI_Error_string(err, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "error");
-    mpcr_fatal("%s failed: %s (error class %d); the file's error handler is "
-               "MPI_ERRORS_ARE_FATAL",
-               fn, text, err);
+    mpcr_fatal_error_of(err, fn, "file");
 }
 
 int mpcr_file_call(struct mpcr_file_call *fc, const struct mpcr_file_blobs *b)

@@ -25,9 +25,10 @@ struct mpcr_win_region; /* win_dynamic.c */
 
 /* What a member told the others at creation (an allgather). */
 struct mpcr_win_peer {
-    uint64_t offset;   /* its memory's offset in its proxy's reservation */
+    uint64_t offset;   /* its window's offset in its proxy's reservation */
     uint64_t size;     /* bytes of its window */
     int64_t disp_unit;
+    uint64_t lock;     /* its lock word's offset there (in its control page) */
 };
 
 /* A lock held by this rank on a member's window. */
@@ -64,6 +65,9 @@ struct mpcr_win {
 };
 
 struct mpcr_win *mpcr_win_get(MPI_Win win); /* NULL when invalid */
+/* Applies w's error handler to error class (or code) err raised by function
+ * fn: returns err (MPI_ERRORS_RETURN, a user handler) or ends the job. */
+int mpcr_win_error(struct mpcr_win *w, int err, const char *fn);
 static inline uint32_t mpcr_win_id(const struct mpcr_win *w)
 {
     return mpcr_obj_index(w);
@@ -78,6 +82,24 @@ int mpcr_win_predefined(struct mpcr_win *w, int keyval, void *value, int *flag);
 int mpcr_win_mem_make(struct mpcr_win *w, uint64_t size);
 /* The memory given back (at the proxy, then here). */
 void mpcr_win_mem_release(struct mpcr_win *w);
+/* The offset at its proxy of this member's lock word (its control page). */
+uint64_t mpcr_win_mem_lock_word(const struct mpcr_win *w);
+/* Memory made otherwise (win_shared.c), m of len bytes here, at offset at
+ * the proxy, made w's as mpcr_win_mem_make makes it. */
+void mpcr_win_mem_adopt(struct mpcr_win *w, char *m, uint64_t len, uint64_t offset);
+
+/* ---- shared-memory windows (win_shared.c) ---- */
+/* Gives w, of MPI_Win_allocate_shared, its part of the members' one memfd
+ * (collective over comm: every member calls it, with the error it has met
+ * so far, err): w->base, and what this member tells the others (*mine, but
+ * for its disp_unit). An MPI error class. */
+int mpcr_win_shared_make(struct mpcr_win *w, uint64_t size, struct mpcr_comm *comm, int err,
+                         struct mpcr_win_peer *mine);
+/* A shared window freed (a restart is refused while one exists). */
+void mpcr_win_shared_freed(void);
+/* Whether a restart must be refused: a shared window exists (the members'
+ * images hold copies of its pages that would no longer be shared). */
+int mpcr_wins_unrestartable(void);
 /* A separate window's copies made consistent (docs/one-sided.md): what
  * the program changed since the last synchronisation goes public, every
  * other byte comes from the public copy. Nothing for a unified window. */

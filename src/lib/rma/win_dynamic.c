@@ -85,7 +85,15 @@ static int share(uintptr_t a, uint64_t len)
         sigset_t mask;
         mpcr_hold_checkpoints(&mask);
         if (before != mpcr_win_restarts()) {
-            mpcr_let_checkpoints_in(&mask); /* the answer named the old proxy's memfd */
+            /* The answer is the old proxy's (its memfd is gone; the new one
+             * forgot pages the program never mapped), or the new proxy's, if
+             * the call was left unanswered at the checkpoint and served again
+             * there: then the new proxy holds these pages, and asking again
+             * would overlap them (MPI_ERR_BASE). Nothing else of the program's
+             * can be at a (no piece covered it), so they are let go first. */
+            mpcr_let_checkpoints_in(&mask);
+            struct mpcr_win_call rel = {.op = MPCR_WIN_DETACH, .at = a};
+            mpcr_win_call(&rel, NULL); /* (an error where it was the old proxy's) */
             continue;
         }
         char path[64];

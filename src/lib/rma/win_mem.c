@@ -79,7 +79,13 @@ int mpcr_win_mem_make(struct mpcr_win *w, uint64_t size)
         sigset_t mask;
         mpcr_hold_checkpoints(&mask);
         if (before != __atomic_load_n(&restarts, __ATOMIC_ACQUIRE)) {
-            mpcr_let_checkpoints_in(&mask); /* the answer named the old proxy's memfd */
+            /* The old proxy's answer (the new one forgot memory the program
+             * never mapped), or the new proxy's, the call having been served
+             * again there: that memory is let go (the proxy checks it is this
+             * window's) before asking again, or it would stay unused. */
+            mpcr_let_checkpoints_in(&mask);
+            struct mpcr_win_call rel = {.op = MPCR_WIN_RELEASE, .win = wc.win, .at = wc.offset};
+            mpcr_win_call(&rel, NULL); /* (an error where it was the old proxy's) */
             continue;
         }
         char path[64];
@@ -94,7 +100,7 @@ int mpcr_win_mem_make(struct mpcr_win *w, uint64_t size)
         }
         mpcr_let_checkpoints_in(&mask);
         if (m != MAP_FAILED) return MPI_SUCCESS;
-        struct mpcr_win_call rel = {.op = MPCR_WIN_RELEASE, .at = wc.offset};
+        struct mpcr_win_call rel = {.op = MPCR_WIN_RELEASE, .win = wc.win, .at = wc.offset};
         mpcr_win_call(&rel, NULL);
         return MPI_ERR_NO_MEM;
     }
@@ -103,7 +109,7 @@ int mpcr_win_mem_make(struct mpcr_win *w, uint64_t size)
 void mpcr_win_mem_release(struct mpcr_win *w)
 {
     if (!w->mem) return;
-    struct mpcr_win_call wc = {.op = MPCR_WIN_RELEASE, .at = w->offset};
+    struct mpcr_win_call wc = {.op = MPCR_WIN_RELEASE, .win = mpcr_win_id(w), .at = w->offset};
     if (mpcr.initialized && !mpcr.finalized) mpcr_win_call(&wc, NULL);
     sigset_t mask;
     mpcr_hold_checkpoints(&mask);
@@ -152,7 +158,21 @@ int mpcr_win_target(const struct mpcr_win *w, int r, MPI_Aint disp, uint64_t *at
 
 uint64_t mpcr_win_lock_word(const struct mpcr_win *w, int r)
 {
-    return w->peers[r].offset + length_for(w->peers[r].size) - MPCR_PAGE_SIZE;
+    return w->peers[r].lock;
+}
+
+uint64_t mpcr_win_mem_lock_word(const struct mpcr_win *w)
+{
+    return w->offset + w->mem_len - MPCR_PAGE_SIZE;
+}
+
+void mpcr_win_mem_adopt(struct mpcr_win *w, char *m, uint64_t len, uint64_t offset)
+{
+    sigset_t mask;
+    mpcr_hold_checkpoints(&mask);
+    w->mem = m, w->mem_len = len, w->offset = offset;
+    w->next = wins, wins = w;
+    mpcr_let_checkpoints_in(&mask);
 }
 
 /* Writes n bytes at p to fd from its start: whether all were written. */

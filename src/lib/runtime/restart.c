@@ -49,6 +49,14 @@ static void write_all(int fd, const char *p, size_t n)
 static void on_restarted(void *arg)
 {
     (void)arg;
+    if (mpcr_wins_unrestartable()) { /* before anything is handed to the new proxy */
+        static const char why[] = "mpcr: the restart is refused: the program has a shared-memory "
+                                  "window (MPI_Win_allocate_shared), which mpcr cannot carry across "
+                                  "a restart yet (its members' images hold copies of its pages "
+                                  "that would no longer be shared)\n";
+        mpcr_report_raw(why, sizeof why - 1);
+        _exit(1);
+    }
     size_t mapped = MPCR_CHAN_CONTROL + mpcr.staging_size;
     uint64_t staging = mpcr.staging_growing > mpcr.staging_size ? mpcr.staging_growing : mpcr.staging_size;
     int fd = memfd_create("mpcr-channel", MFD_CLOEXEC);

@@ -26,6 +26,7 @@
 #include "resource.h"
 #include "shared.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -166,22 +167,19 @@ static int map_attach(struct wmem *m)
     return MPI_SUCCESS;
 }
 
-int windows_memory(uint32_t win, uint64_t length, int *fd, uint64_t *offset)
+/* Window win's memory of `length` bytes from `open_fd` (a descriptor of it,
+ * or -1 with the error class in *rc), mapped at a free offset and attached:
+ * its offset and descriptor. An MPI error class. */
+static int take(uint32_t win, uint64_t length, int (*open_fd)(uint64_t, const void *, int *),
+                const void *arg, int *fd, uint64_t *offset)
 {
-    if (!started) {
-        ckpt_ask_windows(); /* the others join when they hear it (without a coordinator: none) */
-        windows_start();
-    }
     if (real == MPI_WIN_NULL) return MPI_ERR_UNSUPPORTED_OPERATION;
     if (!length || length % MPCR_PAGE_SIZE || length > MPCR_WIN_RESERVE) return MPI_ERR_SIZE;
     uint64_t at;
     int rc = free_offset(length, &at);
     if (rc) return rc;
-    int f = memfd_create("mpcr-window", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (f < 0 || ftruncate(f, (off_t)length) < 0 || !shared_sealed(f, length)) {
-        if (f >= 0) close(f);
-        return MPI_ERR_NO_MEM;
-    }
+    int f = open_fd(length, arg, &rc);
+    if (f < 0) return rc;
     struct wmem *m = add(win, at, length);
     if (!m) {
         close(f);
@@ -189,17 +187,58 @@ int windows_memory(uint32_t win, uint64_t length, int *fd, uint64_t *offset)
     }
     m->fd = f;
     if ((rc = map_attach(m))) {
-        windows_release(at);
+        windows_release(win, at);
         return rc;
     }
     *fd = f, *offset = at;
     return MPI_SUCCESS;
 }
 
-int windows_release(uint64_t offset)
+/* A new sealed memfd (take's open_fd). */
+static int new_memfd(uint64_t length, const void *arg, int *rc)
+{
+    (void)arg;
+    int f = memfd_create("mpcr-window", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (f < 0 || ftruncate(f, (off_t)length) < 0 || !shared_sealed(f, length)) {
+        if (f >= 0) close(f);
+        *rc = MPI_ERR_NO_MEM;
+        return -1;
+    }
+    return f;
+}
+
+int windows_memory(uint32_t win, uint64_t length, int *fd, uint64_t *offset)
+{
+    if (!started) {
+        ckpt_ask_windows(); /* the others join when they hear it (without a coordinator: none) */
+        windows_start();
+    }
+    return take(win, length, new_memfd, NULL, fd, offset);
+}
+
+/* Another proxy's descriptor of a window's memfd, "/proc/PID/fd/FD" in
+ * arg (take's open_fd): a sealed memfd of that length, or MPI_ERR_RMA_SHARED
+ * (another host's, gone, or something else). */
+static int other_memfd(uint64_t length, const void *arg, int *rc)
+{
+    int f = open(arg, O_RDWR | O_CLOEXEC);
+    if (f >= 0 && !shared_sealed(f, length)) close(f), f = -1;
+    *rc = MPI_ERR_RMA_SHARED;
+    return f;
+}
+
+int windows_memory_of(uint32_t win, int32_t pid, int32_t fd, uint64_t length, uint64_t *offset)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)pid, (int)fd);
+    int mine;
+    return take(win, length, other_memfd, path, &mine, offset);
+}
+
+int windows_release(uint32_t win, uint64_t offset)
 {
     struct wmem *m = find(offset);
-    if (!m) return MPI_ERR_ARG;
+    if (!m || m->win != win) return MPI_ERR_ARG;
     if (m->attached) MPI_Win_detach(real, reserve + m->offset);
     mmap(reserve + m->offset, m->length, PROT_NONE,
          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
@@ -287,7 +326,7 @@ static void resume(void)
         struct wmem *m = &table[i];
         if (m->attached) continue;
         if (m->fd < 0) {
-            windows_release(m->offset);
+            windows_release(m->win, m->offset);
             continue;
         }
         if (real == MPI_WIN_NULL || map_attach(m)) {

@@ -32,8 +32,15 @@ MPI_Aint windows_base(int r);
 /* A new memfd of `length` bytes (whole pages) for window `win`, mapped at
  * a free offset and attached: its descriptor and offset. An MPI error class. */
 int windows_memory(uint32_t win, uint64_t length, int *fd, uint64_t *offset);
-/* The memory at offset detached, unmapped, forgotten. An MPI error class. */
-int windows_release(uint64_t offset);
+/* Window win's memory made by another proxy of this host (pid's descriptor
+ * fd, a sealed memfd of `length` bytes: MPI_Win_allocate_shared), mapped at
+ * a free offset here too and attached: its offset. MPI_ERR_RMA_SHARED when
+ * it cannot be opened (another host's) or is not such a memfd. */
+int windows_memory_of(uint32_t win, int32_t pid, int32_t fd, uint64_t length, uint64_t *offset);
+/* The memory at offset detached, unmapped, forgotten: MPI_ERR_ARG unless it
+ * is window win's (a library that asks again after a restart lets go of
+ * what it may have been given by a call served twice). An MPI error class. */
+int windows_release(uint32_t win, uint64_t offset);
 /* A restart's hand-over (shared.c gives it what carries MPCR_WIN_HANDOVER):
  * the memfd of a window the state file named. 0, or -1 (not named so). */
 int windows_accept(int fd, uint64_t offset, uint64_t length);

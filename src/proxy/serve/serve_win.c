@@ -204,7 +204,9 @@ static int serve_win(struct mpcr_win_call *wc)
 {
     switch (wc->op) {
     case MPCR_WIN_MEMORY: return windows_memory(wc->win, wc->bytes, &wc->fd, &wc->offset);
-    case MPCR_WIN_RELEASE: return windows_release(wc->at);
+    case MPCR_WIN_RELEASE: return windows_release(wc->win, wc->at);
+    case MPCR_WIN_MEMORY_OF:
+        return windows_memory_of(wc->win, wc->target, wc->flag, wc->bytes, &wc->offset);
     case MPCR_WIN_ATTACH: return attached_memory(wc->at, wc->bytes, &wc->fd);
     case MPCR_WIN_DETACH: return attached_release(wc->at);
     default: break;
