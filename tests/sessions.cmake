@@ -26,7 +26,7 @@ set_tests_properties(mpi.sessions_reopen PROPERTIES RESOURCE_LOCK cores
 
 # A session opened before MPI_Init (a handler of the program's, groups and
 # communicators from its WORLD and SELF sets, the WORLD set's info), the
-# world model and a second session joining half-way, a third opened and
+# world model and a second session joining a quarter of the way, a third opened and
 # finalized every 4th step, the first outliving MPI_Finalize
 # (tests/ckpt/ckpt_sessions.c), checkpointed at random instants, before and
 # after MPI_Init: --exit and restarted (under Open MPI), and continue.

@@ -2,9 +2,9 @@
  * with and after the world model. Session A is opened before MPI_Init, a
  * handler of the program's set on it; groups from its process sets
  * mpi://WORLD and mpi://SELF, a communicator from each, and the WORLD
- * set's info are made at once and used on every step. Half-way the program
- * calls MPI_Init and opens session B, with a communicator from its WORLD
- * set; every 4th step a session C is opened, a communicator made from one
+ * set's info are made at once and used on every step. A quarter of the way
+ * (so that random cuts land on both sides of it) the program calls MPI_Init
+ * and opens session B, with a communicator from its WORLD set; every 4th step a session C is opened, a communicator made from one
  * of its sets, used, freed, and C finalized (three sessions at once). Each
  * step also asks A for its sets, info and handler, and calls the handler.
  * At the end B is finalized, MPI_Finalize called, and A's communicator used
@@ -121,7 +121,7 @@ int main(int argc, char **argv)
     MPI_Info pinfo;
     MPI_Session_get_pset_info(a, "mpi://WORLD", &pinfo);
     for (long step = 0; step < steps; step++) {
-        if (step == steps / 2) { /* the world model joins, and session B */
+        if (step == steps / 4) { /* the world model joins, and session B */
             int flag;
             MPI_Initialized(&flag);
             expect(!flag, "initialized before MPI_Init");
