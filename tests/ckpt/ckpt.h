@@ -76,10 +76,12 @@ static inline long arg_long(int argc, char **argv, int i, long dflt)
 }
 
 /* A line printed by rank 0 only, flushed at once. */
-#define progress(...)                                                                              \
+#define progress(...) progress_on(MPI_COMM_WORLD, __VA_ARGS__)
+/* The same with rank 0 of communicator comm (before MPI_Init, a session's). */
+#define progress_on(comm, ...)                                                                     \
     do {                                                                                           \
         int r_;                                                                                    \
-        MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                        \
+        MPI_Comm_rank(comm, &r_);                                                                  \
         if (r_ == 0) {                                                                             \
             printf(__VA_ARGS__);                                                                   \
             fflush(stdout);                                                                        \
@@ -87,17 +89,28 @@ static inline long arg_long(int argc, char **argv, int i, long dflt)
     } while (0)
 
 /* Ends the job with a message (on stderr) when a check fails. */
-#define check(cond, ...)                                                                           \
+#define check(cond, ...) check_on(MPI_COMM_WORLD, cond, __VA_ARGS__)
+/* The same naming this rank of communicator comm, and aborting on it. */
+#define check_on(comm, cond, ...)                                                                  \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
             int r_;                                                                                \
-            MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                    \
+            MPI_Comm_rank(comm, &r_);                                                              \
             fprintf(stderr, "rank %d: ", r_);                                                      \
             fprintf(stderr, __VA_ARGS__);                                                          \
             fprintf(stderr, "\n");                                                                 \
-            MPI_Abort(MPI_COMM_WORLD, 3);                                                          \
+            MPI_Abort(comm, 3);                                                                    \
         }                                                                                          \
     } while (0)
+
+/* *sum mixed with the XOR of every member's v over communicator c
+ * (collective over c). */
+static inline void fold_xor_over(MPI_Comm c, uint64_t *sum, uint64_t v)
+{
+    uint64_t y = 0;
+    MPI_Allreduce(&v, &y, 1, MPI_UINT64_T, MPI_BXOR, c);
+    *sum = mix2(*sum, y);
+}
 
 /* Creates PATH.reached, then waits until the file PATH (or, if not NULL,
  * the file OR_PATH) exists. */

@@ -27,23 +27,9 @@ static void on_error(MPI_Session *s, int *code, ...)
 }
 
 /* ckpt.h's progress() and check() name MPI_COMM_WORLD, which is not there
- * before MPI_Init: these use A's communicator. */
-#define say(...)                                                                                   \
-    do {                                                                                           \
-        if (me == 0) {                                                                             \
-            printf(__VA_ARGS__);                                                                   \
-            fflush(stdout);                                                                        \
-        }                                                                                          \
-    } while (0)
-#define expect(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "rank %d: ", me);                                                      \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            MPI_Abort(wc, 3);                                                                      \
-        }                                                                                          \
-    } while (0)
+ * before MPI_Init: these name A's communicator. */
+#define say(...) progress_on(wc, __VA_ARGS__)
+#define expect(cond, ...) check_on(wc, cond, __VA_ARGS__)
 
 static void fold(uint64_t v)
 {
@@ -52,9 +38,7 @@ static void fold(uint64_t v)
 
 static void reduce(MPI_Comm c, uint64_t v)
 {
-    uint64_t y = 0;
-    MPI_Allreduce(&v, &y, 1, MPI_UINT64_T, MPI_BXOR, c);
-    fold(y);
+    fold_xor_over(c, &sum, v);
 }
 
 /* A communicator from process set `pset` of session s (its group freed). */

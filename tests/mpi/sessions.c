@@ -1,6 +1,7 @@
 /* The sessions model (MPI 4.0 section 11.3; docs/sessions.md): sessions
  * before, beside and after the world model, several at once, their process
- * sets, info, groups, communicators and error handlers. Its output is
+ * sets, info, groups, communicators (an inter-communicator too) and error
+ * handlers. Its output is
  * compared with MPICH 4.0.2's native run; rank 0 prints.
  *   sessions          what MPICH answers as mpcr does (compared)
  *   sessions strict   where MPICH 4.0.2 departs from the standard (mpcr
@@ -103,6 +104,30 @@ static void compared(int *argc, char ***argv)
     MPI_Comm_free(&sc);
     MPI_Session_finalize(&b);
     say("B finalized: MPI_SESSION_NULL %d\n", b == MPI_SESSION_NULL);
+    /* an inter-communicator between two halves of the WORLD set's group */
+    MPI_Group all, low, high;
+    MPI_Group_from_session_pset(a, "MPI://WORLD", &all);
+    int np, half;
+    MPI_Group_size(all, &np);
+    half = np / 2;
+    int lo[] = {0, half - 1, 1}, hi[] = {half, np - 1, 1};
+    MPI_Group_range_incl(all, 1, &lo, &low);
+    MPI_Group_range_incl(all, 1, &hi, &high);
+    int mine = 0;
+    MPI_Group_rank(low, &mine);
+    int in_low = mine != MPI_UNDEFINED;
+    MPI_Comm inter;
+    MPI_Intercomm_create_from_groups(in_low ? low : high, 0, in_low ? high : low, 0,
+                                     "sessions.inter", MPI_INFO_NULL, MPI_ERRORS_RETURN, &inter);
+    int remote = 0, rsum = 0, val = 100 + me;
+    MPI_Comm_remote_size(inter, &remote);
+    MPI_Allreduce(&val, &rsum, 1, MPI_INT, MPI_SUM, inter);
+    say("inter-communicator of the halves: remote size %d, sum of the remote group %d\n", remote,
+        rsum);
+    MPI_Comm_free(&inter);
+    MPI_Group_free(&low);
+    MPI_Group_free(&high);
+    MPI_Group_free(&all);
     /* names are compared without regard to case */
     MPI_Comm lc = comm_from(a, "MPI://World", "sessions.case");
     MPI_Comm_free(&lc);
