@@ -118,23 +118,23 @@ static void connect_proxy(void)
     mpcr_checkpoint_setup();
 }
 
-/* A program that used sessions only (no MPI_Init) ends its connection
- * when it exits, once its sessions are finalized: it may open new ones
- * until then (MPI 4.0 11.3.1). With sessions still open, or the world
- * model still on, the proxy reports the missing finalize, as for MPI_Init
- * without MPI_Finalize. */
-static int sessions_only_done(void)
+/* A program outside the world model (it never called MPI_Init, or called
+ * MPI_Finalize while sessions were open) ends its connection when it exits:
+ * until then it may open sessions again (MPI 4.0 11.3.1). Sessions still
+ * open then end with it, as natively (MPICH says nothing of them). After
+ * MPI_Init without MPI_Finalize the proxy reports the missing finalize. */
+static int exit_ends_mpi(void)
 {
     /* getppid: not in a child the program forked, whose exit is not the program's */
-    return mpcr.initialized && !mpcr.finalized && mpcr.world == MPCR_WORLD_NONE &&
-           !mpcr.sessions && getppid() == mpcr.proxy_pid;
+    return mpcr.initialized && !mpcr.finalized && mpcr.world != MPCR_WORLD_ON &&
+           getppid() == mpcr.proxy_pid;
 }
 
 static void stop_at_exit(void)
 {
-    if (!sessions_only_done()) return;
+    if (!exit_ends_mpi()) return;
     MPCR_SERIALIZED_CALL();
-    if (sessions_only_done()) mpcr_stop();
+    if (exit_ends_mpi()) mpcr_stop();
 }
 
 /* Connects to the proxy and learns this rank's place in the job. */

@@ -51,8 +51,8 @@ enum { MPCR_WORLD_NONE, MPCR_WORLD_ON, MPCR_WORLD_ENDED };
  * error class. */
 int mpcr_start(int thread_level);
 /* Ends the connection: the proxy finalizes its MPI (MPI_Finalize, or the
- * last MPI_Session_finalize after it, or the exit of a program that used
- * sessions only). 0, or an error class. */
+ * last MPI_Session_finalize after it, or the program's exit outside the
+ * world model). 0, or an error class. */
 int mpcr_stop(void);
 
 /* The proxy is our parent; the kernel sends this signal when it dies. */
