@@ -28,11 +28,18 @@ set_tests_properties(mpi.sessions_reopen PROPERTIES RESOURCE_LOCK cores
 
 # A session opened before MPI_Init (a handler of the program's, groups and
 # communicators from its WORLD and SELF sets, the WORLD set's info), the
-# world model and a second session joining a quarter of the way, a third opened and
-# finalized every 4th step, the first outliving MPI_Finalize
-# (tests/ckpt/ckpt_sessions.c), checkpointed at random instants, before and
-# after MPI_Init: --exit and restarted (under Open MPI), and continue.
+# world model and a second session from an eighth to half of the way, the
+# first going on alone after MPI_Finalize, a third opened and
+# finalized every 4th step (tests/ckpt/ckpt_sessions.c), checkpointed at
+# random instants: --exit and restarted (under Open MPI), and continue.
 ckpt_pair(sessions sessions 3 4 32 40)
+# The same program cut after a chosen step of each phase (2: session A
+# alone; 8: A, B and the world model; 20: A alone after MPI_Finalize), each
+# restarted under Open MPI, against the native run.
+add_test(NAME ckpt.sessions_phases_openmpi COMMAND ${TESTS_DIR}/ckpt/sessions_phases.sh
+    $<TARGET_FILE:t_ckpt_sessions> 32 40 2 8 20)
+set_tests_properties(ckpt.sessions_phases_openmpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}"
+    RESOURCE_LOCK cores TIMEOUT 600)
 mpcr_label_family(comm)
 
 # MPICH's own session tests (init/session*, threads/init/mult_session;
