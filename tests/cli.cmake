@@ -47,3 +47,10 @@ cli_job_test(signal_restart 240 signal_restart.sh 2 ${CLI_RING_SHORT})
 # the connection").
 cli_job_test(request_at_end 120 request_at_end.sh $<TARGET_FILE:t_ckpt_ring> 2000 1)
 mpcr_label_family(cli ckpt)
+
+# The job's profile (docs/profile.md): exact counts of a known program, its sites, its
+# Open MPI build (ompiabi.cmake adds PROFILE_OMPI), refusals, and counts across 3
+# checkpoints equal to an uninterrupted run's (t_ckpt_ring 1000 3: about 1 s natively).
+mpi_program(t_profile_counts ${TESTS_DIR}/profile/profile_counts.c)
+cli_job_test(profile 300 ../profile/profile.sh $<TARGET_FILE:t_profile_counts> ${CLI_RING_SHORT})
+mpcr_label_family(cli ckpt)

@@ -4,7 +4,10 @@
 # native_run OUT ERR NPROCS PROGRAM ARGS...
 #   `mpiexec.mpich -n NPROCS PROGRAM ARGS` (stdin /dev/null, 300 s limit;
 #   NATIVE_MPIEXEC in the environment replaces `mpiexec.mpich`: an Open
-#   MPI-built program's native run is `mpirun.openmpi ...`):
+#   MPI-built program's native run is `mpirun.openmpi ...`; NATIVE_PROGRAM
+#   replaces PROGRAM: the same source built for the native launcher, such as
+#   the MPICH build of an Open MPI-built program, whose run is then compared
+#   with the reference of the MPICH-built tests of that source):
 #   stdout in OUT, stderr in ERR; returns its exit status and sets
 #   native_ms to its duration in milliseconds, native_kept to "" or to
 #   " (kept from an earlier test)" (below).
@@ -20,7 +23,7 @@
 # build tree starts without any; a run that timed out is not kept; where the
 # folder is not writable (another user's build) nothing is kept.
 native_run() {
-    local out=$1 err=$2 n=$3 prog=$4
+    local out=$1 err=$2 n=$3 prog=${NATIVE_PROGRAM:-$4}
     shift 4
     local cache key start rc
     cache=$(dirname "$prog")/native-runs

@@ -23,6 +23,8 @@ ompi_program(ckpt_coll_nbc ${TESTS_DIR}/ckpt/ckpt_coll_nbc.c)
 ompi_program(ckpt_p2p_halo ${TESTS_DIR}/ckpt/ckpt_p2p_halo.c)
 ompi_program(unsupported ${TESTS_DIR}/ompiabi/unsupported.c)
 ompi_program(ckpt_p2p_mixed ${TESTS_DIR}/ckpt/ckpt_p2p_mixed.c)
+ompi_program(ckpt_rma ${TESTS_DIR}/ckpt/ckpt_rma.c)
+ompi_program(ckpt_rma_dynamic ${TESTS_DIR}/ckpt/ckpt_rma_dynamic.c)
 
 set(ompiabi_sh ${TESTS_DIR}/ompiabi/ompiabi.sh)
 add_test(NAME ompiabi.tour COMMAND ${ompiabi_sh} same ${ompi_dir}/tour)
@@ -46,16 +48,35 @@ foreach(t ompiabi.tour_openmpi ompiabi.chapters_openmpi ompiabi.mpi4py_openmpi)
         set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
     endif()
 endforeach()
+# One-sided (tests/rma.cmake's programs built with mpicc.openmpi): the same output as the
+# MPICH build's native run (mpiexec.mpich; native_run.sh's NATIVE_PROGRAM), on either proxy.
+foreach(p rma rma_dynamic)
+    foreach(mpi mpich openmpi)
+        set(t ompiabi.${p})
+        if(mpi STREQUAL openmpi)
+            set(t ompiabi.${p}_openmpi)
+        endif()
+        add_test(NAME ${t} COMMAND ${TESTS_DIR}/compare.sh 2 ${ompi_dir}/ckpt_${p} 40 1)
+        set_tests_properties(${t} PROPERTIES RESOURCE_LOCK cores TIMEOUT 300 ENVIRONMENT
+            "MPCR=${MPCR_EXE};NATIVE_PROGRAM=$<TARGET_FILE:t_ckpt_${p}>;MPCR_RUN_ARGS=--mpi ${mpi}")
+    endforeach()
+endforeach()
 # no job: the library's symbols against Open MPI's
 add_test(NAME ompiabi.objects COMMAND ${ompiabi_sh} objects ${MPCR_PASSIVE_LIB_DIR})
 
 # Checkpoints (tests/ckpt/ckpt.sh) of Open MPI builds of two ckpt programs, against
 # mpirun.openmpi's native run: run on MPICH's proxy and restarted on Open MPI's, and
 # the other way.
+# With ompi_native set (to an MPICH-built program of the same source), the reference is that
+# program's native run by mpiexec.mpich instead.
 function(ompi_ckpt_test name require)
+    set(native "NATIVE_MPIEXEC=mpirun.openmpi --allow-run-as-root --oversubscribe")
+    if(ompi_native)
+        set(native "NATIVE_PROGRAM=${ompi_native}")
+    endif()
     add_test(NAME ckpt.${name} COMMAND ${TESTS_DIR}/ckpt/ckpt.sh ${ARGN})
     set_tests_properties(ckpt.${name} PROPERTIES RESOURCE_LOCK cores TIMEOUT 300 ENVIRONMENT
-        "MPCR=${MPCR_EXE};CKPT_REQUIRE=${require};NATIVE_MPIEXEC=mpirun.openmpi --allow-run-as-root --oversubscribe")
+        "MPCR=${MPCR_EXE};CKPT_REQUIRE=${require};${native}")
 endfunction()
 ompi_ckpt_test(ompi_p2p_mixed_restart_openmpi reposted exit-restart 2 2
     ${ompi_dir}/ckpt_p2p_mixed 16 10)
@@ -82,4 +103,23 @@ ompi_ckpt_test(ompi_p2p_halo_restart_openmpi reposted exit-restart 2 4
     ${ompi_dir}/ckpt_p2p_halo isend 150 48 8)
 set_property(TEST ckpt.ompi_p2p_halo_restart_openmpi APPEND PROPERTY ENVIRONMENT
     "CKPT_RESTART_ARGS=--mpi openmpi")
+# One-sided: tests/rma.cmake's ckpt.rma and ckpt.rma_dynamic with the Open MPI builds, against
+# the MPICH builds' native runs: checkpoints at random instants (inside fence epochs, while a
+# rank waits for a lock); the fence/lock program run on MPICH's proxy and restarted on Open
+# MPI's, and run on Open MPI's and continued; the dynamic window on MPICH's proxy (its restart
+# on Open MPI's proxy is open: tests/rma.cmake).
+set(ompi_native $<TARGET_FILE:t_ckpt_rma>)
+ompi_ckpt_test(ompi_rma_restart_openmpi "" exit-restart 2 2 ${ompi_dir}/ckpt_rma 60 15)
+set_property(TEST ckpt.ompi_rma_restart_openmpi APPEND PROPERTY ENVIRONMENT
+    "CKPT_RESTART_ARGS=--mpi openmpi")
+ompi_ckpt_test(ompi_rma_continue_openmpi "" continue 2 2 ${ompi_dir}/ckpt_rma 60 15)
+set_property(TEST ckpt.ompi_rma_continue_openmpi APPEND PROPERTY ENVIRONMENT
+    "CKPT_RUN_ARGS=--mpi openmpi")
+set(ompi_native $<TARGET_FILE:t_ckpt_rma_dynamic>)
+ompi_ckpt_test(ompi_rma_dynamic_restart "" exit-restart 2 2 ${ompi_dir}/ckpt_rma_dynamic 60 15)
+unset(ompi_native)
 mpcr_label_family(ompiabi)
+
+# The profile's test (cli.cmake) also runs its program's Open MPI build.
+ompi_program(profile_counts ${TESTS_DIR}/profile/profile_counts.c)
+set_property(TEST cli.profile APPEND PROPERTY ENVIRONMENT PROFILE_OMPI=${ompi_dir}/profile_counts)

@@ -496,6 +496,14 @@ struct mpcr_chan {
      * buffer's pages would otherwise stay in the memfd). Read at every
      * call: a line of its own, written that rarely. */
     alignas(MPCR_CACHE_LINE) _Atomic uint32_t sweep_shares;
+    /* The job's profile (src/lib/runtime/profile.h): set by the library when
+     * it is on; the proxy then adds the time it spends serving each call
+     * (the rest of a round trip is the hand-off's), in the time-stamp
+     * counter's ticks (clock.h), which the library converts: the same
+     * counter on one host. A restart folds it into the library's ns and
+     * sets it to 0 before the new proxy counts. */
+    alignas(MPCR_CACHE_LINE) _Atomic uint32_t profile;
+    _Atomic uint64_t proxy_serve_ticks;
 };
 
 _Static_assert(sizeof(struct mpcr_call) == MPCR_CACHE_LINE, "call is one cache line");

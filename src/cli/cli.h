@@ -26,6 +26,16 @@ int cmd_status(int argc, char **argv);
 int cmd_coordinator(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+
+/* profile.c: `--profile DIR` of run: DIR made, emptied of an
+ * earlier job's rank files, and named in MPCR_PROFILE for the ranks; 0, or 1
+ * said. After the job: the ranks' files summed into DIR/profile.txt and
+ * DIR/profile.json (the text also to `print` unless NULL); 0, or 1 said. */
+int mpcr_profile_prepare(const char *cmd, const char *dir);
+/* The same for one rank of `mpcr exec` (nothing removed: another rank's). */
+int mpcr_profile_prepare_rank(const char *cmd, const char *dir);
+int mpcr_profile_report(const char *dir, FILE *print);
 
 /* help.c: the list of commands (to `out`; returns 0 for stdout, else
  * MPCR_EXIT_USAGE), and one command's help (MPCR_EXIT_USAGE if none). */

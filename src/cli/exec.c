@@ -45,7 +45,7 @@ static int usage(void)
 {
     mpcr_err("usage: LAUNCHER -n N mpcr exec [--ckpt-dir DIR [--interval T] [--keep K]] "
              "[--coordinator A.B.C.D:PORT --ckpt-dir DIR] [--mpi mpich|openmpi]\n"
-             "           [--checkpoint-signal SIG] [--exit-signal SIG] PROGRAM ARGS...\n"
+             "           [--checkpoint-signal SIG] [--exit-signal SIG] [--profile PDIR] PROGRAM ARGS...\n"
              "       LAUNCHER -n N mpcr exec [--mpi M] --restart DIR\n"
              "       LAUNCHER -n N mpcr exec [--mpi M] --restart-if-any DIR PROGRAM ARGS...");
     return 2;
@@ -224,7 +224,7 @@ static int check_generation(const char *dir, unsigned long gen, int size)
 
 int cmd_exec(int argc, char **argv)
 {
-    const char *mpi_opt = NULL, *coord_addr = NULL, *restart = NULL;
+    const char *mpi_opt = NULL, *coord_addr = NULL, *restart = NULL, *profile = NULL;
     struct job_options o = {0};
     mpcr_signals_init(&o.sigs);
     int if_any = 0, i = 1, taken;
@@ -245,6 +245,8 @@ int cmd_exec(int argc, char **argv)
             coord_addr = argv[++i];
         else if (!strcmp(a, "--mpi"))
             mpi_opt = argv[++i];
+        else if (!strcmp(a, "--profile"))
+            profile = argv[++i];
         else if (!strcmp(a, "--interval"))
             o.interval = argv[++i];
         else if (!strcmp(a, "--keep"))
@@ -280,6 +282,9 @@ int cmd_exec(int argc, char **argv)
         mpcr_signals_ignore(&o.sigs);
         mpcr_signals_export(&o.sigs);
     }
+    /* every rank makes the directory (the first wins) and its own file in it */
+    if (!profile) profile = getenv("MPCR_PROFILE"); /* a batch script's */
+    if (profile && *profile && mpcr_profile_prepare_rank("exec", profile)) return 1;
     struct mpcr_launch l;
     if (mpcr_find_launch(&l, mpi_opt)) return 1;
     unsigned long gen = 0, highest;

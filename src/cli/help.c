@@ -18,6 +18,7 @@ static const struct {
     {"run",
      "usage: mpcr run [-n N] [--mpi mpich|openmpi] [--ckpt-dir DIR [--interval T] [--keep K]]\n"
      "                [--checkpoint-signal SIG] [--exit-signal SIG] [--] PROGRAM ARGS...\n"
+     "                [--profile PDIR]\n"
      "       mpcr run -n N --coordinator A.B.C.D:PORT --ckpt-dir DIR [--] PROGRAM ARGS...\n"
      "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] [--] PROGRAM ARGS...\n"
      "\n"
@@ -32,11 +33,14 @@ static const struct {
      "  --interval T           a checkpoint every T seconds (DIR: mpcr-ckpt if not given)\n"
      "  --keep K               complete generations kept (2)\n"
      "  --coordinator A.B.C.D:PORT  the job's coordinator is a running `mpcr coordinator`\n" SIGNAL_OPTIONS
+     "  --profile PDIR         each MPI function's calls, time and bytes, per rank and summed,\n"
+     "                         the hand-offs' time and the call sites: PDIR/profile.txt and\n"
+     "                         PDIR/profile.json at the job's end (also MPCR_PROFILE=PDIR)\n"
      "  --no-mpi               PROGRAM is no MPI program: the checkpoint engine is preloaded\n"},
     {"exec",
      "usage: LAUNCHER -n N mpcr exec [--ckpt-dir DIR [--interval T] [--keep K]] [--mpi mpich|openmpi]\n"
      "                [--coordinator A.B.C.D:PORT] [--checkpoint-signal SIG] [--exit-signal SIG]\n"
-     "                PROGRAM ARGS...\n"
+     "                [--profile PDIR] PROGRAM ARGS...\n"
      "       LAUNCHER -n N mpcr exec [OPTIONS] --restart DIR\n"
      "       LAUNCHER -n N mpcr exec [OPTIONS] --restart-if-any DIR PROGRAM ARGS...\n"
      "\n"
@@ -52,7 +56,9 @@ static const struct {
      "  --mpi mpich|openmpi    the proxy (default: the launcher's MPI)\n"
      "  --coordinator A.B.C.D:PORT  use a running `mpcr coordinator` (with --ckpt-dir)\n"
      "  --restart DIR          resume from DIR's newest complete generation\n"
-     "  --restart-if-any DIR   the same if DIR has one, else start PROGRAM with --ckpt-dir DIR\n" SIGNAL_OPTIONS},
+     "  --restart-if-any DIR   the same if DIR has one, else start PROGRAM with --ckpt-dir DIR\n"
+     "  --profile PDIR         each rank writes PDIR/rank-R.prof at MPI_Finalize; `mpcr profile\n"
+     "                         PDIR` sums them (also MPCR_PROFILE=PDIR)\n" SIGNAL_OPTIONS},
     {"checkpoint",
      "usage: mpcr checkpoint [--exit] [DIR]\n"
      "\n"
@@ -98,6 +104,13 @@ static const struct {
      "  --interval T           a checkpoint every T seconds\n"
      "  --keep K               complete generations kept (2)\n"
      "  --mpi mpich|openmpi    the MPI implementation written in the manifests (mpich)\n" SIGNAL_OPTIONS},
+    {"profile",
+     "usage: mpcr profile PDIR\n"
+     "\n"
+     "Sums the ranks' profiles in PDIR (written by a job run with --profile PDIR or\n"
+     "MPCR_PROFILE=PDIR, restarted or not) into PDIR/profile.txt and PDIR/profile.json,\n"
+     "and prints the text: each MPI function's calls, time and bytes sent, each rank's\n"
+     "time in MPI and in hand-offs to its proxy, the call sites that took the most time.\n"},
     {"help",
      "usage: mpcr help [COMMAND]\n"
      "       mpcr COMMAND --help\n"
@@ -117,6 +130,7 @@ static const char *const summaries =
     "  restart      restart a job from its newest complete checkpoint\n"
     "  status       a job's state and its checkpoints\n"
     "  coordinator  the coordinator of a job over several hosts\n"
+    "  profile      a profiled job's MPI calls, summed (run --profile)\n"
     "  help         a command's options\n"
     "\n"
     "`mpcr help COMMAND` or `mpcr COMMAND --help` says more; see also mpcr(1).\n";

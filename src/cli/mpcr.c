@@ -15,7 +15,7 @@ static const struct {
 } commands[] = {
     {"run", cmd_run},         {"exec", cmd_exec},     {"checkpoint", cmd_checkpoint},
     {"restart", cmd_restart}, {"status", cmd_status}, {"coordinator", cmd_coordinator},
-    {"help", cmd_help},
+    {"profile", cmd_profile}, {"help", cmd_help},
 };
 
 void mpcr_verr(const char *fmt, va_list ap)

@@ -216,7 +216,7 @@ static int run_usage(void)
         stderr,
         "usage: mpcr run [-n N] [--mpi mpich|openmpi] [--ckpt-dir DIR [--interval T] [--keep K]]\n"
         "                [--coordinator A.B.C.D:PORT --ckpt-dir DIR]\n"
-        "                [--checkpoint-signal SIG] [--exit-signal SIG] [--] PROGRAM ARGS...\n"
+        "                [--checkpoint-signal SIG] [--exit-signal SIG] [--profile PDIR] [--] PROGRAM ARGS...\n"
         "       mpcr run --no-mpi [--ckpt-dir DIR] [--interval T] [--keep K] PROGRAM ARGS...\n");
     return 2;
 }
@@ -338,6 +338,7 @@ int mpcr_run_job(const char *mpi, int nranks, char *const proxy_args[], struct m
 int cmd_run(int argc, char **argv)
 {
     const char *nprocs = "1", *mpi = "mpich", *ckpt_dir = NULL, *coord_addr = NULL;
+    const char *profile = getenv("MPCR_PROFILE"); /* a batch script's */
     double interval = 0;
     int keep = 2, i = 1;
     struct mpcr_signals sigs;
@@ -372,6 +373,8 @@ int cmd_run(int argc, char **argv)
             coord_addr = argv[++i];
         } else if (!strcmp(o, "--ckpt-dir") && i + 1 < argc) {
             ckpt_dir = argv[++i];
+        } else if (!strcmp(o, "--profile") && i + 1 < argc) {
+            profile = argv[++i];
         } else if (!strcmp(o, "--interval") && i + 1 < argc) {
             if (mpcr_opt_seconds("run", "--interval", argv[++i], &interval)) return run_usage();
         } else if (!strcmp(o, "--keep") && i + 1 < argc) {
@@ -410,6 +413,7 @@ int cmd_run(int argc, char **argv)
     if (runnable) return runnable;
     if (mpcr_abi_check(argv[i], lib_dir, 0)) return MPCR_EXIT_FAILURE;
     if (coord_addr && mpcr_use_coordinator(coord_addr, ckpt_dir)) return 1;
+    if (profile && *profile && mpcr_profile_prepare("run", profile)) return 1;
     struct mpcr_coord c;
     if (ckpt_dir && !coord_addr) {
         if (mpcr_open_coord(&c, ckpt_dir)) return 1;
@@ -428,5 +432,10 @@ int cmd_run(int argc, char **argv)
     int rc =
         mpcr_run_job(mpi, (int)positive(nprocs), proxy_args, ckpt_dir && !coord_addr ? &c : NULL);
     free(proxy_args);
+    if (profile && *profile) { /* what the ranks that reached MPI_Finalize wrote; none: said */
+        const char *dir = getenv("MPCR_PROFILE");
+        if (!mpcr_profile_report(dir, NULL))
+            mpcr_err("run: the job's profile: %s/profile.txt (and profile.json)", dir);
+    }
     return rc;
 }

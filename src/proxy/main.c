@@ -14,6 +14,7 @@
 #include "state.h"
 #include "triggers.h"
 #include "windows.h"
+#include "clock.h"
 #include "path.h"
 
 #include <errno.h>
@@ -317,7 +318,9 @@ static _Noreturn void serve(void)
         struct mpcr_call c;
         memcpy(&c, &ch->call, sizeof c);
         struct mpcr_reply *r = &ch->reply;
+        uint64_t t0 = atomic_load_explicit(&ch->profile, memory_order_relaxed) ? mpcr_ticks() : 0;
         serve_call(&c, &answer);
+        if (t0) atomic_fetch_add_explicit(&ch->proxy_serve_ticks, mpcr_ticks() - t0, memory_order_relaxed);
         if (call_abandoned) continue; /* served again once the checkpoint is over */
         proxy.last_seq = seq;
         mpcr_line_fill(r, &answer, offsetof(struct mpcr_reply, proxy_sleeping), sizeof *r);

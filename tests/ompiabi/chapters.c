@@ -10,7 +10,10 @@
  * hindexed_block, MPI-1 constructors, external32, match_size, f90 types,
  * type attributes), MPI-1 keyvals, user error classes and codes,
  * generalized requests, MPI-IO (views, collective and shared writes, a
- * file's error handler, Fortran handles and statuses). */
+ * file's error handler, Fortran handles and statuses), one-sided (windows
+ * of the three flavors and their attributes, Open MPI's lock types and
+ * assert bits, MPI_PROC_NULL targets, request-based operations, window
+ * keyvals with callbacks, error handlers, names, Fortran handles). */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -520,6 +523,183 @@ static void files(void)
     SAY("deleted on close: %s\n", cls == MPI_ERR_NO_SUCH_FILE ? "MPI_ERR_NO_SUCH_FILE" : "other");
 }
 
+static MPI_Win deleted_on;
+static int win_copies, win_deletes;
+static int win_copy(MPI_Win w, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)w, (void)keyval, (void)extra, (void)in, (void)out;
+    win_copies++; /* never: windows are not duplicated */
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+static int win_delete(MPI_Win w, int keyval, void *value, void *extra)
+{
+    (void)keyval;
+    deleted_on = w;
+    win_deletes += *(int *)value + *(int *)extra;
+    return MPI_SUCCESS;
+}
+static void win_handler(MPI_Win *w, int *code, ...)
+{
+    (void)w, (void)code;
+}
+
+/* Every predefined attribute of w, by name */
+static void window_attributes(const char *what, MPI_Win w, void *base, int flavor)
+{
+    void *b;
+    MPI_Aint *sz;
+    int *du, *fl, *model, f1, f2, f3, f4, f5;
+    MPI_Win_get_attr(w, MPI_WIN_BASE, &b, &f1);
+    MPI_Win_get_attr(w, MPI_WIN_SIZE, &sz, &f2);
+    MPI_Win_get_attr(w, MPI_WIN_DISP_UNIT, &du, &f3);
+    MPI_Win_get_attr(w, MPI_WIN_CREATE_FLAVOR, &fl, &f4);
+    MPI_Win_get_attr(w, MPI_WIN_MODEL, &model, &f5);
+    /* the model is the implementation's: either of MPI's two values */
+    SAY("%s: base %s size %ld disp_unit %d flavor %s model %s\n", what,
+        f1 && (!base || b == base) ? "ok" : "?", f2 ? (long)*sz : -1L, f3 ? *du : -1,
+        f4 && *fl == flavor ? "ok" : "?",
+        f5 && (*model == MPI_WIN_UNIFIED || *model == MPI_WIN_SEPARATE) ? "known" : "?");
+}
+
+static void one_sided(void)
+{
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    long buf[8] = {0};
+    MPI_Win w;
+    MPI_Win_create(buf, sizeof buf, sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+    window_attributes("created", w, buf, MPI_WIN_FLAVOR_CREATE);
+    MPI_Win_set_name(w, "chapters' window");
+    char name[MPI_MAX_OBJECT_NAME];
+    int len;
+    MPI_Win_get_name(w, name, &len);
+    MPI_Fint f = MPI_Win_c2f(w);
+    SAY("name '%s' (%d), Fortran handle %s\n", name, len, MPI_Win_f2c(f) == w ? "ok" : "?");
+    MPI_Group g;
+    int gsize;
+    MPI_Win_get_group(w, &g);
+    MPI_Group_size(g, &gsize);
+    MPI_Group_free(&g);
+    MPI_Info info;
+    MPI_Win_get_info(w, &info);
+    SAY("group of %d, info %s\n", gsize, info != MPI_INFO_NULL ? "a handle" : "null");
+    if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+
+    /* fences with Open MPI's assert bits; a put to the next rank, one to MPI_PROC_NULL */
+    long mine = 100 + rank, sum = 0;
+    MPI_Win_fence(MPI_MODE_NOPRECEDE, w);
+    MPI_Put(&mine, 1, MPI_LONG, next, 0, 1, MPI_LONG, w);
+    MPI_Put(&mine, 1, MPI_LONG, MPI_PROC_NULL, 1, 1, MPI_LONG, w);
+    MPI_Accumulate(&mine, 1, MPI_LONG, next, 1, 1, MPI_LONG, MPI_SUM, w);
+    MPI_Win_fence(MPI_MODE_NOSTORE | MPI_MODE_NOPUT, w);
+    MPI_Win_fence(MPI_MODE_NOSUCCEED, w);
+    MPI_Reduce(&buf[0], &sum, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    SAY("fence: put from prev %s, sum of puts %ld\n", buf[0] == 100 + prev ? "ok" : "?", sum);
+
+    /* Open MPI's lock types, MPI_MODE_NOCHECK, passive-target operations */
+    long one = 1, old = -1, cmp = mine, got = 0;
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, next, 0, w);
+    MPI_Fetch_and_op(&one, &old, MPI_LONG, next, 2, MPI_SUM, w);
+    MPI_Win_flush(next, w);
+    MPI_Win_unlock(next, w);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock(MPI_LOCK_SHARED, rank, MPI_MODE_NOCHECK, w);
+    MPI_Get(&got, 1, MPI_LONG, rank, 2, 1, MPI_LONG, w);
+    MPI_Win_unlock(rank, w);
+    SAY("lock: fetch_and_op old %ld, counter %ld\n", old, got);
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    MPI_Request req[4];
+    long r1 = 7, r2 = 0, r3 = 0, swapped = 0, newv = 42;
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, w);
+    MPI_Rput(&r1, 1, MPI_LONG, next, 3, 1, MPI_LONG, w, &req[0]);
+    MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+    MPI_Win_flush_all(w);
+    MPI_Raccumulate(&r1, 1, MPI_LONG, next, 3, 1, MPI_LONG, MPI_SUM, w, &req[1]);
+    MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+    MPI_Win_flush_local(next, w);
+    MPI_Win_flush_local_all(w);
+    MPI_Win_flush(next, w);
+    MPI_Rget_accumulate(NULL, 0, MPI_LONG, &r3, 1, MPI_LONG, next, 3, 1, MPI_LONG, MPI_NO_OP, w,
+                        &req[2]);
+    MPI_Wait(&req[2], MPI_STATUS_IGNORE);
+    MPI_Compare_and_swap(&newv, &cmp, &swapped, MPI_LONG, next, 1, w);
+    MPI_Win_flush(next, w);
+    MPI_Rget(&r2, 1, MPI_LONG, next, 1, 1, MPI_LONG, w, &req[3]);
+    MPI_Wait(&req[3], MPI_STATUS_IGNORE);
+    long ga = 0;
+    MPI_Get_accumulate(&one, 1, MPI_LONG, &ga, 1, MPI_LONG, MPI_PROC_NULL, 0, 1, MPI_LONG, MPI_SUM,
+                       w);
+    MPI_Win_sync(w);
+    MPI_Win_unlock_all(w);
+    MPI_Barrier(MPI_COMM_WORLD);
+    SAY("lock_all: rput+raccumulate %ld, compare_and_swap %s, after %ld\n", r3,
+        swapped == cmp ? "swapped" : "?", r2);
+
+    /* post/start/complete/wait (and test) between neighbours */
+    MPI_Group world, peers;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    int both[2] = {prev, next};
+    MPI_Group_incl(world, size > 2 ? 2 : 1, both, &peers);
+    MPI_Win_post(peers, MPI_MODE_NOPUT, w);
+    MPI_Win_start(peers, 0, w);
+    MPI_Get(&got, 1, MPI_LONG, next, 0, 1, MPI_LONG, w);
+    MPI_Win_complete(w);
+    int done = 0;
+    while (!done) MPI_Win_test(w, &done);
+    MPI_Group_free(&peers);
+    MPI_Group_free(&world);
+    SAY("pscw: get %s\n", got == 100 + rank ? "ok" : "?");
+
+    /* keyvals with callbacks (the delete function gets Open MPI's handle), error handlers */
+    int keyval, extra = 1000, value = 5;
+    MPI_Win_create_keyval(win_copy, win_delete, &keyval, &extra);
+    MPI_Win_set_attr(w, keyval, &value);
+    int *v, flag;
+    MPI_Win_get_attr(w, keyval, &v, &flag);
+    SAY("win keyval: flag %d value %d\n", flag, flag ? *v : 0);
+    MPI_Errhandler eh, got_eh;
+    MPI_Win_create_errhandler(win_handler, &eh);
+    MPI_Win_set_errhandler(w, eh);
+    MPI_Win_get_errhandler(w, &got_eh);
+    SAY("win errhandler: %s\n", got_eh == eh ? "the one set" : "?");
+    MPI_Errhandler_free(&got_eh);
+    MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+    MPI_Errhandler_free(&eh);
+    MPI_Win_get_errhandler(w, &got_eh);
+    SAY("win errhandler: %s\n", got_eh == MPI_ERRORS_RETURN ? "MPI_ERRORS_RETURN" : "?");
+    MPI_Win expect = w;
+    MPI_Win_free(&w);
+    SAY("freed: %s, delete called on it %s, deletes %d, copies %d\n",
+        w == MPI_WIN_NULL ? "MPI_WIN_NULL" : "?", deleted_on == expect ? "yes" : "no", win_deletes,
+        win_copies);
+    MPI_Win_free_keyval(&keyval);
+    SAY("keyval freed: %s\n", keyval == MPI_KEYVAL_INVALID ? "MPI_KEYVAL_INVALID" : "?");
+
+    /* MPI_Win_allocate, MPI_Win_create_dynamic with an attached block */
+    long *mem;
+    MPI_Win a;
+    MPI_Win_allocate(4 * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &a);
+    window_attributes("allocated", a, mem, MPI_WIN_FLAVOR_ALLOCATE);
+    MPI_Win_free(&a);
+    MPI_Win d;
+    MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &d);
+    window_attributes("dynamic", d, NULL, MPI_WIN_FLAVOR_DYNAMIC);
+    long block[4] = {rank, rank, rank, rank}, there = 0;
+    MPI_Win_attach(d, block, sizeof block);
+    MPI_Aint addr, target;
+    MPI_Get_address(block, &addr);
+    MPI_Sendrecv(&addr, 1, MPI_AINT, prev, 0, &target, 1, MPI_AINT, next, 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    MPI_Win_lock(MPI_LOCK_SHARED, next, 0, d);
+    MPI_Get(&there, 1, MPI_LONG, next, target, 1, MPI_LONG, d);
+    MPI_Win_unlock(next, d);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_detach(d, block);
+    MPI_Win_free(&d);
+    SAY("dynamic: got the next rank's block: %s\n", there == next ? "ok" : "?");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -531,6 +711,7 @@ int main(int argc, char **argv)
     datatypes();
     attributes_and_errors();
     files();
+    one_sided();
     SAY("done\n");
     MPI_Finalize();
     return 0;

@@ -20,8 +20,10 @@ fail() {
     echo "FAIL: $*"
     failed=1
 }
+# Open MPI 4.1.4's osc/rdma component crashes here in MPI_Compare_and_swap
+# (btl/vader, SIGSEGV): the native runs use osc/pt2pt.
 native() {
-    timeout 120 mpirun.openmpi --allow-run-as-root --oversubscribe -n 2 "$@" </dev/null \
+    timeout 120 mpirun.openmpi --allow-run-as-root --oversubscribe --mca osc pt2pt -n 2 "$@" </dev/null \
         >"$tmp/native" 2>"$tmp/native.err"
 }
 under_mpcr() {
@@ -48,8 +50,8 @@ unsupported)
     under_mpcr "$@"
     rc=$?
     [ $rc != 0 ] && [ $rc != 124 ] || fail "exit status $rc"
-    grep -q "mpcr: MPI_Win_create is not supported yet for Open MPI-built programs" "$tmp/mpcr.err" ||
-        fail "no message naming MPI_Win_create"
+    grep -q "mpcr: MPI_Open_port is not supported yet for Open MPI-built programs" "$tmp/mpcr.err" ||
+        fail "no message naming MPI_Open_port"
     grep -q "^after" "$tmp/mpcr" && fail "the program went on"
     grep -q "^before" "$tmp/mpcr" || fail "the program did not start"
     [ $failed = 0 ] && echo "ok: status $rc: $(grep -m1 "^mpcr:" "$tmp/mpcr.err")"

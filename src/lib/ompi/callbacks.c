@@ -63,33 +63,49 @@ int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 }
 extern __typeof__(PMPI_Op_create) MPI_Op_create __attribute__((weak, alias("PMPI_Op_create")));
 
-/* ---- communicators' error handlers: MPICH calls f(&mpich_comm, &mpich_code) ---- */
-
-static void *eh_fns[SLOTS];
-#define EH_TRAMPOLINE(i)                                                                           \
-    static void eh_##i(int *comm, int *code, ...)                                                  \
-    {                                                                                              \
-        MPI_Comm c = P(*comm);                                                                     \
-        int e = ERR_OUT(*code);                                                                    \
-        ((MPI_Comm_errhandler_function *)eh_fns[i])(&c, &e);                                       \
-    }
-EACH_SLOT(EH_TRAMPOLINE)
-#define EH_NAME(i) eh_##i,
-static void (*const eh_trampolines[SLOTS])(int *, int *, ...) = {
-    EACH_SLOT(EH_NAME)};
-
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+/* Makes an error handler of fn with the first free slot of fns (its
+ * trampolines), by MPICH's create (what: the function, for the message). */
+static int create_errhandler(void **fns, void *const *trampolines,
+                             int (*create)(void *, int *), void *fn, MPI_Errhandler *errhandler,
+                             const char *what)
 {
-    int slot = slot_of(eh_fns, (void *)fn);
-    if (slot < 0) mpcr_ompi_unsupported("MPI_Comm_create_errhandler with more than 32 functions");
+    int slot = slot_of(fns, fn);
+    if (slot < 0) mpcr_ompi_unsupported(what);
     int m = 0;
-    int err = mpcr_mpich_PMPI_Comm_create_errhandler((void *)eh_trampolines[slot],
-                                                     errhandler ? &m : NULL);
+    int err = create(trampolines[slot], errhandler ? &m : NULL);
     if (!err) *errhandler = P(m);
     return ERR_OUT(err);
 }
-extern __typeof__(PMPI_Comm_create_errhandler) MPI_Comm_create_errhandler
-    __attribute__((weak, alias("PMPI_Comm_create_errhandler")));
+#define CREATE_ERRHANDLER(Kind, fns, trampolines)                                                  \
+    int PMPI_##Kind##_create_errhandler(MPI_##Kind##_errhandler_function *fn,                      \
+                                        MPI_Errhandler *errhandler)                                \
+    {                                                                                              \
+        return create_errhandler(fns, trampolines, mpcr_mpich_PMPI_##Kind##_create_errhandler,     \
+                                 (void *)fn, errhandler,                                           \
+                                 "MPI_" #Kind "_create_errhandler with more than 32 functions");   \
+    }                                                                                              \
+    extern __typeof__(PMPI_##Kind##_create_errhandler) MPI_##Kind##_create_errhandler              \
+        __attribute__((weak, alias("PMPI_" #Kind "_create_errhandler")));
+
+/* ---- communicators' and windows' error handlers: MPICH calls
+ * f(&mpich_handle, &mpich_code); MPICH makes both of one kind, and so
+ * they share the slots ---- */
+
+typedef void handler_function(void *, int *, ...); /* MPI_Comm_errhandler_function... */
+static void *eh_fns[SLOTS];
+#define EH_TRAMPOLINE(i)                                                                           \
+    static void eh_##i(int *handle, int *code, ...)                                                \
+    {                                                                                              \
+        void *h = P(*handle);                                                                      \
+        int e = ERR_OUT(*code);                                                                    \
+        ((handler_function *)eh_fns[i])(&h, &e);                                                   \
+    }
+EACH_SLOT(EH_TRAMPOLINE)
+#define EH_NAME(i) (void *)eh_##i,
+static void *const eh_trampolines[SLOTS] = {EACH_SLOT(EH_NAME)};
+
+CREATE_ERRHANDLER(Comm, eh_fns, eh_trampolines)
+CREATE_ERRHANDLER(Win, eh_fns, eh_trampolines)
 
 /* MPI-1's name of the same (MPI_Handler_function is MPI_Comm_errhandler_function) */
 int PMPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *errhandler)
@@ -111,27 +127,22 @@ static void *feh_fns[SLOTS];
         ((MPI_File_errhandler_function *)feh_fns[i])(&f, &e);                                      \
     }
 EACH_SLOT(FEH_TRAMPOLINE)
-#define FEH_NAME(i) feh_##i,
-static void (*const feh_trampolines[SLOTS])(void **, int *, ...) = {EACH_SLOT(FEH_NAME)};
+#define FEH_NAME(i) (void *)feh_##i,
+static void *const feh_trampolines[SLOTS] = {EACH_SLOT(FEH_NAME)};
 
-int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler *errhandler)
-{
-    int slot = slot_of(feh_fns, (void *)fn);
-    if (slot < 0) mpcr_ompi_unsupported("MPI_File_create_errhandler with more than 32 functions");
-    int m = 0;
-    int err = mpcr_mpich_PMPI_File_create_errhandler((void *)feh_trampolines[slot],
-                                                     errhandler ? &m : NULL);
-    if (!err) *errhandler = P(m);
-    return ERR_OUT(err);
-}
-extern __typeof__(PMPI_File_create_errhandler) MPI_File_create_errhandler
-    __attribute__((weak, alias("PMPI_File_create_errhandler")));
+CREATE_ERRHANDLER(File, feh_fns, feh_trampolines)
 
-/* ---- communicators' attribute callbacks: the record is MPICH's extra_state ---- */
+/* ---- attribute callbacks of communicators, datatypes and windows: the
+ * record is MPICH's extra_state. The three kinds' functions differ only in
+ * the type of their object, a pointer in Open MPI's ABI: one record and one
+ * pair of trampolines serve them all. ---- */
+
+typedef int copy_function(void *object, int keyval, void *extra, void *in, void *out, int *flag);
+typedef int delete_function(void *object, int keyval, void *value, void *extra);
 
 struct keyval {
-    MPI_Comm_copy_attr_function *copy;
-    MPI_Comm_delete_attr_function *del;
+    copy_function *copy;
+    delete_function *del;
     void *extra_state;
 };
 
@@ -140,92 +151,46 @@ static int keyval_out(int k)
     return mpcr_ompi_value_out(MPCR_OMPI_keyval, k);
 }
 
-static int copy_trampoline(int comm, int keyval, void *extra, void *in, void *out, int *flag)
+static int copy_trampoline(int object, int keyval, void *extra, void *in, void *out, int *flag)
 {
     const struct keyval *k = extra;
     if (!k->copy) return *flag = 0, 0;
-    return ERR_IN(k->copy(P(comm), keyval_out(keyval), k->extra_state, in, out, flag));
+    return ERR_IN(k->copy(P(object), keyval_out(keyval), k->extra_state, in, out, flag));
 }
 
-static int delete_trampoline(int comm, int keyval, void *value, void *extra)
+static int delete_trampoline(int object, int keyval, void *value, void *extra)
 {
     const struct keyval *k = extra;
     if (!k->del) return 0;
-    return ERR_IN(k->del(P(comm), keyval_out(keyval), value, k->extra_state));
+    return ERR_IN(k->del(P(object), keyval_out(keyval), value, k->extra_state));
 }
 
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
-                            MPI_Comm_delete_attr_function *del, int *keyval, void *extra_state)
-{
-    /* kept while the program runs: MPICH may call the callbacks until the
-     * last attribute of the keyval is deleted */
-    struct keyval *k = malloc(sizeof *k);
-    if (!k) return MPI_ERR_NO_MEM;
-    *k = (struct keyval){copy, del, extra_state};
-    int err = mpcr_mpich_PMPI_Comm_create_keyval((void *)copy_trampoline,
-                                                 (void *)delete_trampoline, keyval, k);
-    if (err) free(k);
-    else *keyval = keyval_out(*keyval);
-    return ERR_OUT(err);
-}
-extern __typeof__(PMPI_Comm_create_keyval) MPI_Comm_create_keyval
-    __attribute__((weak, alias("PMPI_Comm_create_keyval")));
-
-/* MPI-1's keyvals: the same functions (MPI_Copy_function's arguments are
- * MPI_Comm_copy_attr_function's) */
-int PMPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del, int *keyval,
-                       void *extra_state)
+/* A keyval by MPICH's create, with the program's functions in a record kept
+ * while the program runs (MPICH may call them until the last attribute of
+ * the keyval is deleted). */
+static int create_keyval(int (*create)(void *, void *, int *, void *), void *copy, void *del,
+                         int *keyval, void *extra_state)
 {
     struct keyval *k = malloc(sizeof *k);
     if (!k) return MPI_ERR_NO_MEM;
-    *k = (struct keyval){(MPI_Comm_copy_attr_function *)copy,
-                         (MPI_Comm_delete_attr_function *)del, extra_state};
-    int err = mpcr_mpich_PMPI_Keyval_create((void *)copy_trampoline, (void *)delete_trampoline,
-                                            keyval, k);
+    *k = (struct keyval){(copy_function *)copy, (delete_function *)del, extra_state};
+    int err = create((void *)copy_trampoline, (void *)delete_trampoline, keyval, k);
     if (err) free(k);
     else *keyval = keyval_out(*keyval);
     return ERR_OUT(err);
 }
-extern __typeof__(PMPI_Keyval_create) MPI_Keyval_create
-    __attribute__((weak, alias("PMPI_Keyval_create")));
 
-/* ---- datatypes' attribute callbacks ---- */
-
-struct type_keyval {
-    MPI_Type_copy_attr_function *copy;
-    MPI_Type_delete_attr_function *del;
-    void *extra_state;
-};
-
-static int type_copy_trampoline(int type, int keyval, void *extra, void *in, void *out,
-                                int *flag)
-{
-    const struct type_keyval *k = extra;
-    if (!k->copy) return *flag = 0, 0;
-    return ERR_IN(k->copy(P(type), keyval_out(keyval), k->extra_state, in, out, flag));
-}
-
-static int type_delete_trampoline(int type, int keyval, void *value, void *extra)
-{
-    const struct type_keyval *k = extra;
-    if (!k->del) return 0;
-    return ERR_IN(k->del(P(type), keyval_out(keyval), value, k->extra_state));
-}
-
-int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy,
-                            MPI_Type_delete_attr_function *del, int *keyval, void *extra_state)
-{
-    struct type_keyval *k = malloc(sizeof *k);
-    if (!k) return MPI_ERR_NO_MEM;
-    *k = (struct type_keyval){copy, del, extra_state};
-    int err = mpcr_mpich_PMPI_Type_create_keyval((void *)type_copy_trampoline,
-                                                 (void *)type_delete_trampoline, keyval, k);
-    if (err) free(k);
-    else *keyval = keyval_out(*keyval);
-    return ERR_OUT(err);
-}
-extern __typeof__(PMPI_Type_create_keyval) MPI_Type_create_keyval
-    __attribute__((weak, alias("PMPI_Type_create_keyval")));
+#define CREATE_KEYVAL(Name, copy_type, delete_type)                                                \
+    int P##Name(copy_type *copy, delete_type *del, int *keyval, void *extra_state)                 \
+    {                                                                                              \
+        return create_keyval(mpcr_mpich_P##Name, (void *)copy, (void *)del, keyval, extra_state);  \
+    }                                                                                              \
+    extern __typeof__(P##Name) Name __attribute__((weak, alias("P" #Name)));
+CREATE_KEYVAL(MPI_Comm_create_keyval, MPI_Comm_copy_attr_function, MPI_Comm_delete_attr_function)
+/* MPI-1's keyvals: MPI_Copy_function's arguments are MPI_Comm_copy_attr_function's */
+CREATE_KEYVAL(MPI_Keyval_create, MPI_Copy_function, MPI_Delete_function)
+CREATE_KEYVAL(MPI_Type_create_keyval, MPI_Type_copy_attr_function, MPI_Type_delete_attr_function)
+CREATE_KEYVAL(MPI_Win_create_keyval, MPI_Win_copy_attr_function, MPI_Win_delete_attr_function)
 
 /* ---- generalized requests: the record is MPICH's extra_state; the query
  * function fills an Open MPI status, translated to MPICH's ---- */

@@ -55,21 +55,18 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 }
 ALIAS(MPI_Error_string);
 
-int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
-{
-    char buf[MPICH_LONGEST];
-    int len, err = mpcr_mpich_PMPI_Comm_get_name(mpcr_ompi_handle(comm), buf, &len);
-    return cut(buf, comm_name, resultlen, MPI_MAX_OBJECT_NAME, err);
-}
-ALIAS(MPI_Comm_get_name);
-
-int PMPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen)
-{
-    char buf[MPICH_LONGEST];
-    int len, err = mpcr_mpich_PMPI_Type_get_name(mpcr_ompi_handle(type), buf, &len);
-    return cut(buf, type_name, resultlen, MPI_MAX_OBJECT_NAME, err);
-}
-ALIAS(MPI_Type_get_name);
+/* Objects' names (MPI_MAX_OBJECT_NAME 64 in Open MPI, 128 in MPICH). */
+#define GET_NAME(Kind, type)                                                                       \
+    int PMPI_##Kind##_get_name(type obj, char *name, int *resultlen)                               \
+    {                                                                                              \
+        char buf[MPICH_LONGEST];                                                                   \
+        int len, err = mpcr_mpich_PMPI_##Kind##_get_name(mpcr_ompi_handle(obj), buf, &len);        \
+        return cut(buf, name, resultlen, MPI_MAX_OBJECT_NAME, err);                                \
+    }                                                                                              \
+    ALIAS(MPI_##Kind##_get_name);
+GET_NAME(Comm, MPI_Comm)
+GET_NAME(Type, MPI_Datatype)
+GET_NAME(Win, MPI_Win)
 
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
@@ -93,6 +90,7 @@ C2F(Info, MPI_Info)
 C2F(Message, MPI_Message)
 C2F(Op, MPI_Op)
 C2F(Request, MPI_Request)
+C2F(Win, MPI_Win)
 
 _Noreturn void mpcr_mpich_unsupported_in(const char *name, const char *where);
 _Noreturn void mpcr_ompi_unsupported(const char *name)
@@ -180,19 +178,28 @@ int PMPI_Pcontrol(const int level, ...)
 }
 ALIAS(MPI_Pcontrol);
 
-/* MPI_HOST's value is a rank or MPI_PROC_NULL, whose numbers differ: the
- * program is answered the address of Open MPI's value (the other
- * predefined attributes mean the same in both ABIs). */
-static int get_attr(int (*get)(int, int, void *, int *), MPI_Comm comm, int keyval, void *value,
+/* Predefined attributes whose values differ: MPI_HOST's is a rank or
+ * MPI_PROC_NULL, MPI_WIN_MODEL's MPI_WIN_UNIFIED (0 in Open MPI, 2 in MPICH)
+ * or MPI_WIN_SEPARATE. The program is answered the address of Open MPI's
+ * value (one int per model: a second window's answer leaves the first's
+ * alone). The other predefined attributes mean the same in both ABIs (the
+ * windows' flavors: checked in mpich_layout.c). */
+static int get_attr(int (*get)(int, int, void *, int *), const void *obj, int keyval, void *value,
                     int *flag)
 {
-    static int host;
-    int err = get(mpcr_ompi_handle(comm), mpcr_ompi_value_in(MPCR_OMPI_keyval, keyval), value, flag);
-    if (!err && keyval == MPI_HOST && flag && *flag && value) {
-        host = mpcr_ompi_value_out(MPCR_OMPI_rank, **(int **)value);
-        *(int **)value = &host;
+    static int host, unified = MPI_WIN_UNIFIED, separate = MPI_WIN_SEPARATE;
+    int err = get(mpcr_ompi_handle(obj), mpcr_ompi_value_in(MPCR_OMPI_keyval, keyval), value, flag);
+    if (err) return ERR_OUT(err);
+    if (!flag || !*flag || !value) return MPI_SUCCESS;
+    int **answer = value;
+    if (keyval == MPI_HOST) {
+        host = mpcr_ompi_value_out(MPCR_OMPI_rank, **answer);
+        *answer = &host;
+    } else if (keyval == MPI_WIN_MODEL) {
+        int model = mpcr_ompi_value_out(MPCR_OMPI_winmodel, **answer);
+        *answer = model == MPI_WIN_UNIFIED ? &unified : &separate;
     }
-    return err ? ERR_OUT(err) : MPI_SUCCESS;
+    return MPI_SUCCESS;
 }
 
 int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
@@ -200,6 +207,12 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
     return get_attr(mpcr_mpich_PMPI_Comm_get_attr, comm, keyval, value, flag);
 }
 ALIAS(MPI_Comm_get_attr);
+
+int PMPI_Win_get_attr(MPI_Win win, int keyval, void *value, int *flag)
+{
+    return get_attr(mpcr_mpich_PMPI_Win_get_attr, win, keyval, value, flag);
+}
+ALIAS(MPI_Win_get_attr);
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *value, int *flag)

@@ -45,6 +45,8 @@ HANDLE_TYPES = ('MPI_Comm', 'MPI_Datatype', 'MPI_Group', 'MPI_Op', 'MPI_Info', '
 #   BUF     a buffer or MPI_IN_PLACE
 #   STATUS_OUT STATUS_IN STATUSES=N   statuses (Open MPI's layout <-> MPICH's)
 #   VALUE=G VALUE_OUT=G   an int of the value group G of values.txt
+#   FLAGS=G an int of bits, each a value of group G (a one-sided assert:
+#           MPI_MODE_NOCHECK 1 in Open MPI, 1024 in MPICH)
 #   WEIGHTS an int array or MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY (Open MPI's are
 #           (int *)2 and 3, MPICH's the addresses of its library's data)
 #   PLAIN   passed as it is
@@ -168,6 +170,8 @@ def translate(f, overrides, where):
             args.append(f'mpcr_ompi_weights({n})')
         elif arg == 'VALUE':
             args.append(f'mpcr_ompi_value_in(MPCR_OMPI_{param}, {n})')
+        elif arg == 'FLAGS':
+            args.append(f'mpcr_ompi_flags_in(MPCR_OMPI_{param}, {n})')
         elif arg == 'VALUE_OUT':
             args.append(n)
             post.append(f'if ({n} && !err) *{n} = mpcr_ompi_value_out(MPCR_OMPI_{param}, *{n});')
@@ -185,7 +189,7 @@ def translate(f, overrides, where):
         else:
             sys.exit(f'{where}: {f.name}: unknown kind {k} of {n}')
     call = f'mpcr_mpich_P{f.name}({", ".join(args)})'
-    lines = pre
+    lines = ['MPCR_PROF_SITE(); /* the profile names the program\'s call, not this one */'] + pre
     if f.ret == 'int':
         lines.append(f'int err = {call};')
         lines += post
@@ -226,7 +230,8 @@ def group_tables(groups, prefix, table):
 
 
 def gen_entries(funcs, sliced, groups):
-    out = [HEAD, '#include <mpi.h>\n\n#include "ompi/ompi_front.h"\n#include "ompi_mpich.h"\n\n',
+    out = [HEAD, '#include <mpi.h>\n\n#include "ompi/ompi_front.h"\n#include "ompi_mpich.h"\n'
+           '#include "runtime/profile.h"\n\n',
            '/* MPI-1 functions the standard deprecated or removed are in the ABI still */\n',
            '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"\n\n',
            '#define H(x) mpcr_ompi_handle((const void *)(x))\n',

@@ -84,6 +84,18 @@ int mpcr_ompi_value_out(enum mpcr_ompi_group_id g, int v)
     return translate(mpcr_ompi_mpich_groups, mpcr_ompi_ompi_groups, g, v);
 }
 
+int mpcr_ompi_flags_in(enum mpcr_ompi_group_id g, int bits)
+{
+    const struct mpcr_ompi_group *from = &mpcr_ompi_ompi_groups[g], *to = &mpcr_ompi_mpich_groups[g];
+    int out = 0;
+    for (int i = 0; i < from->n; i++)
+        if (bits & from->values[i]) {
+            bits &= ~from->values[i];
+            out |= to->values[i];
+        }
+    return out | bits;
+}
+
 void *mpcr_ompi_buf(const void *b)
 {
     return b == (const void *)1 ? MPICH_IN_PLACE : (void *)b; /* Open MPI's MPI_IN_PLACE */

@@ -55,6 +55,8 @@ void mpcr_ompi_array_free(int *stack, int *m);
 /* A value of a group of values.txt, Open MPI's to MPICH's (_in) and back. */
 int mpcr_ompi_value_in(enum mpcr_ompi_group_id g, int v);
 int mpcr_ompi_value_out(enum mpcr_ompi_group_id g, int v);
+/* Bits, each a value of group g, Open MPI's to MPICH's; other bits pass. */
+int mpcr_ompi_flags_in(enum mpcr_ompi_group_id g, int bits);
 /* MPI_IN_PLACE, Open MPI's to MPICH's. */
 void *mpcr_ompi_buf(const void *b);
 /* mpich_layout.c: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY, Open MPI's to MPICH's. */

@@ -1,6 +1,7 @@
 /* The library's side of a call to the proxy: publish, then wait for the
  * reply, spinning briefly and sleeping after that (see channel.h). */
 #include "channel.h"
+#include "profile.h"
 #include "runtime.h"
 
 #include <errno.h>
@@ -35,6 +36,7 @@ const struct mpcr_reply *mpcr_call_finish(void)
 {
     struct mpcr_chan *ch = mpcr.chan;
     uint32_t seq = ++mpcr.seq;
+    uint64_t t0 = __builtin_expect(mpcr_prof_on, 0) ? mpcr_prof_start() : 0;
     mpcr_line_fill(&ch->call, &mpcr.draft, offsetof(struct mpcr_call, app_sleeping), sizeof ch->call);
     atomic_store(&ch->call.seq, seq); /* seq_cst: orders it before the load below */
     if (atomic_load(&ch->reply.proxy_sleeping)) {
@@ -42,6 +44,7 @@ const struct mpcr_reply *mpcr_call_finish(void)
         mpcr_futex_wake(&ch->doorbell);
     }
     wait_reply(ch, seq);
+    if (__builtin_expect(t0 != 0, 0)) mpcr_prof_round_trip(mpcr_ticks() - t0);
     if (__builtin_expect(mpcr_posts_carried != 0, 0)) mpcr_posts_settle_carried();
     return &ch->reply;
 }

@@ -6,6 +6,7 @@
 #include "env/attr.h"
 #include "env/errors.h"
 #include "pt2pt/request.h"
+#include "profile.h"
 #include "runtime.h"
 #include "staging.h"
 #include "threads.h"
@@ -173,6 +174,7 @@ static int connect_and_learn(void)
     snprintf(mpcr.proxy_version, sizeof mpcr.proxy_version, "%s", s + MPCR_INIT_NAME_MAX);
     mpcr_staging_free(off);
     mpcr_comm_setup(mpcr.rank, mpcr.size);
+    mpcr_prof_init();
     atexit(stop_at_exit);
     return MPI_SUCCESS;
 }
@@ -238,6 +240,7 @@ int mpcr_stop(void)
      * lands in its buffer (MPI 4.0 11.2.2; MPICH's rqfreeb). */
     mpcr_orphans_finish();
     mpcr_progress_stop();
+    mpcr_prof_finalize();
     const struct mpcr_reply *r = mpcr_call_finish_op(MPCR_OP_FINALIZE);
     mpcr.finalized = 1;
     return r->rc;

@@ -6,6 +6,7 @@
  * unanswered call again. Everything here runs inside the engine's signal
  * handler with the other threads stopped: system calls only. */
 #include "channel.h"
+#include "profile.h"
 #include "runtime.h"
 #include "staging.h"
 #include "report.h"
@@ -87,12 +88,14 @@ static void on_restarted(void *arg)
     if (*coord) mpcr_engine_set_coordinator(coord, secret, dir);
     mpcr.proxy_pid = getppid();
     prctl(PR_SET_PDEATHSIG, MPCR_PROXY_DEATH_SIGNAL);
+    mpcr_prof_restarted();
 }
 
 static int before_checkpoint(void *arg)
 {
     (void)arg;
     mpcr_shares_before_checkpoint();
+    mpcr_prof_before_checkpoint();
     return 0;
 }
 
