@@ -74,6 +74,11 @@ fortran_test(fortran.f08 3 tf_f08)
 fortran_program(tf_io fortran/io.f90)
 fortran_test(fortran.io 3 tf_io)
 
+# Sessions from Fortran (docs/sessions.md): MPICH's libmpifort's session
+# bindings over mpcr's C library, against native MPICH.
+fortran_program(tf_sessions fortran/sessions.f90)
+fortran_test(fortran.sessions 3 tf_sessions)
+
 # Handles and statuses between Fortran and C: MPI_*_f2c/c2f for comm, type,
 # group, op (a Fortran user function), info, errhandler, request, message;
 # MPI_Status_f2c/c2f and MPI_Status_c2f08/f082c (handles_c.c).

@@ -76,10 +76,12 @@ static inline long arg_long(int argc, char **argv, int i, long dflt)
 }
 
 /* A line printed by rank 0 only, flushed at once. */
-#define progress(...)                                                                              \
+#define progress(...) progress_on(MPI_COMM_WORLD, __VA_ARGS__)
+/* The same with rank 0 of communicator comm (before MPI_Init, a session's). */
+#define progress_on(comm, ...)                                                                     \
     do {                                                                                           \
         int r_;                                                                                    \
-        MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                        \
+        MPI_Comm_rank(comm, &r_);                                                                  \
         if (r_ == 0) {                                                                             \
             printf(__VA_ARGS__);                                                                   \
             fflush(stdout);                                                                        \
@@ -87,17 +89,28 @@ static inline long arg_long(int argc, char **argv, int i, long dflt)
     } while (0)
 
 /* Ends the job with a message (on stderr) when a check fails. */
-#define check(cond, ...)                                                                           \
+#define check(cond, ...) check_on(MPI_COMM_WORLD, cond, __VA_ARGS__)
+/* The same naming this rank of communicator comm, and aborting on it. */
+#define check_on(comm, cond, ...)                                                                  \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
             int r_;                                                                                \
-            MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                    \
+            MPI_Comm_rank(comm, &r_);                                                              \
             fprintf(stderr, "rank %d: ", r_);                                                      \
             fprintf(stderr, __VA_ARGS__);                                                          \
             fprintf(stderr, "\n");                                                                 \
-            MPI_Abort(MPI_COMM_WORLD, 3);                                                          \
+            MPI_Abort(comm, 3);                                                                    \
         }                                                                                          \
     } while (0)
+
+/* *sum mixed with the XOR of every member's v over communicator c
+ * (collective over c). */
+static inline void fold_xor_over(MPI_Comm c, uint64_t *sum, uint64_t v)
+{
+    uint64_t y = 0;
+    MPI_Allreduce(&v, &y, 1, MPI_UINT64_T, MPI_BXOR, c);
+    *sum = mix2(*sum, y);
+}
 
 /* Creates PATH.reached, then waits until the file PATH (or, if not NULL,
  * the file OR_PATH) exists. */
@@ -121,12 +134,18 @@ static inline void wait_for_file(const char *path, const char *or_path)
  * 0 computing and the others blocked in MPI_Barrier, and the harness
  * counts it as taken at the job's end (PATH.reached exists). The native
  * reference runs without it. Collective. */
-static inline void hold_for_harness(int rank)
+static inline void hold_for_harness_on(MPI_Comm comm, int rank)
 {
     const char *path = getenv("CKPT_HOLD");
     if (!path || !*path) return;
     if (rank == 0) wait_for_file(path, NULL);
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(comm);
+}
+/* The same over MPI_COMM_WORLD (hold_for_harness_on: a session's
+ * communicator, outside the world model). */
+static inline void hold_for_harness(int rank)
+{
+    hold_for_harness_on(MPI_COMM_WORLD, rank);
 }
 
 /* The harness's midway hold (tests/batch, every job started after
@@ -160,19 +179,20 @@ static inline int scratch_file(char *path, size_t cap, const char *name, const c
 
 #define REPORT_MAX 8
 
-/* Collective: every rank's nv values (nv <= REPORT_MAX) are gathered to
- * rank 0, which prints "NAME rank R: NAME0=V0 ..." per rank, with one
- * write. */
-static inline void report(const char *name, const char *const *names, const uint64_t *v, int nv)
+/* Collective over comm: every rank's nv values (nv <= REPORT_MAX) are
+ * gathered to its rank 0, which prints "NAME rank R: NAME0=V0 ..." per
+ * rank, with one write. */
+static inline void report_on(MPI_Comm comm, const char *name, const char *const *names,
+                             const uint64_t *v, int nv)
 {
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    hold_for_harness(rank);
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    hold_for_harness_on(comm, rank);
     uint64_t mine[REPORT_MAX] = {0};
     memcpy(mine, v, (size_t)nv * sizeof *v);
     uint64_t *all = rank == 0 ? malloc((size_t)size * REPORT_MAX * sizeof *all) : NULL;
-    MPI_Gather(mine, REPORT_MAX, MPI_UINT64_T, all, REPORT_MAX, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    MPI_Gather(mine, REPORT_MAX, MPI_UINT64_T, all, REPORT_MAX, MPI_UINT64_T, 0, comm);
     if (rank == 0) {
         char *buf = NULL;
         size_t len = 0;
@@ -189,6 +209,12 @@ static inline void report(const char *name, const char *const *names, const uint
         free(buf);
         free(all);
     }
+}
+
+/* report_on over MPI_COMM_WORLD. */
+static inline void report(const char *name, const char *const *names, const uint64_t *v, int nv)
+{
+    report_on(MPI_COMM_WORLD, name, names, v, nv);
 }
 
 #endif

@@ -18,9 +18,7 @@ static void fold(uint64_t v)
 
 static void reduce(MPI_Comm c, uint64_t v)
 {
-    uint64_t y = 0;
-    MPI_Allreduce(&v, &y, 1, MPI_UINT64_T, MPI_BXOR, c);
-    fold(y);
+    fold_xor_over(c, &sum, v);
 }
 
 int main(int argc, char **argv)

@@ -12,14 +12,15 @@
 #include "runtime/runtime.h"
 
 /* What the prologue hands an implementation for the kinds COMM, TYPE,
- * GROUP, INFO, WIN, FILE (comm/comm.h, datatype/dtype.h, env/info.h, rma/win.h,
- * io/file.h). */
+ * GROUP, INFO, WIN, FILE, SESSION (comm/comm.h, datatype/dtype.h, env/info.h,
+ * rma/win.h, io/file.h, session/session.h). */
 struct mpcr_comm;
 struct mpcr_type;
 struct mpcr_group;
 struct mpcr_info;
 struct mpcr_win;
 struct mpcr_file;
+struct mpcr_session;
 
 /* An array of counts or displacements of an MPI function whose int form
  * takes int[] and whose _c form takes MPI_Count[] or MPI_Aint[] (both 64-bit). */

@@ -53,6 +53,22 @@ int mpcr_errhandler_call_file(MPI_Errhandler e, MPI_File fh, int err)
     return 1;
 }
 
+int mpcr_errhandler_call_session(MPI_Errhandler e, MPI_Session session, int err)
+{
+    struct mpcr_errhandler *u = mpcr_obj_get(MPCR_KIND_ERRHANDLER, (uint32_t)e);
+    if (!u) return 0;
+    /* made by MPI_Session_create_errhandler (the same object kind) */
+    ((MPI_Session_errhandler_function *)(void (*)(void))u->fn)(&session, &err);
+    return 1;
+}
+
+int mpcr_impl_Session_create_errhandler(MPI_Session_errhandler_function *fn,
+                                        MPI_Errhandler *errhandler)
+{
+    return mpcr_impl_Comm_create_errhandler((MPI_Comm_errhandler_function *)(void (*)(void))fn,
+                                            errhandler);
+}
+
 int mpcr_impl_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
     return mpcr_impl_Comm_create_errhandler((MPI_Comm_errhandler_function *)(void (*)(void))fn,

@@ -105,16 +105,19 @@ static _Noreturn void fatal_error(int err, const char *fmt, ...)
     fatal_code(err, fmt, ap);
 }
 
+_Noreturn void mpcr_error_fatal(int err, const char *fn, const char *whose)
+{
+    const char *text = err > 0 && err < NCLASSES && class_text[err] ? class_text[err] : "error";
+    fatal_error(err, "%s failed: %s (error class %d); the %s's error handler is MPI_ERRORS_ARE_FATAL",
+                fn, text, err, whose);
+}
+
 /* Applies handler eh, of communicator comm, to err. */
 static int apply(MPI_Errhandler eh, MPI_Comm comm, int err, const char *fn)
 {
     if (err == MPI_SUCCESS || eh == MPI_ERRORS_RETURN) return err;
     if (mpcr_errhandler_call(eh, comm, err)) return err;
-    const char *text = err > 0 && err < NCLASSES && class_text[err] ? class_text[err] : "error";
-    fatal_error(err,
-                "%s failed: %s (error class %d); the communicator's error handler is "
-                "MPI_ERRORS_ARE_FATAL",
-                fn, text, err);
+    mpcr_error_fatal(err, fn, "communicator");
 }
 
 _Noreturn void mpcr_fatal_error_of(int err, const char *fn, const char *object)

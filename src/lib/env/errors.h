@@ -27,12 +27,18 @@ _Noreturn void mpcr_fatal_error_of(int err, const char *fn, const char *object);
  * mpcr implements only in part). */
 _Noreturn void mpcr_unsupported_feature(const char *what);
 
+/* Ends the job for error class err raised by fn on an object whose error
+ * handler (the handler of `whose`: "communicator", "session") is fatal. */
+_Noreturn void mpcr_error_fatal(int err, const char *fn, const char *whose);
+
 /* Calls e's function with comm and err when e is a user handler (1), else 0. */
 int mpcr_errhandler_call(MPI_Errhandler e, MPI_Comm comm, int err);
 /* The same for a window's handler (MPI_Win_create_errhandler's function). */
 int mpcr_errhandler_call_win(MPI_Errhandler e, MPI_Win win, int err);
 /* The same for a file's handler (MPI_File_create_errhandler's function). */
 int mpcr_errhandler_call_file(MPI_Errhandler e, MPI_File fh, int err);
+/* The same for a session's handler (MPI_Session_create_errhandler's function). */
+int mpcr_errhandler_call_session(MPI_Errhandler e, MPI_Session session, int err);
 /* The largest error code in use (MPI_LASTUSEDCODE). */
 int mpcr_last_used_code(void);
 /* MPI_ERRHANDLER_NULL excluded: an argument check of the generated entry points. */

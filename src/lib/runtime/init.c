@@ -119,11 +119,28 @@ static void connect_proxy(void)
     mpcr_checkpoint_setup();
 }
 
-int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+/* A program outside the world model (it never called MPI_Init, or called
+ * MPI_Finalize while sessions were open) ends its connection when it exits:
+ * until then it may open sessions again (MPI 4.0 11.3.1). Sessions still
+ * open then end with it, as natively (MPICH says nothing of them). After
+ * MPI_Init without MPI_Finalize the proxy reports the missing finalize. */
+static int exit_ends_mpi(void)
 {
-    (void)argc, (void)argv;
-    if (mpcr.initialized)
-        return mpcr_error_world(MPI_ERR_OTHER, "MPI_Init or MPI_Init_thread (a second time)");
+    /* getppid: not in a child the program forked, whose exit is not the program's */
+    return mpcr.initialized && !mpcr.finalized && mpcr.world != MPCR_WORLD_ON &&
+           getppid() == mpcr.proxy_pid;
+}
+
+static void stop_at_exit(void)
+{
+    if (!exit_ends_mpi()) return;
+    MPCR_SERIALIZED_CALL();
+    if (exit_ends_mpi()) mpcr_stop();
+}
+
+/* Connects to the proxy and learns this rank's place in the job. */
+static int connect_and_learn(void)
+{
     /* The engine takes checkpoints from the program's start (its
      * constructor): one that came while the channel is made would find the
      * set-up socket still open and the report socket not yet left out of
@@ -138,10 +155,6 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     /* As MPICH's MPI_Init does: output reaches mpiexec as it is printed, and
      * is not lost in a buffer when a rank dies. */
     setbuf(stdout, NULL);
-    /* The level asked for (MULTIPLE: threads.h serialises the calls). */
-    mpcr.thread_level = required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
-    if (mpcr.thread_level < MPI_THREAD_SINGLE) mpcr.thread_level = MPI_THREAD_SINGLE;
-    if (provided) *provided = mpcr.thread_level;
     mpcr.main_thread = pthread_self();
 
     uint64_t off;
@@ -162,6 +175,38 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     mpcr_staging_free(off);
     mpcr_comm_setup(mpcr.rank, mpcr.size);
     mpcr_prof_init();
+    atexit(stop_at_exit);
+    return MPI_SUCCESS;
+}
+
+int mpcr_start(int thread_level)
+{
+    /* The proxy's MPI ended with the world model and the last session:
+     * nothing can start it again (MPICH 4.0.2 itself crashes there). */
+    if (mpcr.finalized)
+        mpcr_unsupported_feature("MPI_Session_init after MPI_Finalize ended MPI (no session was "
+                                 "open)");
+    if (!mpcr.initialized) connect_and_learn();
+    /* The level asked for (MULTIPLE: threads.h serialises the calls); a
+     * session or the world model may raise it, never lower it. */
+    if (thread_level > MPI_THREAD_MULTIPLE) thread_level = MPI_THREAD_MULTIPLE;
+    if (thread_level > mpcr.thread_level) mpcr.thread_level = thread_level;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc, (void)argv;
+    static const char fn[] = "MPI_Init or MPI_Init_thread";
+    if (mpcr.world != MPCR_WORLD_NONE)
+        return mpcr_error_world(MPI_ERR_OTHER, mpcr.world == MPCR_WORLD_ON
+                                                   ? "MPI_Init or MPI_Init_thread (a second time)"
+                                                   : "MPI_Init or MPI_Init_thread (after MPI_Finalize)");
+    int err = mpcr_start(required);
+    if (err) return mpcr_error_world(err, fn);
+    mpcr.world = MPCR_WORLD_ON;
+    mpcr.main_thread = pthread_self(); /* MPI_Is_thread_main: the thread of MPI_Init */
+    if (provided) *provided = mpcr.thread_level;
     return MPI_SUCCESS;
 }
 MPCR_ALIAS(Init_thread);
@@ -173,28 +218,23 @@ int PMPI_Init(int *argc, char ***argv)
 }
 MPCR_ALIAS(Init);
 
+/* The world model's state (MPI 4.0 11.4.1): sessions change neither. */
 int PMPI_Initialized(int *flag)
 {
-    *flag = mpcr.initialized;
+    *flag = mpcr.world != MPCR_WORLD_NONE;
     return MPI_SUCCESS;
 }
 MPCR_ALIAS(Initialized);
 
 int PMPI_Finalized(int *flag)
 {
-    *flag = mpcr.finalized;
+    *flag = mpcr.world == MPCR_WORLD_ENDED;
     return MPI_SUCCESS;
 }
 MPCR_ALIAS(Finalized);
 
-int PMPI_Finalize(void)
+int mpcr_stop(void)
 {
-    MPCR_REQUIRE_INIT("MPI_Finalize");
-    MPCR_SERIALIZED_CALL();
-    /* MPI 4.0 section 11.2.2: first, as if MPI_COMM_SELF were freed, its
-     * attributes' delete callbacks run (the last set first); they may
-     * still call MPI. Programs use this as an at-exit hook. */
-    int self_rc = mpcr_attr_delete_all(MPCR_ATTR_COMM, (uint32_t)MPI_COMM_SELF);
     /* Requests the program freed while active (and buffered sends) are
      * completed here: a freed send is delivered, a freed receive's data
      * lands in its buffer (MPI 4.0 11.2.2; MPICH's rqfreeb). */
@@ -202,9 +242,26 @@ int PMPI_Finalize(void)
     mpcr_progress_stop();
     mpcr_prof_finalize();
     const struct mpcr_reply *r = mpcr_call_finish_op(MPCR_OP_FINALIZE);
-    int rc = r->rc ? r->rc : self_rc;
     mpcr.finalized = 1;
-    return mpcr_error_world(rc, "MPI_Finalize");
+    return r->rc;
+}
+
+int PMPI_Finalize(void)
+{
+    MPCR_REQUIRE_INIT("MPI_Finalize");
+    MPCR_SERIALIZED_CALL();
+    if (mpcr.world != MPCR_WORLD_ON)
+        mpcr_fatal("MPI_Finalize called %s", mpcr.world == MPCR_WORLD_NONE ? "before MPI_Init"
+                                                                         : "a second time");
+    /* MPI 4.0 section 11.2.2: first, as if MPI_COMM_SELF were freed, its
+     * attributes' delete callbacks run (the last set first); they may
+     * still call MPI. Programs use this as an at-exit hook. */
+    int self_rc = mpcr_attr_delete_all(MPCR_ATTR_COMM, (uint32_t)MPI_COMM_SELF);
+    mpcr.world = MPCR_WORLD_ENDED;
+    /* Sessions still open keep the connection (MPI 4.0 11.3: they outlive
+     * the world model); the last one's MPI_Session_finalize ends it. */
+    int rc = mpcr.sessions ? MPI_SUCCESS : mpcr_stop();
+    return mpcr_error_world(rc ? rc : self_rc, "MPI_Finalize");
 }
 MPCR_ALIAS(Finalize);
 

@@ -17,7 +17,12 @@
 #include "channel.h"
 
 struct mpcr_lib {
+    /* initialized: the library is connected to its proxy (by MPI_Init or
+     * the first MPI_Session_init); finalized: it has ended that connection
+     * (the proxy's MPI is finalized), after which no call reaches the proxy. */
     int initialized, finalized;
+    int world;    /* the world model: MPCR_WORLD_NONE, _ON (MPI_Init), _ENDED (MPI_Finalize) */
+    int sessions; /* sessions open (src/lib/session) */
     int thread_level;
     /* 1 once the progress helper runs (progress.c): from then on every
      * call holds the library's lock, at every thread level (threads.h). */
@@ -38,6 +43,17 @@ struct mpcr_lib {
     char proxy_version[256];
 };
 extern struct mpcr_lib mpcr;
+
+enum { MPCR_WORLD_NONE, MPCR_WORLD_ON, MPCR_WORLD_ENDED };
+
+/* Connects to the proxy unless connected (MPI_Init_thread, MPI_Session_init;
+ * init.c) and raises the library's thread level to thread_level. 0, or an
+ * error class. */
+int mpcr_start(int thread_level);
+/* Ends the connection: the proxy finalizes its MPI (MPI_Finalize, or the
+ * last MPI_Session_finalize after it, or the program's exit outside the
+ * world model). 0, or an error class. */
+int mpcr_stop(void);
 
 /* The proxy is our parent; the kernel sends this signal when it dies. */
 #define MPCR_PROXY_DEATH_SIGNAL (SIGRTMAX - 1)
