@@ -29,8 +29,7 @@ set_tests_properties(ckpt.coll_cg ckpt.coll_cg3_continue PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE};CKPT_REQUIRE=abandoned" RESOURCE_LOCK cores TIMEOUT 300)
 # The same under Open MPI's proxy (tags below 2^15 are valid under any MPI).
 if(TARGET mpcr-proxy-openmpi)
-    mpi_test(openmpi.coll_more3 3 t_coll_more)
-    set_property(TEST openmpi.coll_more3 APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    openmpi_test(coll_more3 3 t_coll_more)
 endif()
 
 # Non-blocking and persistent collectives (coll_task.c) against the native

@@ -75,12 +75,9 @@ set_tests_properties(mpi.split_hw PROPERTIES RESOURCE_LOCK cores
     PASS_REGULAR_EXPRESSION "^guided mpi_shared_memory: size 3\nguided machine: size 3\nguided core: NULL\nguided no key: NULL\nguided no info: NULL\nunguided one host: NULL\nneighborhood \.: size 3\nneighborhood mismatched: NULL\nneighborhood unwritable: NULL\nneighborhood network_topo: NULL\n$"
     FAIL_REGULAR_EXPRESSION "not supported")
 if(TARGET mpcr-proxy-openmpi)
-    mpi_test(openmpi.comm_create 4 t_comm_create)
-    set_property(TEST openmpi.comm_create APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
-    mpi_test(openmpi.intercomm 5 t_intercomm)
-    set_property(TEST openmpi.intercomm APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
-    mpi_test(openmpi.comm_from_group 5 t_comm_from_group)
-    set_property(TEST openmpi.comm_from_group APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    openmpi_test(comm_create 4 t_comm_create)
+    openmpi_test(intercomm 5 t_intercomm)
+    openmpi_test(comm_from_group 5 t_comm_from_group)
 endif()
 
 # Communicators from MPI_Comm_create_from_group (the world group, the even or

@@ -35,8 +35,7 @@ add_test(NAME ckpt.io_refuse COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/io_refuse.
     $<TARGET_FILE:t_ckpt_io> 24 20)
 set_tests_properties(ckpt.io_refuse PROPERTIES RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
-    mpi_test(openmpi.io 2 t_ckpt_io 48 1 explicit)
-    set_property(TEST openmpi.io APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    openmpi_test(io 2 t_ckpt_io 48 1 explicit)
     set_property(TEST ckpt.io APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
 
@@ -47,8 +46,7 @@ endif()
 mpi_program(t_io_misc mpi/io_misc.c)
 mpi_test(mpi.io_misc 2 t_io_misc)
 if(TARGET mpcr-proxy-openmpi)
-    mpi_test(openmpi.io_misc 2 t_io_misc)
-    set_property(TEST openmpi.io_misc APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    openmpi_test(io_misc 2 t_io_misc)
 endif()
 
 # The shared file pointer (a file beside the data file, under an fcntl lock: src/lib/io/file_shared.c):
@@ -80,8 +78,7 @@ add_test(NAME ckpt.io_external32 COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.s
 set_tests_properties(ckpt.io_external32 PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
-    mpi_test(openmpi.io_external32 2 t_ckpt_io_external32 30 1)
-    set_property(TEST openmpi.io_external32 APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    openmpi_test(io_external32 2 t_ckpt_io_external32 30 1)
     set_property(TEST ckpt.io_external32 APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
 

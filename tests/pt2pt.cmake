@@ -124,17 +124,11 @@ if(TARGET mpcr-proxy-openmpi)
         $<TARGET_FILE:t_ckpt_partitioned> 100 8 64 4)
     set_property(TEST ckpt.partitioned_restart_openmpi APPEND PROPERTY ENVIRONMENT
         "CKPT_RESTART_ARGS=--mpi openmpi")
-    mpi_test(openmpi.partitioned 2 t_partitioned)
-    set_property(TEST openmpi.partitioned APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
-    mpi_test(openmpi.p2p_more 2 t_p2p_more)
-    set_property(TEST openmpi.p2p_more APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    openmpi_test(partitioned 2 t_partitioned)
+    openmpi_test(p2p_more 2 t_p2p_more)
     # Open MPI 4.1 has no large-count calls: the proxy sends such a message as a derived type
-    mpi_test(openmpi.message_above_2GiB 2 t_big_count)
-    set_property(TEST openmpi.message_above_2GiB APPEND PROPERTY ENVIRONMENT
-        "MPCR_RUN_ARGS=--mpi openmpi")
-    mpi_test(openmpi.request_free_finalize 2 t_free_finalize)
-    set_property(TEST openmpi.request_free_finalize APPEND PROPERTY ENVIRONMENT
-        "MPCR_RUN_ARGS=--mpi openmpi")
+    openmpi_test(message_above_2GiB 2 t_big_count)
+    openmpi_test(request_free_finalize 2 t_free_finalize)
     p2p_ckpt_test(p2p_mixed_restart_openmpi 300 reposted exit-restart 2 2
         $<TARGET_FILE:t_ckpt_p2p_mixed> 48 15)
     set_property(TEST ckpt.p2p_mixed_restart_openmpi APPEND PROPERTY ENVIRONMENT

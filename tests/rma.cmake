@@ -25,8 +25,7 @@ add_test(NAME ckpt.rma_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh
 set_tests_properties(ckpt.rma ckpt.rma_continue PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
-    mpi_test(openmpi.rma 2 t_ckpt_rma 40 1)
-    set_property(TEST openmpi.rma APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    openmpi_test(rma 2 t_ckpt_rma 40 1)
     set_property(TEST ckpt.rma APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
 
@@ -51,8 +50,7 @@ add_test(NAME ckpt.rma_dynamic_attach COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/c
 set_tests_properties(ckpt.rma_dynamic ckpt.rma_dynamic_attach PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
-    mpi_test(openmpi.rma_dynamic 2 t_ckpt_rma_dynamic 40 1)
-    set_property(TEST openmpi.rma_dynamic APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    openmpi_test(rma_dynamic 2 t_ckpt_rma_dynamic 40 1)
     set_property(TEST ckpt.rma_dynamic ckpt.rma_dynamic_attach APPEND PROPERTY ENVIRONMENT
         "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
@@ -71,8 +69,7 @@ add_test(NAME ckpt.rma_shared_refused COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/r
 set_tests_properties(ckpt.rma_shared_refused PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
-    mpi_test(openmpi.rma_shared 2 t_ckpt_rma_shared 40 1)
-    set_property(TEST openmpi.rma_shared APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    openmpi_test(rma_shared 2 t_ckpt_rma_shared 40 1)
 endif()
 
 # tests/mpi/win_errhandler.c: a window's error handler (MPI_ERRORS_RETURN, a user handler called by
@@ -81,8 +78,7 @@ endif()
 mpi_program(t_win_errhandler mpi/win_errhandler.c)
 mpi_test(mpi.win_errhandler 2 t_win_errhandler)
 if(TARGET mpcr-proxy-openmpi)
-    mpi_test(openmpi.win_errhandler 2 t_win_errhandler)
-    set_property(TEST openmpi.win_errhandler APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    openmpi_test(win_errhandler 2 t_win_errhandler)
 endif()
 
 mpcr_label_family(onesided)

@@ -8,8 +8,7 @@
 mpi_program(t_sessions mpi/sessions.c)
 mpi_test(mpi.sessions 3 t_sessions)
 if(TARGET mpcr-proxy-openmpi)
-    mpi_test(openmpi.sessions 3 t_sessions)
-    set_property(TEST openmpi.sessions APPEND PROPERTY ENVIRONMENT "MPCR_RUN_ARGS=--mpi openmpi")
+    openmpi_test(sessions 3 t_sessions)
 endif()
 # Where MPICH 4.0.2 departs from the standard (a session call's errors go to
 # the session's handler, the one MPI_Session_init was given included; a
