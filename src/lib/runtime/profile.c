@@ -153,7 +153,9 @@ void mpcr_prof_before_checkpoint(void)
 
 void mpcr_prof_restarted(void)
 {
-    if (!mpcr_prof_on) return;
+    /* not mpcr_prof_on: exported, so read through the GOT, which the
+     * signal-safety check (engine.signal_safe_mpi) cannot vouch for */
+    if (!prof.fns) return;
     fold(prof.ckpt_ns, prof.ckpt_ticks);
     prof.start_ns = mpcr_now_ns(), prof.start_ticks = mpcr_ticks();
     mpcr_prof_epoch++;
