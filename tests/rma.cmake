@@ -36,7 +36,8 @@ endif()
 # random instants and restarted under Open MPI (the attached pages handed to the new proxies at
 # the same addresses). ckpt.rma_dynamic_attach: the block replaced at every step, no computation
 # between: most checkpoints land in an MPI_Win_attach or _detach (a call left unanswered at the
-# checkpoint is served again by the new proxy: docs/one-sided.md, "Across a restart").
+# checkpoint is served again by the new proxy: docs/one-sided.md, "Across a restart"); 1000 steps
+# (120, 0.23 s natively, ended before the cuts on an idle machine).
 add_executable(t_ckpt_rma_dynamic ckpt/ckpt_rma_dynamic.c)
 target_link_libraries(t_ckpt_rma_dynamic PRIVATE PkgConfig::MPICH)
 target_compile_options(t_ckpt_rma_dynamic PRIVATE -O2)
@@ -46,7 +47,7 @@ mpi_test(mpi.rma_dynamic3 3 t_ckpt_rma_dynamic 20 1)
 add_test(NAME ckpt.rma_dynamic COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 2 2
     $<TARGET_FILE:t_ckpt_rma_dynamic> 60 15)
 add_test(NAME ckpt.rma_dynamic_attach COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 2 2
-    $<TARGET_FILE:t_ckpt_rma_dynamic> 120 1 1)
+    $<TARGET_FILE:t_ckpt_rma_dynamic> 1000 1 1)
 set_tests_properties(ckpt.rma_dynamic ckpt.rma_dynamic_attach PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)
