@@ -18,15 +18,19 @@ fail() {
     failed=1
 }
 
-# No process of the job may survive it.
+# No process of the job may survive it (looked for until none is left, 3 s
+# at most: one still ending when its job's status came is no leftover).
 leftovers() {
-    sleep 0.3
-    local left
-    # Any process of the job (program, proxy, mpiexec), but not the shells of this script.
-    left=$(for p in $(pgrep -f -- "$prog"); do
-        # (a zombie left to init is no process: the kernel has freed it)
-        [ "$(cat /proc/$p/comm 2>/dev/null)" = bash ] || [ "$(ps -o stat= -p "$p")" = Z ] || echo "$p"
-    done)
+    local left i
+    for ((i = 0; i < 60; i++)); do
+        # Any process of the job (program, proxy, mpiexec), but not the shells of this script.
+        left=$(for p in $(pgrep -f -- "$prog"); do
+            # (a zombie left to init is no process: the kernel has freed it)
+            [ "$(cat /proc/$p/comm 2>/dev/null)" = bash ] || [ "$(ps -o stat= -p "$p")" = Z ] || echo "$p"
+        done)
+        [ -z "$left" ] && return 0
+        sleep 0.05
+    done
     if [ -n "$left" ]; then
         fail "$1: processes left behind:"
         ps -o pid,ppid,cmd -p $left

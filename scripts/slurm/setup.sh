@@ -30,6 +30,24 @@ else
 fi
 [ "$(id -u)" = 0 ] || { echo "slurm/setup.sh: the daemons need root (the jobs run as their user)"; exit 1; }
 
+# stop_pid_files FILE...: SIGTERM to the daemons these pid files name, all at
+# once, then waits until all are gone (5 s at most): each takes 1.5-2 s to
+# end, and one after the other they cost a test 7 s. Gone before the next
+# one starts: a slurmctld still ending kept its port, and the new one (a
+# changed slurm.conf) did not start.
+stop_pid_files() {
+    local f p i pids=()
+    for f; do
+        p=$(cat "$f" 2>/dev/null) || continue
+        kill "$p" 2>/dev/null && pids+=("$p")
+        rm -f "$f"
+    done
+    for ((i = 0; i < 50 && ${#pids[@]} > 0; i++)); do
+        for p in "${!pids[@]}"; do kill -0 "${pids[$p]}" 2>/dev/null || unset "pids[$p]"; done
+        [ ${#pids[@]} = 0 ] || sleep 0.05
+    done
+}
+
 # munged with a key of our own, its socket in our directory.
 start_munge() {
     [ -s "$dir/munge/munge.key" ] || dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none
@@ -82,13 +100,7 @@ if [ "$hosts" = 1 ]; then
     fail() { echo "slurm/setup.sh: $*"; exit 1; }
     . "$(cd "$(dirname "$0")" && pwd)/../../tests/ckpt/netns.sh"
     stop_hosts() {
-        local f p i
-        for f in "$dir"/slurmd-mpcrh1.pid "$dir"/slurmd-mpcrh2.pid "$dir"/slurmctld.pid "$dir"/munged.pid; do
-            p=$(cat "$f" 2>/dev/null) || continue
-            kill "$p" 2>/dev/null || true
-            for ((i = 0; i < 50; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-            rm -f "$f"
-        done
+        stop_pid_files "$dir"/slurmd-mpcrh1.pid "$dir"/slurmd-mpcrh2.pid "$dir"/slurmctld.pid "$dir"/munged.pid
         if [ -s "$dir/netns.env" ]; then
             . "$dir/netns.env"
             netns_down || true
@@ -144,12 +156,12 @@ CONF
     mkdir -p "$dir"/spool/mpcrh1 "$dir"/spool/mpcrh2
     nsenter --net=/run/netns/"$ns1" slurmd -f "$SLURM_CONF" -N mpcrh1
     nsenter --net=/run/netns/"$ns2" slurmd -f "$SLURM_CONF" -N mpcrh2
-    for _ in $(seq 60); do
+    for _ in $(seq 300); do # 60 s
         if [ "$(sinfo -h -N -o %T 2>/dev/null | grep -cE '^(idle|mixed|allocated)')" = 2 ]; then
             echo "slurm: up, nodes mpcrh1 ($h1, $ns1) and mpcrh2 ($h2, $ns2) (export SLURM_CONF=$SLURM_CONF)"
             exit 0
         fi
-        sleep 1
+        sleep 0.2
     done
     echo "slurm/setup.sh: the nodes did not both become idle within 60 s; logs in $dir/log:"
     tail -5 "$dir"/log/*.log
@@ -157,15 +169,7 @@ CONF
 fi
 
 stop_daemons() {
-    local f p i
-    for f in "$dir"/slurmd.pid "$dir"/slurmctld.pid "$dir"/munged.pid; do
-        p=$(cat "$f" 2>/dev/null) || continue
-        kill "$p" 2>/dev/null || true
-        # gone before the next one starts: a slurmctld still ending kept its
-        # port, and the new one (a changed slurm.conf) did not start
-        for ((i = 0; i < 50; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-        rm -f "$f"
-    done
+    stop_pid_files "$dir"/slurmd.pid "$dir"/slurmctld.pid "$dir"/munged.pid
 }
 if [ "$stop" = 1 ]; then stop_daemons; echo "slurm: stopped (state kept in $dir)"; exit 0; fi
 for p in slurmd slurmctld srun munged; do
@@ -198,12 +202,12 @@ CONF
 export SLURM_CONF=$dir/slurm.conf
 slurmctld -f "$SLURM_CONF"
 slurmd -f "$SLURM_CONF"
-for _ in $(seq 60); do
+for _ in $(seq 300); do # 60 s
     if sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; then
         echo "slurm: up (export SLURM_CONF=$SLURM_CONF)"
         exit 0
     fi
-    sleep 1
+    sleep 0.2
 done
 echo "slurm/setup.sh: the node did not become idle within 60 s; logs in $dir/log:"
 tail -5 "$dir"/log/*.log

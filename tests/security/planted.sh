@@ -93,7 +93,8 @@ kill $run
 wait $run 2>/dev/null
 
 # 3. the image's temporary: linked after the engine removed a leftover, before it creates its own
-"$prog" i 5 >"$T/i.ref"
+"$prog" i 5 >"$T/i.ref" & # the reference (it sleeps: beside the job, not before it)
+ref=$!
 start_single "$T/i" i 5 PLANT_UNLINK=.img.tmp
 "$MPCR" checkpoint "$T/i" 2>"$T/i-ck.err"
 rc=$?
@@ -105,6 +106,7 @@ kill -0 $run 2>/dev/null || fail "the program ended after its refused checkpoint
 checkpoint_ok "$T/i" "the checkpoint --exit after the refused one" --exit
 wait $run || fail "mpcr run ended with status $? after checkpoint --exit"
 "$MPCR" restart "$T/i" >>"$T/i.out" 2>"$T/i-restart.err" || fail "the restart after the refused checkpoint: $(cat "$T/i-restart.err")"
+wait $ref || fail "the reference run without mpcr failed"
 cmp -s "$T/i.ref" "$T/i.out" || fail "output $(cat "$T/i.out"), without mpcr $(cat "$T/i.ref")"
 untouched "restart after the link at rank-0.img.tmp"
 
