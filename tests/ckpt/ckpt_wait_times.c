@@ -1,14 +1,25 @@
 /* How long the waiting side spins, after a restart (tests/ckpt/wait_times.sh).
  * Each round rank 0 sleeps MS ms, then sends to rank 1, which waits in a
  * blocking MPI_Recv meanwhile: a library that spins through the wait uses
- * its main thread's CPU for most of it, one that sleeps on the channel's
- * futex almost none. Rank 1 writes that share to stderr ("round R: cpu P %
- * of the wait"); stdout gets "round R done" from rank 1, as natively.
+ * its main thread's CPU for most of it and never sleeps, one that sleeps on
+ * the channel's futex uses almost no CPU and sleeps at least once. Rank 1
+ * writes both to stderr ("round R: cpu P % of the wait, S sleeps": S the
+ * thread's voluntary context switches, which a spin's sched_yield is not,
+ * so S holds on a loaded machine, where P of a spinning thread can be
+ * near 0); stdout gets "round R done" from rank 1, as natively.
  *   t_ckpt_wait_times ROUNDS MS */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
+
+static long voluntary_switches(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_THREAD, &ru);
+    return ru.ru_nvcsw;
+}
 
 static double seconds(clockid_t clock)
 {
@@ -29,10 +40,12 @@ int main(int argc, char **argv)
             nanosleep(&(struct timespec){ms / 1000, (long)(ms % 1000) * 1000000L}, NULL);
             MPI_Send(&token, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
         } else if (rank == 1) {
+            long sleeps = voluntary_switches();
             double wall = seconds(CLOCK_MONOTONIC), cpu = seconds(CLOCK_THREAD_CPUTIME_ID);
             MPI_Recv(&token, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu, wall = seconds(CLOCK_MONOTONIC) - wall;
-            fprintf(stderr, "round %d: cpu %.0f %% of the wait\n", r, 100 * cpu / wall);
+            sleeps = voluntary_switches() - sleeps;
+            fprintf(stderr, "round %d: cpu %.0f %% of the wait, %ld sleeps\n", r, 100 * cpu / wall, sleeps);
             printf("round %d done\n", token);
             fflush(stdout);
         }
