@@ -38,6 +38,15 @@ late_job() {
         >"$T/out" 2>"$T/run.err" &
     run=$!
     pids=$run
+    # the stall begun (the proxy says so): a checkpoint asked earlier may find
+    # rank 1 short of that call, at a safe point, and succeed
+    local i
+    for ((i = 0; i < 1200; i++)); do
+        grep -qs "rank 1's proxy stalls" "$T/run.err" && break
+        kill -0 "$run" 2>/dev/null || fail "the job ended before rank 1's proxy stalled: $(tail -3 "$T/run.err")"
+        sleep 0.05
+    done
+    [ "$i" -lt 1200 ] || fail "rank 1's proxy did not say that it stalls within 60 s"
     for _ in $(seq 40); do
         "$MPCR" checkpoint "$T/ck" >/dev/null 2>"$T/ck.err" && fail "the checkpoint succeeded while rank 1's proxy was held"
         grep -qE "try again|nothing is running" "$T/ck.err" || break

@@ -207,6 +207,21 @@ static int resident(uintptr_t lo, uintptr_t hi)
     return 1;
 }
 
+/* Writes n bytes at offset off of fd, in as many writes as it takes (one
+ * write moves at most 2 GiB - 4 KiB): 0, or -1. A memfd is filled this way,
+ * not through a mapping of it: the kernel then copies into its pages
+ * without a page fault for each, and without clearing them first (a memcpy
+ * into a fresh mapping did both, 2 GiB at a time for a large message). */
+static int write_all_at(int fd, const char *buf, uint64_t n, uint64_t off)
+{
+    while (n) {
+        ssize_t w = pwrite(fd, buf, n, (off_t)off);
+        if (w <= 0) return -1;
+        buf += w, off += (uint64_t)w, n -= (uint64_t)w;
+    }
+    return 0;
+}
+
 /* Every change of the table, and every use of an entry from its check to
  * its `users` count, happens with checkpoints held off (SIGRTMAX blocked):
  * the checkpoint's hook forgets the shares no call uses and detaches the
@@ -280,9 +295,9 @@ static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
         mirror = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     int made = mirror != MAP_FAILED;
     if (made) {
-        memcpy(mirror + PAGE, (void *)lo, hi - lo);
-        made = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
-                    PAGE) != MAP_FAILED;
+        made = !write_all_at(fd, (const char *)lo, hi - lo, PAGE) &&
+               mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, PAGE) !=
+                   MAP_FAILED;
         if (!made) munmap(mirror, length);
     }
     if (fd >= 0) close(fd);
@@ -668,7 +683,7 @@ void mpcr_shares_restarted(int sock)
                      ? memfd_create("mpcr-shared", MFD_CLOEXEC | MFD_ALLOW_SEALING)
                      : -1;
         int made = fd >= 0 && !ftruncate(fd, (off_t)length) &&
-                   pwrite(fd, s->mirror, length, 0) == (ssize_t)length &&
+                   !write_all_at(fd, s->mirror, length, 0) &&
                    mmap(s->mirror, length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) !=
                        MAP_FAILED;
         struct mpcr_shared_handover h = {s->offset, length};
