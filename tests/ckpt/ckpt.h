@@ -35,12 +35,13 @@ static inline uint64_t mix2(uint64_t a, uint64_t b)
     return mix64(a ^ mix64(b));
 }
 
-/* Pure computation, no MPI and no memory traffic: about 0.6 ms per unit on
- * one core of the CI machine, built with -O2 (as CMakeLists.txt does,
- * whatever the build type). It was 1 ms until 2026-12-06: most of a
- * checkpoint test's time is this computation, twice (the native reference
- * and the job under mpcr), and 0.6 ms took 4 minutes off the suite with the
- * checkpoints landing at the same fractions of each program. */
+/* Pure computation, no MPI and no memory traffic: UNITS units (the unit of
+ * the programs' UNITS arguments), about 0.6 ms each on one core of the CI
+ * machine, built with -O2 (as CMakeLists.txt does, whatever the build
+ * type). It was 1 ms until 2026-12-06: most of a checkpoint test's time is
+ * this computation, twice (the native reference and the job under mpcr),
+ * and 0.6 ms took about 2 minutes off the suite, the checkpoints landing at
+ * the same fractions of each program. */
 static inline uint64_t compute(uint64_t seed, long units)
 {
     uint64_t x = seed;

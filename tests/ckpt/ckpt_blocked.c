@@ -1,5 +1,5 @@
 /* Checkpoint scenario: ranks blocked in MPI for seconds. In each of REPS
- * repetitions one rank (1, 2, ... in turn) computes for about UNITS ms with
+ * repetitions one rank (1, 2, ... in turn) computes for about UNITS units with
  * no MPI call at all, then sends its result; meanwhile rank 0 is blocked
  * in MPI_Recv on it (even repetitions: specific source, MPI_Send) or in
  * MPI_Probe(MPI_ANY_SOURCE) (odd ones: MPI_Ssend; then MPI_Get_count and

@@ -11,7 +11,7 @@
  * operations, so the result is bit-identical however often the job is cut
  * and restarted; rank 0 prints the residual now and then and, at the end,
  * every rank's checksum.
- *   ckpt_coll_cg [ITERS [UNITS]]   (default 400 2; UNITS: ms of computation
+ *   ckpt_coll_cg [ITERS [UNITS]]   (default 400 2; UNITS: units of computation
  *                                   a rank adds, unequally, per iteration) */
 #include "ckpt.h"
 

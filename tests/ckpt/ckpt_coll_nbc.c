@@ -12,7 +12,7 @@
  * done. Integer data: the result is exact, bit-identical however the job
  * is cut and restarted; rank 0 prints a hash now and then and, at the
  * end, every rank's checksum.
- *   ckpt_coll_nbc [ITERS [UNITS [P [H]]]]   (default 300 2 1 1; UNITS: ms
+ *   ckpt_coll_nbc [ITERS [UNITS [P [H]]]]   (default 300 2 1 1; UNITS: units
  *       of computation a rank adds, unequally; P 2: the persistent
  *       Allreduce replaced by MPI_Iallreduce, same results: MPICH 4.0.2
  *       natively hangs in a persistent collective started again with

@@ -4,7 +4,7 @@
  * at once), used on every step, so that a restart (under either MPI) must
  * give them back; every 4th step one more is made from the half's group
  * with the same stringtag, used and freed. Each step one rank in turn
- * computes UNITS ms first, so checkpoints land while the others wait in
+ * computes UNITS units first, so checkpoints land while the others wait in
  * an Allreduce over one of them.
  *   ckpt_comm_from_group [STEPS [UNITS]]   (default 48 50; any ranks) */
 #include "ckpt.h"

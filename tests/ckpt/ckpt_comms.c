@@ -6,13 +6,13 @@
  *   - one more is split by rank parity and joins a ring of 3 live ones
  *     (the oldest is freed), then a duplicate of the world;
  *   - every rank posts a receive from its left neighbour on the duplicate
- *     and frees the duplicate; the neighbour computes for UNITS ms first,
+ *     and frees the duplicate; the neighbour computes for UNITS units first,
  *     so a checkpoint lands while the receive is pending on a freed
  *     communicator; then it sends on its own (still live) handle;
- *   - a ring MPI_Sendrecv while rank 1 computes for UNITS/4 ms first;
+ *   - a ring MPI_Sendrecv while rank 1 computes for UNITS/4 units first;
  *   - an Allreduce over each live parity communicator.
  * With CHURN_ROUNDS, only the first CHURN_ROUNDS rounds churn. With
- * CHURN_UNITS, before each split one rank in turn computes that many ms,
+ * CHURN_UNITS, before each split one rank in turn computes that many units,
  * while the others wait inside MPI_Comm_split for it.
  *   ckpt_comms [REPS [UNITS [CHURN [CHURN_ROUNDS [CHURN_UNITS]]]]]
  *   (default 6 300 200 REPS 0) */

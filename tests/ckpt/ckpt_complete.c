@@ -1,6 +1,6 @@
 /* Checkpoint scenario: ranks inside MPI_Waitany, MPI_Waitsome, MPI_Testany,
  * MPI_Testsome and MPI_Testall (the proxy's COMPLETE) with messages in
- * flight. In round R, rank S = R % size sends: it computes about UNITS ms
+ * flight. In round R, rank S = R % size sends: it computes about UNITS units
  * before each of MSGS messages to every other rank (MPI_Isend; every 4th
  * 256 KiB or more, by rendezvous), looking at its sends with MPI_Testsome
  * after each; then it receives the others' replies and completes the rest

@@ -1,7 +1,7 @@
 /* Checkpoint scenario: long computations between collectives, so that a
  * checkpoint finds some ranks computing and others waiting inside
  * MPI_Barrier or MPI_Waitall. In each of PHASES phases every rank computes
- * for 1 to 3 x UNITS ms (unequal across ranks), then MPI_Barrier and
+ * for 1 to 3 x UNITS units (unequal across ranks), then MPI_Barrier and
  * MPI_Allreduce; then it posts a ring exchange (MPI_Irecv, MPI_Isend),
  * computes again for an unequal time while the messages travel, and waits
  * for them (MPI_Waitall); then MPI_Bcast from a rotating root, and in

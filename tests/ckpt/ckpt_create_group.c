@@ -1,5 +1,5 @@
 /* Checkpoint scenario: MPI_Comm_create_group over and over while one rank
- * is late to each. Rank 1 computes UNITS ms before every creation, so a
+ * is late to each. Rank 1 computes UNITS units before every creation, so a
  * checkpoint finds the others inside it, waiting, quiesced and draining,
  * while rank 1 may begin its real call the moment it arrives. Under Open
  * MPI 4.1 that call's agreement travels as point-to-point messages on the

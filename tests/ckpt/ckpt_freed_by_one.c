@@ -1,7 +1,7 @@
 /* Checkpoint scenario: at the cut, one member has freed a communicator that
  * the other still holds (MPI_Comm_free is local). Both dup MPI_COMM_WORLD;
  * rank 0 frees its handle at once, rank 1 keeps its own until the end;
- * rank 0 says "ready" once both have, and both compute for UNITS ms meanwhile
+ * rank 0 says "ready" once both have, and both compute for UNITS units meanwhile
  * (the checkpoint lands there: tests/ckpt/freed_by_one.sh). A restart must
  * re-create the communicator with both members although only rank 1's
  * record lists it: re-created by rank 1 alone, it waited in

@@ -1,5 +1,5 @@
 /* Checkpoint scenario: MPI_Comm_idup pending at every instant. Each of
- * STEPS steps, one rank in turn computes for UNITS ms first, so that a
+ * STEPS steps, one rank in turn computes for UNITS units first, so that a
  * checkpoint finds the others with duplicates not yet entered by all, or
  * entered and under way in the real MPI. A step:
  *   - duplicates MPI_COMM_WORLD twice (two outstanding on one communicator),

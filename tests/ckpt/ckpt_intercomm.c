@@ -2,7 +2,7 @@
  * ranks, and the intra-communicator merged from it, both made once before
  * any checkpoint and used on every step, so that a restart (under either
  * MPI) must give back both with their handles and meaning. Each of STEPS
- * steps, one rank in turn computes for UNITS ms first, so that checkpoints
+ * steps, one rank in turn computes for UNITS units first, so that checkpoints
  * land while the others wait inside a call on the inter-communicator:
  *   - point-to-point: a send to the remote rank of the same number and a
  *     receive from MPI_ANY_SOURCE (its status must name that remote rank),

@@ -1,5 +1,5 @@
 /* Checkpoint scenario: a receiver polling. Ranks 1.. each send MESSAGES
- * messages to rank 0, computing about UNITS ms before each (MPI_Send, or
+ * messages to rank 0, computing about UNITS units before each (MPI_Send, or
  * MPI_Isend and MPI_Wait every third one); tags alternate between 0 and 1,
  * lengths vary. Rank 0 polls with MPI_Iprobe (MPI_ANY_SOURCE, or one
  * sender in turn every third poll; MPI_ANY_TAG), doing a little work

@@ -12,7 +12,7 @@
  * topology at a restart). Integer arithmetic: the result is exact, the
  * same natively and under mpcr.
  *   ckpt_jacobi [STEPS [N [UNITS]]]   (default 20 16 5: N x N points a
- *   rank, UNITS ms of computation a step) */
+ *   rank, UNITS units of computation a step) */
 #include "ckpt.h"
 
 struct view { /* everything the program asks of its communicators */

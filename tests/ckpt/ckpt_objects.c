@@ -10,7 +10,7 @@
  * communicator and of the type, an error raised on the handler's
  * communicator), whose calls are counted. The counts and checksums are
  * reported at the end, compared with the native run's.
- *   ckpt_objects ROUNDS UNITS   (UNITS ms of computation per round) */
+ *   ckpt_objects ROUNDS UNITS   (UNITS units of computation per round) */
 #include "ckpt.h"
 
 #define N      8 /* the halo matrix: N x N doubles, column 0 sent */

@@ -3,7 +3,7 @@
  * one ghost cell around it, and every iteration exchanges its four edges
  * with its neighbours, then updates every cell from its four neighbours
  * (a Jacobi step on integers, so the result is exact) and computes about
- * UNITS ms. Rows are contiguous; columns go as an MPI_Type_vector.
+ * UNITS units. Rows are contiguous; columns go as an MPI_Type_vector.
  * MODE persistent: the eight requests are made once (MPI_Send_init,
  * MPI_Recv_init) and run with MPI_Startall/MPI_Waitall every iteration;
  * MODE isend: MPI_Isend/MPI_Irecv/MPI_Waitall. The receives are started

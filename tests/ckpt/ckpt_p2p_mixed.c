@@ -1,6 +1,6 @@
 /* Checkpoint scenario: every kind of point-to-point request pending at a
  * cut. Ranks form a ring; in each round every rank, with computation of
- * about UNITS ms between the steps (where a checkpoint lands), has
+ * about UNITS units between the steps (where a checkpoint lands), has
  *   - a persistent receive (MPI_Recv_init, started at the round's start)
  *     active, and a persistent send (MPI_Send_init) started late: both are
  *     inactive between rounds, and their handles never change;

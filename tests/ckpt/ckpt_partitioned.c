@@ -2,7 +2,7 @@
  * Ranks in pairs; each rank holds one MPI_Psend_init and one MPI_Precv_init
  * to its partner (P partitions of N uint64_t), made once and started with
  * MPI_Startall every iteration. It fills and marks its partitions ready one
- * at a time, with about UNITS ms of computation before each, in an order
+ * at a time, with about UNITS units of computation before each, in an order
  * and by a function (MPI_Pready, _range of one, _list of one) that change
  * with the iteration, and polls MPI_Parrived on the receive between them;
  * so a checkpoint lands most often with some partitions ready and others

@@ -6,7 +6,7 @@
  * through its real datatype: after a restart the new proxy, which has none
  * of them, is sent each definition again on first use, and the packs are
  * compared there.
- *   ckpt_real_types ROUNDS UNITS   (UNITS ms of computation per round) */
+ *   ckpt_real_types ROUNDS UNITS   (UNITS units of computation per round) */
 #include "ckpt.h"
 #include "../mpi/real_types.h"
 

@@ -9,7 +9,7 @@
  * each piece: random cuts land in all three). Every 4th step a session C is opened, a communicator made
  * from one of its sets, used, freed, and C finalized (three sessions at
  * once). Each step also asks A for its sets, info and handler, and calls
- * the handler. One rank in turn computes UNITS ms per step, so checkpoints
+ * the handler. One rank in turn computes UNITS units per step, so checkpoints
  * land while the others wait in an Allreduce over a session's
  * communicator. The restart (under either MPI) must give every session and
  * what was made from it back. The results are gathered over A's

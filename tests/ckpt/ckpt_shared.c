@@ -11,7 +11,7 @@
  * message is in a shared buffer at either end, between the proxy's answer
  * and the copy of a receive's ends. Every byte received is checked and
  * folded into a checksum.
- *   ckpt_shared [ITERATIONS [UNITS]]   (default 400 1; UNITS ms of computing
+ *   ckpt_shared [ITERATIONS [UNITS]]   (default 400 1; UNITS units of computing
  *                                       between exchanges) */
 #include "ckpt.h"
 
