@@ -208,10 +208,8 @@ static int resident(uintptr_t lo, uintptr_t hi)
 }
 
 /* Writes n bytes at offset off of fd, in as many writes as it takes (one
- * write moves at most 2 GiB - 4 KiB): 0, or -1. A memfd is filled this way,
- * not through a mapping of it: the kernel then copies into its pages
- * without a page fault for each, and without clearing them first (a memcpy
- * into a fresh mapping did both, 2 GiB at a time for a large message). */
+ * write moves at most 2 GiB - 4 KiB): 0, or -1. (A restarted share of more
+ * than that was lost with a single pwrite.) */
 static int write_all_at(int fd, const char *buf, uint64_t n, uint64_t off)
 {
     while (n) {
@@ -295,9 +293,9 @@ static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
         mirror = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     int made = mirror != MAP_FAILED;
     if (made) {
-        made = !write_all_at(fd, (const char *)lo, hi - lo, PAGE) &&
-               mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, PAGE) !=
-                   MAP_FAILED;
+        memcpy(mirror + PAGE, (void *)lo, hi - lo);
+        made = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+                    PAGE) != MAP_FAILED;
         if (!made) munmap(mirror, length);
     }
     if (fd >= 0) close(fd);
