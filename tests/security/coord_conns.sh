@@ -39,7 +39,7 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 ms1=$ms
 [ -s "$T/ck/gen-1/manifest" ] || fail "no gen-1"
 
-child=$(pgrep -P $run | head -1)
+child=$(pgrep -o -P $run) # the oldest child: the program (pgrep orders by pid, and pids wrap at pid_max)
 [ -n "$child" ] || fail "the program was not found"
 kill -STOP "$child"
 pids="$pids $child"
