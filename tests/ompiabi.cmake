@@ -79,14 +79,14 @@ function(ompi_ckpt_test name require)
         "MPCR=${MPCR_EXE};CKPT_REQUIRE=${require};${native}")
 endfunction()
 ompi_ckpt_test(ompi_p2p_mixed_restart_openmpi reposted exit-restart 2 2
-    ${ompi_dir}/ckpt_p2p_mixed 48 10)
+    ${ompi_dir}/ckpt_p2p_mixed 96 10)
 set_property(TEST ckpt.ompi_p2p_mixed_restart_openmpi APPEND PROPERTY ENVIRONMENT
     "CKPT_RESTART_ARGS=--mpi openmpi")
 # Run on Open MPI's proxy, checkpointed twice as it goes on, restarted on MPICH's (the
 # native run is the one above's, kept: native_run.sh). An Open MPI build of ckpt_comms was
 # tried: its native run (mpirun.openmpi, 2 ranks oversubscribed on a loaded 2-core VM)
 # took 64-92 s.
-ompi_ckpt_test(ompi_p2p_mixed_continue_openmpi reposted continue 2 2 ${ompi_dir}/ckpt_p2p_mixed 48 10)
+ompi_ckpt_test(ompi_p2p_mixed_continue_openmpi reposted continue 2 2 ${ompi_dir}/ckpt_p2p_mixed 96 10)
 set_property(TEST ckpt.ompi_p2p_mixed_continue_openmpi APPEND PROPERTY ENVIRONMENT
     "CKPT_RUN_ARGS=--mpi openmpi")
 # Topologies, collectives and datatypes: ckpt_coll_nbc with its neighbourhood collectives
