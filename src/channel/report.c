@@ -1,6 +1,7 @@
 /* See report.h. */
 #include "report.h"
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,10 +74,32 @@ void mpcr_report_end(int rank, int status)
     send_note(note, snprintf(note, sizeof note, "%c%d %d", MPCR_REPORT_END_MARK, code, rank));
 }
 
+/* The write end of the pipe whose read end went with the start note: held,
+ * close-on-exec, until this process ends (report.h). */
+static int end_pipe = -1;
+
 void mpcr_report_start(int rank)
 {
     char note[32];
-    send_note(note, snprintf(note, sizeof note, "%c%d %d", MPCR_REPORT_START_MARK, rank, (int)getpid()));
+    int n = snprintf(note, sizeof note, "%c%d %d", MPCR_REPORT_START_MARK, rank, (int)getpid());
+    int p[2];
+    if (report_fd < 0 || end_pipe >= 0 || pipe2(p, O_CLOEXEC)) {
+        send_note(note, n);
+        return;
+    }
+    struct iovec text = {.iov_base = note, .iov_len = (size_t)n};
+    union {
+        struct cmsghdr align;
+        char bytes[CMSG_SPACE(sizeof(int))];
+    } control = {0};
+    struct msghdr m = {.msg_name = &report_addr, .msg_namelen = sizeof report_addr, .msg_iov = &text,
+                       .msg_iovlen = 1, .msg_control = control.bytes, .msg_controllen = sizeof control.bytes};
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+    c->cmsg_level = SOL_SOCKET, c->cmsg_type = SCM_RIGHTS, c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &p[0], sizeof(int));
+    sendmsg(report_fd, &m, MSG_NOSIGNAL);
+    close(p[0]);
+    end_pipe = p[1];
 }
 
 /* Sends "mpcr: " + the message + a newline, after `head` (see report.h). */

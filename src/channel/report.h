@@ -44,9 +44,10 @@ int mpcr_report_strip_exit(const char **msg, unsigned *len);
 /* The datagram is this byte, the code, a space and the proxy's rank. */
 void mpcr_report_end(int rank, int status);
 /* A proxy's note, once its rank is known, of its rank and pid (this byte,
- * then "RANK PID"): `mpcr run` watches the proxies of its host (pidfds) to
- * name the first that ended without a word (src/cli/proxy_watch.c). Sent
- * only to the socket. */
+ * then "RANK PID"), carrying (SCM_RIGHTS) the read end of a pipe whose write
+ * end only this process holds: the pipe hangs up when the process ends, and
+ * `mpcr run` watches those ends to name the first proxy of its host that
+ * ended without a word (src/cli/proxy_watch.c). Sent only to the socket. */
 #define MPCR_REPORT_START_MARK '\003'
 void mpcr_report_start(int rank);
 /* The same for an already formatted message; async-signal-safe. */

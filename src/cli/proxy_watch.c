@@ -1,20 +1,27 @@
 /* See proxy_watch.h. A proxy killed outright (kill -9, the OOM killer, a
  * batch system's limit) says nothing, and its launcher's status names a
  * signal but not whose (src/cli/job_end.c). `mpcr run` is not the proxies'
- * parent, but on its own host it can hold a pidfd of each (Linux 5.3), which
- * polls readable when that process ends. A thread of its own waits on them,
- * one end at a time, so that the order it sees is the order of the ends:
- * the launcher reacts to the first end by killing the others, and a main
- * loop that looked now and then would find several ended at once. Ranks of
- * other hosts send no start note (the report socket is a local one) and are
- * not watched. */
+ * parent; each proxy of its host sends it, with its start note, the read end
+ * of a pipe whose write end it alone holds (report.h), and that pipe hangs up
+ * the moment the proxy's descriptors close as it ends. A thread of its own
+ * waits on them, one end at a time, so that the order it sees is the order of
+ * the ends: the launcher reacts to the first end by killing the others, and a
+ * main loop that looked now and then would find several ended at once.
+ *
+ * Why pipes, not pidfds (which need no help from the proxy): a pidfd polls
+ * readable only at the very end of an exit, after the process's descriptors
+ * closed. The launcher sees the killed proxy's sockets close, kills the other
+ * proxies, and on a busy machine one of those could finish its exit before
+ * the first one's last step, and be named in its place (mpi.failures, once in
+ * five runs). A pipe's hang-up comes from the same closing that the launcher
+ * reacts to, so no end it causes can be seen before it. Ranks of other hosts
+ * send no start note (the report socket is a local one) and are not watched. */
 #include "proxy_watch.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #define MAX_WATCHED 4096
@@ -59,14 +66,16 @@ static int two_numbers(const char *note, unsigned len, long *a, long *b)
     return end == rest || *end ? -1 : 0;
 }
 
-void mpcr_proxy_watch_started(const char *note, unsigned len)
+void mpcr_proxy_watch_started(const char *note, unsigned len, int end_fd)
 {
     long rank, pid;
     int k = atomic_load(&nprocs);
-    if (two_numbers(note, len, &rank, &pid) || pid <= 0 || k == MAX_WATCHED) return;
-    if (epfd < 0 && (epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) return;
-    int fd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
-    if (fd < 0) return; /* gone already, or a kernel without pidfds */
+    if (end_fd < 0 || two_numbers(note, len, &rank, &pid) || pid <= 0 || k == MAX_WATCHED ||
+        (epfd < 0 && (epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)) {
+        if (end_fd >= 0) close(end_fd);
+        return;
+    }
+    int fd = end_fd;
     procs[k].rank = (int)rank, procs[k].fd = fd, procs[k].pid = (pid_t)pid;
     atomic_store(&procs[k].noted_end, 0);
     atomic_store(&nprocs, k + 1);

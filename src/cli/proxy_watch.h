@@ -5,8 +5,9 @@
 
 #include <sys/types.h>
 
-/* A proxy's start note (report.h: "RANK PID"): watch that process. */
-void mpcr_proxy_watch_started(const char *note, unsigned len);
+/* A proxy's start note (report.h: "RANK PID") and the pipe end it carried
+ * (-1: none): watch that process. Takes the descriptor. */
+void mpcr_proxy_watch_started(const char *note, unsigned len, int end_fd);
 /* A proxy's end note ("CODE RANK"): that rank's proxy said its end. */
 void mpcr_proxy_watch_noted_end(const char *note, unsigned len);
 /* When the first watched proxy to end sent no end note before: 1, with its

@@ -117,9 +117,11 @@ static unsigned char code_noted[256];
  * then answers by killing the others (its status 9). */
 static int first_noted_failure; /* the exit codes the proxies passed on (report.h) */
 
-/* Prints a report; one carrying an exit code gives unfinalized_code. */
-static void print_report(const char *msg, unsigned n)
+/* Prints a report; one carrying an exit code gives unfinalized_code. Takes
+ * fd, the descriptor a start note carries (-1: none). */
+static void print_report(const char *msg, unsigned n, int fd)
 {
+    if (fd >= 0 && (n < 2 || msg[0] != MPCR_REPORT_START_MARK)) close(fd), fd = -1;
     if (n > 1 && msg[0] == MPCR_REPORT_END_MARK) { /* a proxy saw its program end */
         unsigned code = 0;
         for (unsigned k = 1; k < n && k < 5 && msg[k] >= '0' && msg[k] <= '9'; k++) code = code * 10 + (unsigned)(msg[k] - '0');
@@ -129,7 +131,7 @@ static void print_report(const char *msg, unsigned n)
         return;
     }
     if (n > 1 && msg[0] == MPCR_REPORT_START_MARK) {
-        mpcr_proxy_watch_started(msg, n);
+        mpcr_proxy_watch_started(msg, n, fd);
         return;
     }
     reports_seen++;
@@ -142,6 +144,31 @@ static void print_report(const char *msg, unsigned n)
 /* How long a failed job's end waits for a rank's last report. */
 #define LATE_REPORT_MS 300
 
+/* One datagram of the report socket, and the first descriptor it carried
+ * (a start note's pipe end, report.h) in *fd; any others are closed. */
+static ssize_t receive_report(char *msg, size_t size, int *fd)
+{
+    struct iovec text = {.iov_base = msg, .iov_len = size};
+    union {
+        struct cmsghdr align;
+        char bytes[CMSG_SPACE(4 * sizeof(int))];
+    } control;
+    struct msghdr m = {.msg_iov = &text, .msg_iovlen = 1, .msg_control = control.bytes,
+                       .msg_controllen = sizeof control.bytes};
+    ssize_t n = recvmsg(report_fd, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    for (struct cmsghdr *c = n >= 0 ? CMSG_FIRSTHDR(&m) : NULL; c; c = CMSG_NXTHDR(&m, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        for (size_t k = 0; k < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++) {
+            int got;
+            memcpy(&got, CMSG_DATA(c) + k * sizeof(int), sizeof got);
+            if (*fd < 0) *fd = got;
+            else close(got);
+        }
+    }
+    if (n <= 0 && *fd >= 0) close(*fd), *fd = -1;
+    return n;
+}
+
 /* Prints the reports waiting on the socket; waits up to timeout_ms for one,
  * or until end_fd (-1: none) polls readable. */
 static void print_reports(int timeout_ms, int end_fd)
@@ -149,9 +176,10 @@ static void print_reports(int timeout_ms, int end_fd)
     struct pollfd p[2] = {{report_fd, POLLIN, 0}, {end_fd, POLLIN, 0}};
     while (report_fd >= 0 && poll(p, 2, timeout_ms) > 0 && (p[0].revents & POLLIN)) {
         char msg[MPCR_REPORT_MAX];
-        ssize_t n = recv(report_fd, msg, sizeof msg, MSG_DONTWAIT);
+        int fd = -1;
+        ssize_t n = receive_report(msg, sizeof msg, &fd);
         if (n <= 0) break;
-        print_report(msg, (unsigned)n);
+        print_report(msg, (unsigned)n, fd);
         timeout_ms = 0;
     }
 }
