@@ -282,23 +282,36 @@ static int int_of(struct build *b, int64_t v, const char *what, int *out)
     return MPI_SUCCESS;
 }
 
+/* A new array of n elements of `size` bytes in *out (at least one element,
+ * so that NULL means no memory), or the refusal of n. */
+static int new_array(struct build *b, int64_t n, size_t size, void **out)
+{
+    *out = NULL;
+    if (n < 0 || (uint64_t)n > SIZE_MAX / size)
+        return refuse(b, MPI_ERR_ARG, "%lld elements cannot be held", (long long)n);
+    *out = malloc((size_t)(n ? n : 1) * size);
+    return *out ? MPI_SUCCESS : refuse(b, MPI_ERR_NO_MEM, "no memory");
+}
+
 /* n values of src as counts, in a new array (*out; free it). */
 static int counts_of(struct build *b, const int64_t *src, int64_t n, const char *what,
                      real_count **out)
 {
-    *out = malloc((size_t)(n ? n : 1) * sizeof **out);
-    if (!*out) return refuse(b, MPI_ERR_NO_MEM, "no memory");
-    for (int64_t i = 0; i < n; i++) {
-        int rc = count_of(b, src[i], what, &(*out)[i]);
-        if (rc) return rc;
-    }
-    return MPI_SUCCESS;
+    void *array;
+    int rc = new_array(b, n, sizeof **out, &array);
+    *out = array;
+    if (rc) return rc;
+    for (int64_t i = 0; i < n && !rc; i++)
+        rc = count_of(b, src[i], what, &(*out)[i]);
+    return rc;
 }
 
 static int disps_of(struct build *b, const int64_t *src, int64_t n, real_disp **out)
 {
-    *out = malloc((size_t)(n ? n : 1) * sizeof **out);
-    if (!*out) return refuse(b, MPI_ERR_NO_MEM, "no memory");
+    void *array;
+    int rc = new_array(b, n, sizeof **out, &array);
+    *out = array;
+    if (rc) return rc;
     for (int64_t i = 0; i < n; i++)
         (*out)[i] = (real_disp)src[i];
     return MPI_SUCCESS;
@@ -306,13 +319,13 @@ static int disps_of(struct build *b, const int64_t *src, int64_t n, real_disp **
 
 static int ints_of(struct build *b, const int64_t *src, int64_t n, const char *what, int **out)
 {
-    *out = malloc((size_t)(n ? n : 1) * sizeof **out);
-    if (!*out) return refuse(b, MPI_ERR_NO_MEM, "no memory");
-    for (int64_t i = 0; i < n; i++) {
-        int rc = int_of(b, src[i], what, &(*out)[i]);
-        if (rc) return rc;
-    }
-    return MPI_SUCCESS;
+    void *array;
+    int rc = new_array(b, n, sizeof **out, &array);
+    *out = array;
+    if (rc) return rc;
+    for (int64_t i = 0; i < n && !rc; i++)
+        rc = int_of(b, src[i], what, &(*out)[i]);
+    return rc;
 }
 
 /* The real MPI refused: its message. */
