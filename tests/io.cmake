@@ -74,7 +74,7 @@ target_compile_options(t_ckpt_io_external32 PRIVATE -O2)
 set_target_properties(t_ckpt_io_external32 PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
 mpi_test(mpi.io_external32 2 t_ckpt_io_external32 30 1)
 add_test(NAME ckpt.io_external32 COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 2 2
-    $<TARGET_FILE:t_ckpt_io_external32> 60 16)
+    $<TARGET_FILE:t_ckpt_io_external32> 120 16)
 set_tests_properties(ckpt.io_external32 PROPERTIES
     ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
 if(TARGET mpcr-proxy-openmpi)

@@ -109,14 +109,14 @@ set_property(TEST ckpt.ompi_p2p_halo_restart_openmpi APPEND PROPERTY ENVIRONMENT
 # MPI's, and run on Open MPI's and continued; the dynamic window on MPICH's proxy (its restart
 # on Open MPI's proxy is open: tests/rma.cmake).
 set(ompi_native $<TARGET_FILE:t_ckpt_rma>)
-ompi_ckpt_test(ompi_rma_restart_openmpi "" exit-restart 2 2 ${ompi_dir}/ckpt_rma 60 15)
+ompi_ckpt_test(ompi_rma_restart_openmpi "" exit-restart 2 2 ${ompi_dir}/ckpt_rma 120 15)
 set_property(TEST ckpt.ompi_rma_restart_openmpi APPEND PROPERTY ENVIRONMENT
     "CKPT_RESTART_ARGS=--mpi openmpi")
-ompi_ckpt_test(ompi_rma_continue_openmpi "" continue 2 2 ${ompi_dir}/ckpt_rma 60 15)
+ompi_ckpt_test(ompi_rma_continue_openmpi "" continue 2 2 ${ompi_dir}/ckpt_rma 120 15)
 set_property(TEST ckpt.ompi_rma_continue_openmpi APPEND PROPERTY ENVIRONMENT
     "CKPT_RUN_ARGS=--mpi openmpi")
 set(ompi_native $<TARGET_FILE:t_ckpt_rma_dynamic>)
-ompi_ckpt_test(ompi_rma_dynamic_restart "" exit-restart 2 2 ${ompi_dir}/ckpt_rma_dynamic 60 15)
+ompi_ckpt_test(ompi_rma_dynamic_restart "" exit-restart 2 2 ${ompi_dir}/ckpt_rma_dynamic 120 15)
 unset(ompi_native)
 mpcr_label_family(ompiabi)
 
