@@ -40,8 +40,14 @@ programs() {
 # dispositions WHEN PID IGNORED NOT: every program of the job PID (N of
 # them) ignores each signal of IGNORED and none of NOT (names, space-separated).
 dispositions() {
-    local when=$1 progs p s mask
-    progs=$(programs "$2")
+    local when=$1 progs p s mask i
+    # A restarted rank is connected before its restorer (named mpcr-...) has
+    # become the program: under load that can take seconds.
+    for ((i = 0; i < 300; i++)); do
+        progs=$(programs "$2")
+        [ "$(wc -w <<<"$progs")" = "$n" ] && break
+        sleep 0.1
+    done
     [ "$(wc -w <<<"$progs")" = "$n" ] || fail "$when: found $(wc -w <<<"$progs") programs, not $n: $progs"
     for p in $progs; do
         mask=$(awk '/^SigIgn:/ {print $2}' "/proc/$p/status") || fail "$when: program $p is gone"
