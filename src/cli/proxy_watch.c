@@ -66,16 +66,15 @@ static int two_numbers(const char *note, unsigned len, long *a, long *b)
     return end == rest || *end ? -1 : 0;
 }
 
-void mpcr_proxy_watch_started(const char *note, unsigned len, int end_fd)
+void mpcr_proxy_watch_started(const char *note, unsigned len, int fd)
 {
     long rank, pid;
     int k = atomic_load(&nprocs);
-    if (end_fd < 0 || two_numbers(note, len, &rank, &pid) || pid <= 0 || k == MAX_WATCHED ||
+    if (fd < 0 || two_numbers(note, len, &rank, &pid) || pid <= 0 || k == MAX_WATCHED ||
         (epfd < 0 && (epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)) {
-        if (end_fd >= 0) close(end_fd);
+        if (fd >= 0) close(fd);
         return;
     }
-    int fd = end_fd;
     procs[k].rank = (int)rank, procs[k].fd = fd, procs[k].pid = (pid_t)pid;
     atomic_store(&procs[k].noted_end, 0);
     atomic_store(&nprocs, k + 1);
