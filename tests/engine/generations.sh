@@ -10,6 +10,7 @@ test_init generations
 "$bin/mpcr" run --no-mpi --ckpt-dir "$T/ck" "$prog" "$rounds" >"$T/out0" 2>"$T/err0" &
 pid=$!
 for g in $(seq 20); do
+    wait_running "$T/ck" $pid # if it ended instead, the checkpoint below says how
     sleep "$(printf 0.%02d $((RANDOM % 10 + 5)))"
     if ! "$bin/mpcr" checkpoint --exit "$T/ck" 2>"$T/err_ck"; then
         kill -0 $pid 2>/dev/null || wait $pid

@@ -22,6 +22,7 @@ want=${CHECKPOINTS:-12}
 ck=$T/ck
 as "$bin/mpcr" run --no-mpi --keep 1 --full-every 5 --ckpt-dir "$ck" "$prog" "$rounds" "$mib" >"$T/out_run" 2>"$T/err_run" &
 run=$!
+wait_running "$ck" $run || fail "the job never answered on its checkpoint directory"
 taken=0
 while [ $taken -lt "$want" ]; do
     sleep "$(printf 0.%02d $((RANDOM % 20 + 2)))"

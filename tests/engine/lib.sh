@@ -26,6 +26,19 @@ wait_ready() {
     [ -e "$T/ready" ] || fail "the test did not get ready"
 }
 
+# wait_running CKDIR PID: until a job answers on CKDIR (30 s at most, or
+# until PID ends; non-zero then). `mpcr run` and `mpcr restart` take a moment
+# to open their coordinator, longer on a busy machine, and a checkpoint asked
+# before it is refused ("nothing is running").
+wait_running() {
+    for _ in $(seq 600); do
+        as "$bin/mpcr" status --json "$1" 2>/dev/null | grep -q '"running": true' && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.05
+    done
+    return 1
+}
+
 # run_as USER: from now on `as CMD...` runs CMD as USER (setpriv: no
 # capabilities, no groups), on copies of the binaries in $T (the build tree
 # may sit where USER cannot reach: /root/...); sets bin, prog, restore to

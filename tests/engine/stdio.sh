@@ -14,6 +14,7 @@ test_init stdio
 export ZDTM_DIR=$T # the program waits for $T/go before it ends
 as "$bin/mpcr" run --no-mpi --ckpt-dir "$T/ck" "$prog" >"$T/out1" 2>"$T/err1" &
 run=$!
+wait_running "$T/ck" $run || fail "the job never answered on its checkpoint directory"
 for i in 1 2 3; do
     sleep 0.3
     as "$bin/mpcr" checkpoint "$T/ck" 2>>"$T/err_ck" || fail "checkpoint $i failed"
