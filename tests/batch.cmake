@@ -1,8 +1,15 @@
 # Launchers that start mpcr on every rank (`mpcr exec`, issue 15;
 # docs/batch-systems.md). Each job is checkpointed with --exit and
 # restarted, the output compared with the native run's.
+# A Slurm test runs in a session of its own (setsid): tests/batch/slurm.sh
+# raises its session's scheduling weight, which must not reach the rest of
+# the suite (it starved the kernel's writeback workers there).
 function(batch_test name timeout script)
-    add_test(NAME batch.${name} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/batch/${script} ${ARGN})
+    set(session)
+    if(name MATCHES "slurm")
+        set(session setsid --wait)
+    endif()
+    add_test(NAME batch.${name} COMMAND ${session} ${CMAKE_CURRENT_SOURCE_DIR}/batch/${script} ${ARGN})
     set_tests_properties(batch.${name} PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores
         TIMEOUT ${timeout})
 endfunction()

@@ -23,8 +23,13 @@ fi
 # checkpoint` it sends) waited up to 5.7 s, as long as the job ran: the
 # checkpoint then came at the job's end (docs/batch-systems.md, "Slurm and
 # the scheduler"). This script's session gets more weight (root only, as
-# Slurm here is; where it cannot, nothing changes).
-echo -10 >/proc/self/autogroup 2>/dev/null || true
+# Slurm here is; where it cannot, nothing changes) -- only where the script
+# leads a session of its own (tests/batch.cmake starts it with setsid): the
+# weight is the whole session's, and given to ctest's session it stayed for
+# every later test, whose spinning ranks then starved the kernel's workers
+# (ext4's writeback completion: a 3 MiB image's fsync waited 5 s, until the
+# job ended; docs/testing.md).
+{ [ "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" ] && echo -10 >/proc/self/autogroup; } 2>/dev/null || true
 
 # submit NAME COMMAND...: a batch job of $n tasks running COMMAND with srun
 # (and the options in SRUN_OPTS);
