@@ -25,14 +25,19 @@
 native_run() {
     local out=$1 err=$2 n=$3 prog=${NATIVE_PROGRAM:-$4}
     shift 4
-    local cache key start rc
-    cache=$(dirname "$prog")/native-runs
+    local cache= key start rc f
+    # PROGRAM may be a wrapper (`taskset -c 1 ./prog ...`): the folder is the
+    # first named file's, and every named file's bytes are in the key (once
+    # a wrapper's bytes alone were: a changed program got its old output).
+    for f in "$prog" "$@"; do
+        case $f in */*) [ -f "$f" ] && cache=$(dirname "$f")/native-runs && break ;; esac
+    done
     key=$({
-        sha256sum <"$prog"
+        for f in "$prog" "$@"; do case $f in */*) [ -f "$f" ] && sha256sum <"$f" ;; esac; done
         printf '%s\0' "$n" "$@" "${NATIVE_MPIEXEC:-}"
         env | grep -E '^(OMP_|GOMP_|MPIR_CVAR_|UCX_|MPICH_|CKPT_HOLD=|MUTATE_)' | sort
     } | sha256sum | cut -c1-32)
-    if [ -s "$cache/$key.ms" ]; then
+    if [ -n "$cache" ] && [ -s "$cache/$key.ms" ]; then
         cp "$cache/$key.out" "$out" && cp "$cache/$key.err" "$err" &&
             native_ms=$(cat "$cache/$key.ms") && native_kept=" (kept from an earlier test)" &&
             return "$(cat "$cache/$key.rc")"

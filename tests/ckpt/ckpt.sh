@@ -53,7 +53,10 @@
 # or fast machine) cannot end before its checkpoints. A checkpoint taken
 # while rank 0 waits there is noted "at the job's end"; if every checkpoint
 # of the test was, the test fails (the program is too short to test
-# anything but its end: give it more work).
+# anything but its end: give it more work). With CKPT_MIDWAY=PATH too, a
+# program that calls midway_for_harness has rank 0 wait half-way until the
+# first checkpoint is complete (PATH is created after every checkpoint): one
+# checkpoint at least lands while the job works ("half-way" in its note).
 # After every job: no process of it is left (pgrep: the program's path or
 # name, the scratch directory).
 # The proxies count what they did for the checkpoints (MPCR_PROXY_STATS,
@@ -255,7 +258,10 @@ checkpoint() {
     checkpoints=$((checkpoints + 1))
     if [ -n "$hold" ] && [ -e "$hold.reached" ]; then
         held=$((held + 1)) ck_note="$ck_note (at the job's end: rank 0 waited for the test)"
+    elif [ -n "$midway" ] && [ -e "$midway.reached" ] && [ ! -e "$midway" ]; then
+        ck_note="$ck_note (half-way: rank 0 waited for the test)"
     fi
+    [ -n "$midway" ] && touch "$midway"
     return 0
 }
 
@@ -371,8 +377,14 @@ leftovers "the native run"
 
 # ---- the modes
 
-hold= checkpoints=0 held=0
+hold= midway= checkpoints=0 held=0
 [ "$mode" = interval ] || { hold=$T/release && export CKPT_HOLD=$hold; }
+# The midway hold (ckpt.h midway_for_harness, in the programs that call it):
+# rank 0 waits half-way until the first checkpoint is complete, so that one
+# at least lands while the job works, however much faster than its native
+# reference the job runs under mpcr (Open MPI's proxy ran ckpt_p2p_mixed in
+# a third of mpirun.openmpi's time: both checkpoints came at its end).
+[ "$mode" = interval ] || { midway=$T/midway && export CKPT_MIDWAY=$midway; }
 
 # Restarts from gen-$1 to the end; its output must be the reference's after
 # its first L lines, $2 <= L <= $3.

@@ -95,6 +95,7 @@ int main(int argc, char **argv)
         MPI_Isend(s[2], l2, MPI_UINT64_T, right, 2, MPI_COMM_WORLD, &rq[1]);
         fill(s[3], k3, l3);
         check(MPI_Bsend(s[3], l3, MPI_UINT64_T, right, 3, MPI_COMM_WORLD) == MPI_SUCCESS, "Bsend");
+        if (r == rounds / 2) midway_for_harness(rank); /* (ckpt.h) with every kind pending */
         work = mix2(work, compute(mix2(work, 2), units)); /* a send and a buffered send pending */
         MPI_Mprobe(left, 6, MPI_COMM_WORLD, &msg, &st[0]);
         work = mix2(work, compute(mix2(work, 3), units)); /* a matched message held */
