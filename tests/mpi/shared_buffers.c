@@ -514,7 +514,10 @@ static void moved_sparse(void)
 }
 
 /* A small message into a huge buffer the program never touched: its pages
- * must not all become real memory. */
+ * must not all become real memory, neither at the receive (under mpcr the
+ * buffer becomes a share, its untouched pages holes of the memfd) nor in a
+ * fork child, whose library makes every share private memory again (as a
+ * checkpoint does): only the pages that hold data are copied. */
 static void untouched_capacity(void)
 {
     size_t cap = (size_t)512 * MIB, n = 400 * 1024;
@@ -530,6 +533,22 @@ static void untouched_capacity(void)
         long grown = resident_bytes() - before;
         say("untouched capacity: sum %016llx, resident memory grew by less than 64 MiB: %s\n",
             (unsigned long long)sum(p, n), grown < 64L * MIB ? "yes" : "NO");
+        expect_shared(p + MIB, "untouched capacity");
+        before = resident_bytes();
+        int fd[2];
+        if (pipe(fd)) abort();
+        pid_t child = fork();
+        if (child == 0) {
+            char grew = resident_bytes() - before < 64L * MIB ? 'y' : 'n';
+            if (write(fd[1], &grew, 1) != 1) _exit(1);
+            _exit(0);
+        }
+        char grew = '?';
+        if (child < 0 || read(fd[0], &grew, 1) != 1) grew = '?';
+        waitpid(child, NULL, 0);
+        close(fd[0]), close(fd[1]);
+        say("untouched capacity, in a fork child: resident memory grew by less than 64 MiB: %s\n",
+            grew == 'y' ? "yes" : "NO");
         free(p);
     }
 }

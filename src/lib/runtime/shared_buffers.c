@@ -30,6 +30,7 @@
 #include "channel.h"
 #include "env/errors.h"
 #include "runtime.h"
+#include "sparse_copy.h"
 #include "staging.h"
 #include "threads.h"
 
@@ -189,11 +190,11 @@ static int plain_memory(uintptr_t lo, uintptr_t hi)
     return 1;
 }
 
-/* Whether every page of [lo, hi) is in memory: a buffer the program has
- * not touched (a receive's large capacity, say) is not copied into a
- * memfd, which would give it real pages; its message is copied, and a
- * later one shares it once it is touched. Pages swapped out count as not
- * there too. */
+/* Whether every page of [lo, hi) is in memory (pages swapped out count as
+ * not there). Where the kernel cannot tell the pages the program never
+ * touched (no /proc/self/pagemap), a share is made only of such a range: a
+ * buffer not yet touched (a receive's large capacity, say) copied into a
+ * memfd whole would get real pages; its message is copied instead. */
 static int resident(uintptr_t lo, uintptr_t hi)
 {
     unsigned char vec[4096];
@@ -265,6 +266,29 @@ static void fork_prepare(void);
 static void fork_parent(void);
 static void fork_child(void);
 
+/* The program's bytes of [lo, hi) into a new share's memfd (dst: where lo
+ * goes in its mirror): pages of earlier shares whole, the program's private
+ * pages except those it never touched, which stay holes of the memfd and
+ * read as zeros as before (sparse_copy.c): a receive into a buffer fresh
+ * from malloc shares it without making its pages real. */
+static void copy_into_share(char *dst, uintptr_t lo, uintptr_t hi)
+{
+    for (uintptr_t a = lo; a < hi;) {
+        char name[32];
+        struct maps_query q;
+        if (query_mapping(a, 0, &q, name, sizeof name)) { /* (plain_memory found them all) */
+            memcpy(dst + (a - lo), (void *)a, hi - a);
+            return;
+        }
+        uintptr_t end = q.vma_end < hi ? q.vma_end : hi;
+        if (share_mapping(name, q.vma_name_size))
+            memcpy(dst + (a - lo), (void *)a, end - a);
+        else
+            mpcr_copy_touched(dst + (a - lo), a, end);
+        a = end;
+    }
+}
+
 /* Makes [lo, hi) a share; its index, or -1 (the message is then copied). */
 static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
 {
@@ -293,7 +317,7 @@ static int create(uintptr_t lo, uintptr_t hi, const sigset_t *mask)
         mirror = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     int made = mirror != MAP_FAILED;
     if (made) {
-        memcpy(mirror + PAGE, (void *)lo, hi - lo);
+        copy_into_share(mirror + PAGE, lo, hi);
         made = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
                     PAGE) != MAP_FAILED;
         if (!made) munmap(mirror, length);
@@ -390,7 +414,9 @@ static int share_for(uintptr_t d, uint64_t n, const sigset_t *mask)
         return -1;
     }
     drop_given_back(mask);
-    if (nshares == MPCR_SHARED_MAX || !plain_memory(lo, hi) || !resident(lo, hi)) return -1;
+    if (nshares == MPCR_SHARED_MAX || !plain_memory(lo, hi) ||
+        (!mpcr_pagemap_readable() && !resident(lo, hi)))
+        return -1;
     return create(lo, hi, mask);
 }
 
@@ -567,7 +593,7 @@ static int private_again(uintptr_t lo, size_t n, int prot, int zeroed)
     }
     if (aside != MAP_FAILED) {
         if (!(prot & PROT_READ)) mprotect(aside, n, PROT_READ); /* the program made it so */
-        memcpy((void *)lo, aside, n);
+        mpcr_copy_filled((void *)lo, aside, n); /* (the memfd's holes stay untouched pages) */
         munmap(aside, n);
     }
     if (prot != (PROT_READ | PROT_WRITE)) mprotect((void *)lo, n, prot);
