@@ -5,7 +5,7 @@
 # `restart` on to the real one and
 #   refused:  answers every `checkpoint` with the coordinator's refusal
 #             ("... try again in a moment", as while ranks start), and
-#             drops CKPT_HOLD (ckpt.h), so that the job ends before any is
+#             drops CKPT_HOLD and CKPT_MIDWAY (ckpt.h), so that the job ends before any is
 #             taken;
 #   uncounted: drops MPCR_PROXY_STATS, so that no proxy counts anything,
 #             with CKPT_REQUIRE naming a count;
@@ -38,7 +38,7 @@ for what in refused uncounted; do
 #!/usr/bin/env bash
 case "$what:\$1" in
 refused:checkpoint) echo "mpcr: checkpoint refused: only 0 of 2 ranks have started; try again in a moment" >&2 && exit 1 ;;
-refused:*) unset CKPT_HOLD ;;
+refused:*) unset CKPT_HOLD CKPT_MIDWAY ;;
 uncounted:*) unset MPCR_PROXY_STATS ;;
 esac
 exec "$MPCR" "\$@"

@@ -10,7 +10,8 @@
 #    not SIGUSR1; SIGTERM: gen-1 (said to be SIGTERM's), status 0.
 # 2. `mpiexec.mpich -n N mpcr exec --restart D` (the defaults): the restored
 #    programs ignore SIGUSR1 and SIGUSR2, and SIGTERM no more; SIGUSR2:
-#    gen-2, the job goes on; then SIGUSR1: gen-3, status 0.
+#    gen-2, the job goes on; then SIGUSR1: gen-3, status 0 (rank 0 waits
+#    half-way meanwhile, CKPT_MIDWAY).
 # 3. `... mpcr exec --restart D --exit-signal TERM --checkpoint-signal none`
 #    (from gen-3): SIGTERM ignored again, SIGUSR1 and SIGUSR2 no more; it
 #    runs to the end with the native status.
@@ -90,8 +91,12 @@ grep -q "checkpoint .*/gen-1 complete (SIGTERM)" "$scratch/first.err" ||
     fail "the coordinator did not say that SIGTERM's checkpoint is complete"
 job=
 
-# 2: restarted with the defaults
+# 2: restarted with the defaults. Rank 0 waits half-way again (gen-1 was
+# taken there or before it): the job, about a second of work, was found at
+# its final hold by SIGUSR2 when its second half ran through while the
+# restored ranks were checked.
 rearm
+rm -f "$scratch/midway"
 mpiexec.mpich -n "$n" "$MPCR" exec --restart "$D" >"$scratch/second.out" 2>"$scratch/second.err" &
 job=$!
 wait_connected "$job" "$n" "$D" 60
@@ -104,6 +109,7 @@ checkpointed "$scratch/second.err" 2 USR2
 # shellcheck disable=SC2086
 kill -s USR1 $targets || fail "could not send SIGUSR1 to $targets: the job did not go on after SIGUSR2"
 checkpointed "$scratch/second.err" 3 USR1
+release_midway
 touch "$scratch/release"
 wait "$job"
 rc=$?
