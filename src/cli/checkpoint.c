@@ -19,7 +19,8 @@ static void say_mode(const char *where)
         "this kernel offers no change tracking (userfaultfd with asynchronous write-protection and PAGEMAP_SCAN, "
         "Linux 6.7+)",
         "the first one tracked (of this run, or since a restart)", "the chain reached --full-every",
-        "a generation of the chain is missing or incomplete"};
+        "a generation of the chain is missing or incomplete",
+        "the scan for changed pages failed (tracking starts over with this image)"};
     char path[4200];
     struct mpcr_img_header h;
     snprintf(path, sizeof path, "%s/rank-0.img", where);

@@ -138,6 +138,7 @@ enum mpcr_why_full {
     MPCR_FULL_FIRST,       /* the first of this run (or since a restart, or since tracking was lost) */
     MPCR_FULL_EVERY,       /* the chain reached --full-every */
     MPCR_FULL_BASE_GONE,   /* a generation of the chain is missing or incomplete */
+    MPCR_FULL_SCAN_FAILED, /* the page scan failed or went wrong: tracking starts over */
     MPCR_FULL_COUNT
 };
 

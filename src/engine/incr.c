@@ -178,6 +178,11 @@ static int trackable(const struct mpcr_img_region *r)
 static int add_run(struct mpcr_scratch *s, uint64_t page, uint64_t n, uint32_t kind)
 {
     struct mpcr_run *last = s->nruns > s->run_first[s->cur_region] ? &s->runs[s->nruns - 1] : NULL;
+    /* A restart needs the runs in order and apart; a scan that went back
+     * costs this image its increment, never its correctness. */
+    if (last && page < last->page + last->count)
+        return mpcr_fail(-EPROTO, "the page scan went back to page %llu of a region (after %llu)",
+                         (unsigned long long)page, (unsigned long long)(last->page + last->count));
     if (last && last->kind == kind && last->page + last->count == page && last->count + n < (1u << 31)) {
         last->count += (uint32_t)n;
         return 0;
@@ -238,8 +243,16 @@ static int scan_region(struct mpcr_scratch *s, uint32_t i, int incremental, uint
                 a = b;
             }
         }
-        if (arg.walk_end <= at || n < (long)arg.vec_len) break;
-        at = arg.walk_end;
+        if (n < (long)arg.vec_len) break; /* the walk reached r->end */
+        /* The vector is full: go on after its last entry, not from walk_end.
+         * When the walk ends just as the vector fills, Linux (6.7 to 6.18 at
+         * least) leaves walk_end where its last internal pass began, and the
+         * pages from there were reported and protected already: scanned
+         * again they would look unwritten and be referred to the chain over
+         * the data just planned (engine.incr once refused such an image).
+         * The scan protects only pages it reports, so whatever lies between
+         * the last entry and the true walk_end is read again unchanged. */
+        at = s->scan[n - 1].end;
     }
     return 0;
 }
@@ -286,13 +299,14 @@ int mpcr_incr_plan(struct mpcr_scratch *s, uint64_t gen, const char *dir, unsign
         s->run_first[i] = s->nruns;
         s->tracked[i] = trackable(&s->regions[i]);
         if (s->tracked[i] && (pmfd < 0 || scan_region(s, i, incremental, &cursor))) {
+            int pmfd_failed = pmfd < 0;
             if (pmfd >= 0) close(pmfd);
             pmfd = -1;
             /* Some pages may be protected again already: the chain cannot go
              * on. This image is written whole, as without tracking. */
             mpcr_incr_done(s, 0);
             s->incr_touched = 0;
-            h->why_full = MPCR_FULL_NO_TRACKING;
+            h->why_full = pmfd_failed ? MPCR_FULL_NO_TRACKING : MPCR_FULL_SCAN_FAILED;
             return 0;
         }
     }

@@ -281,11 +281,17 @@ static struct reader open_stream(int img, const struct mpcr_img_region *r)
     return (struct reader){.fd = img, .buf = buf, .off = r->data_off, .end = r->data_off + r->data_len};
 }
 
-static void check_extent(const struct mpcr_img_extent *e, const struct mpcr_img_region *r)
+/* An extent within its region, after the one before it (*next: the page
+ * where that one ended): one that went back would put older pages over
+ * newer ones, or a ref over data, without a word. */
+static void check_extent(const struct mpcr_img_extent *e, const struct mpcr_img_region *r, uint64_t *next)
 {
     uint64_t len = r->end - r->start, bytes = (uint64_t)e->count * MPCR_PAGE;
     if (e->page >= len / MPCR_PAGE || bytes > len - e->page * MPCR_PAGE)
         die(1, "an extent lies outside region ", hex(r->start), " (corrupt image)", (char *)0);
+    if (e->page < *next)
+        die(1, "the extents of region ", hex(r->start), " overlap or are out of order (corrupt image)", (char *)0);
+    *next = e->page + e->count;
 }
 
 /* Reads and checksums n bytes of the stream without keeping them. */
@@ -301,11 +307,12 @@ uint32_t mpcr_restore_stream_refs(int img, const struct mpcr_img_region *src, in
                                   uint64_t nrefs, uint32_t index)
 {
     struct reader rd = open_stream(img, src);
+    uint64_t next = 0;
     while (rd.off < rd.end || rd.head < rd.tail) {
         struct mpcr_img_extent e;
         memcpy(&e, take(&rd, sizeof e, src), sizeof e);
         if (e.page == ~0ull) break;
-        check_extent(&e, src);
+        check_extent(&e, src, &next);
         uint32_t kind = MPCR_EXT_KIND(e.zero);
         if (kind > MPCR_EXT_REF || (kind != MPCR_EXT_REF && MPCR_EXT_INDEX(e.zero)))
             die(1, "an extent of region ", hex(src->start), " is of an unknown kind (corrupt image)", (char *)0);
@@ -346,7 +353,7 @@ uint32_t mpcr_restore_stream_refs(int img, const struct mpcr_img_region *src, in
 uint32_t mpcr_restore_stream(int img, const struct mpcr_img_region *r, uint32_t index, int fill)
 {
     struct reader rd = open_stream(img, r);
-    uint64_t len = r->end - r->start;
+    uint64_t len = r->end - r->start, next = 0;
     int use_uffd = 0;
     struct uffdio_range range = {.start = r->start, .len = len};
     if (fill && r->kind == MPCR_R_ANON && uffd_open() >= 0) {
@@ -358,7 +365,7 @@ uint32_t mpcr_restore_stream(int img, const struct mpcr_img_region *r, uint32_t 
         memcpy(&e, take(&rd, sizeof e, r), sizeof e);
         if (e.page == ~0ull) break;
         uint64_t bytes = (uint64_t)e.count * MPCR_PAGE;
-        check_extent(&e, r);
+        check_extent(&e, r, &next);
         uint64_t at = r->start + e.page * MPCR_PAGE;
         uint32_t kind = MPCR_EXT_KIND(e.zero);
         if (kind == MPCR_EXT_REF) { /* an increment's: the pages are in an earlier generation (chain.c) */

@@ -21,19 +21,23 @@ static inline void zdtm_touch(const char *name)
 /* The state is set up: the driver may checkpoint now. */
 static inline void zdtm_ready(void) { zdtm_touch("ready"); }
 
-/* Non-zero once the driver has restarted the test (or it runs without a driver). */
-static inline int zdtm_go(void)
+/* Non-zero once the driver has touched NAME (or the test runs without a driver). */
+static inline int zdtm_has(const char *name)
 {
     char path[4096];
     if (!getenv("ZDTM_DIR")) return 1;
-    snprintf(path, sizeof path, "%s/go", getenv("ZDTM_DIR"));
+    snprintf(path, sizeof path, "%s/%s", getenv("ZDTM_DIR"), name);
     return access(path, F_OK) == 0;
 }
 
-static inline void zdtm_wait(void)
+static inline void zdtm_wait_for(const char *name)
 {
-    while (!zdtm_go()) usleep(5000);
+    while (!zdtm_has(name)) usleep(5000);
 }
+
+/* Non-zero once the driver has restarted the test. */
+static inline int zdtm_go(void) { return zdtm_has("go"); }
+static inline void zdtm_wait(void) { zdtm_wait_for("go"); }
 
 #define CHECK(cond, ...)                                                 \
     do {                                                                 \
