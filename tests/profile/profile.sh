@@ -109,7 +109,7 @@ RANDOM=$seed
 for c in 1 2 3; do
     start_piece "$@"
     wait_connected "$job" 2 "$ck" 60
-    sleep "0.$((1 + RANDOM % 7))"
+    sleep "0.$((1 + RANDOM % 4))" # 0.1-0.4 s: three of them stay well inside the job
     "$MPCR" checkpoint --exit "$ck" >"$scratch/ckpt$c.out" 2>"$scratch/ckpt$c.err" ||
         fail "checkpoint $c failed (seed $seed): $(cat "$scratch/ckpt$c.err")"
     wait "$job" || fail "piece $piece ended with status $? after checkpoint $c"
