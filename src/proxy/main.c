@@ -248,17 +248,14 @@ static long next_nap(long nap_us, int completed, uint64_t *quiet_since_ns)
     return nap_us * 2 > cap ? cap : nap_us * 2;
 }
 
-/* Waits for the next call: spins a while (or polls with sched_yield, where
- * cores are shared: mpcr_spin), then sleeps on the doorbell, or naps
- * between progress calls while requests are pending.
- * Returns 1 when a call is there, 0 when the coordinator said something. */
 /* Whether threads of the program contend for the library's lock (lock_wanted
  * seen in the last CONTENDED_NS). The yield phase below is then left out: its
  * yields hand the core round the program's threads that wait in turn
  * (docs/threads.md), which poll the proxy more, and the next call comes no
  * sooner. t_ckpt_threads 300 4 (4 threads a rank) under Open MPI's proxy,
- * which binds each rank and its proxy to one core, 2 idle cores: 5.0 s with
- * the phase, 2.0 s without; a one-thread program keeps it (2026-12-07). */
+ * which binds each rank and its proxy to one core, on 2 cores beside two busy
+ * loops: 19.0 s with the phase, 3.3-3.8 s without (0.6 s either way idle); a
+ * one-thread program never sets lock_wanted and keeps it (2026-12-07). */
 #define CONTENDED_NS 100000000u
 static int threads_contend(void)
 {
@@ -271,6 +268,10 @@ static int threads_contend(void)
     return until != 0;
 }
 
+/* Waits for the next call: spins a while (or polls with sched_yield, where
+ * cores are shared: mpcr_spin), then sleeps on the doorbell, or naps
+ * between progress calls while requests are pending.
+ * Returns 1 when a call is there, 0 when the coordinator said something. */
 static int wait_call(void)
 {
     struct mpcr_chan *ch = proxy.chan;
