@@ -11,7 +11,11 @@ T=$(mktemp -d /tmp/mpcr-io-refuse.XXXXXX)
 job=""
 trap '[ -n "$job" ] && kill "$job" 2>/dev/null; rm -rf "$T"' EXIT
 fail() { echo "io_refuse: $*"; for f in "$T"/*.err; do [ -s "$f" ] && { echo "--- $f"; tail -5 "$f"; }; done; exit 1; }
-export CKPT_SCRATCH=$T CKPT_HOLD=$T/hold # the program's files in $T; rank 0 holds before its report
+# The program's files in $T; rank 0 holds before its report, and half-way until the
+# checkpoint, which so finds the files open (under load the job once ran to its end
+# first: its files closed, the cut file was not the restart's business, and the
+# restart waited at the hold).
+export CKPT_SCRATCH=$T CKPT_HOLD=$T/hold CKPT_MIDWAY=$T/midway
 timeout -k 5 300 "$mpcr" run -n 2 --ckpt-dir "$T/ck" "$prog" "$steps" "$units" </dev/null >"$T/out0" 2>"$T/run.err" &
 job=$!
 while kill -0 $job 2>/dev/null && ! grep -q '^io: step' "$T/out0"; do sleep 0.05; done # while the job lives: load-proof
