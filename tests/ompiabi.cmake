@@ -118,6 +118,22 @@ set_property(TEST ckpt.ompi_rma_continue_openmpi APPEND PROPERTY ENVIRONMENT
 set(ompi_native $<TARGET_FILE:t_ckpt_rma_dynamic>)
 ompi_ckpt_test(ompi_rma_dynamic_restart "" exit-restart 2 2 ${ompi_dir}/ckpt_rma_dynamic 120 15)
 unset(ompi_native)
+# The distribution's applications (Open MPI builds; scripts/setup.sh installs them), each
+# checkpointed while it works and restarted across MPIs, against mpirun.openmpi's
+# uninterrupted run: ompi_app_test(NAME PROGRAM INPUT) runs tests/ompiabi/NAME.sh INPUT as
+# ckpt.NAME_openmpi where PROGRAM is installed.
+function(ompi_app_test name program input)
+    find_program(MPCR_APP_${name} ${program})
+    if(MPCR_APP_${name})
+        add_test(NAME ckpt.${name}_openmpi COMMAND ${TESTS_DIR}/ompiabi/${name}.sh ${TESTS_DIR}/ompiabi/${input})
+        set_tests_properties(ckpt.${name}_openmpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}"
+            RESOURCE_LOCK cores TIMEOUT 600)
+    endif()
+endfunction()
+# LAMMPS (lmp): an LJ melt, its thermo lines bit for bit.
+ompi_app_test(lammps lmp melt.lmp)
+# HPC Challenge: every section; its results but timings and rates, and its output's outline.
+ompi_app_test(hpcc hpcc hpccinf.txt)
 mpcr_label_family(ompiabi)
 
 # The profile's test (cli.cmake) also runs its program's Open MPI build.
