@@ -27,10 +27,9 @@ contains
         end do
     end function
 
-    ! The test harness's hold (tests/ckpt/ckpt.h's hold): with CKPT_HOLD=PATH
-    ! in the environment, rank 0 creates PATH.reached and waits until PATH
-    ! exists; the others wait for it in MPI_BARRIER. Collective.
-    subroutine hold_for_harness(comm)
+    ! Creates PATH.reached, then waits until the file PATH, or the file
+    ! OR_PATH when it is not blank, exists (tests/ckpt/ckpt.h's wait_for_file).
+    subroutine wait_for_file(path, or_path)
         use iso_c_binding, only: c_int
         interface
             integer(c_int) function usleep(us) bind(c, name='usleep')
@@ -38,22 +37,47 @@ contains
                 integer(c_int), value :: us
             end function
         end interface
-        integer :: comm, length, st, u, rank, ierr
-        character(len=4096) :: path
+        character(len=*) :: path, or_path
+        integer :: u, st
         logical :: there
+        open (newunit=u, file=trim(path)//'.reached', status='replace', action='write')
+        close (u)
+        do
+            inquire (file=trim(path), exist=there)
+            if (there) exit
+            if (len_trim(or_path) > 0) then
+                inquire (file=trim(or_path), exist=there)
+                if (there) exit
+            end if
+            st = usleep(20000_c_int)
+        end do
+    end subroutine
+
+    ! The test harness's hold (tests/ckpt/ckpt.h's hold): with CKPT_HOLD=PATH
+    ! in the environment, rank 0 creates PATH.reached and waits until PATH
+    ! exists; the others wait for it in MPI_BARRIER. Collective.
+    subroutine hold_for_harness(comm)
+        integer :: comm, length, st, rank, ierr
+        character(len=4096) :: path
         call get_environment_variable('CKPT_HOLD', path, length, st)
         if (st /= 0 .or. length == 0) return
         call MPI_COMM_RANK(comm, rank, ierr)
-        if (rank == 0) then
-            open (newunit=u, file=trim(path)//'.reached', status='replace', action='write')
-            close (u)
-            do
-                inquire (file=trim(path), exist=there)
-                if (there) exit
-                st = usleep(20000_c_int)
-            end do
-        end if
+        if (rank == 0) call wait_for_file(path, ' ')
         call MPI_BARRIER(comm, ierr)
+    end subroutine
+
+    ! The harness's midway hold (ckpt.h's midway_for_harness): with
+    ! CKPT_MIDWAY=PATH, rank 0 of comm waits here (not in MPI) until PATH, or
+    ! CKPT_HOLD's file, exists; the others go on until they need its messages.
+    subroutine midway_for_harness(comm)
+        integer :: comm, length, st, rank, ierr
+        character(len=4096) :: path, hold
+        call get_environment_variable('CKPT_MIDWAY', path, length, st)
+        if (st /= 0 .or. length == 0) return
+        call get_environment_variable('CKPT_HOLD', hold, length, st)
+        if (st /= 0) hold = ' '
+        call MPI_COMM_RANK(comm, rank, ierr)
+        if (rank == 0) call wait_for_file(path, hold)
     end subroutine
 
     ! Every rank's two checksums, gathered to rank 0 of comm and printed

@@ -71,6 +71,7 @@ int main(int argc, char **argv)
     int team = 0;
 
     for (long step = 1; step <= steps; step++) {
+        if (step == steps / 2) midway_for_harness(rank); /* outside the threads' region */
 #pragma omp parallel
         {
 #pragma omp master

@@ -84,6 +84,7 @@ program ckpt_stencil_omp
     spin = 0
 
     do it = 1, iters
+        if (it == iters / 2 + 1) call midway_for_harness(MPI_COMM_WORLD) ! outside the threads' region
         ! one halo side a thread, the four in MPI at once
         !$omp parallel do num_threads(4) schedule(static, 1)
         do k = 1, 4
