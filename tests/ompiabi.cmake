@@ -134,6 +134,8 @@ endfunction()
 ompi_app_test(lammps lmp melt.lmp)
 # HPC Challenge: every section; its results but timings and rates, and its output's outline.
 ompi_app_test(hpcc hpcc hpccinf.txt)
+# Fortran programs built with Open MPI.
+include(${TESTS_DIR}/ompiabi_fortran.cmake)
 mpcr_label_family(ompiabi)
 
 # The profile's test (cli.cmake) also runs its program's Open MPI build.

@@ -5,7 +5,8 @@
  * communicators (split_type, range groups, create_group, idup, info,
  * intercommunicators), topologies (cart, graph, dist_graph with
  * MPI_UNWEIGHTED, neighbourhood collectives, alltoallw on them),
- * collectives (alltoallw, ireduce_scatter), datatypes (subarray and darray
+ * collectives (alltoallw, ireduce_scatter, Open MPI's MPIX_ persistent
+ * ones, a matched receive's MPI_MESSAGE_NULL), datatypes (subarray and darray
  * with Open MPI's order and distribution values, their envelopes,
  * hindexed_block, MPI-1 constructors, external32, match_size, f90 types,
  * type attributes), MPI-1 keyvals, user error classes and codes,
@@ -15,6 +16,7 @@
  * assert bits, MPI_PROC_NULL targets, request-based operations, window
  * keyvals with callbacks, error handlers, names, Fortran handles). */
 #include <mpi.h>
+#include <mpi-ext.h> /* Open MPI's MPIX_Allreduce_init... */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -259,6 +261,28 @@ static void collectives(void)
     for (int i = 0; i < size; i++) recv[i] = send[i];
     MPI_Reduce_scatter(MPI_IN_PLACE, recv, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     SAY("reduce_scatter in place: %d\n", recv[0]);
+    /* Open MPI's persistent collectives (mpi-ext.h), started twice */
+    MPI_Request pers[2];
+    int in = rank + 1, sum = 0, root_value = 0;
+    MPIX_Allreduce_init(&in, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &pers[0]);
+    MPIX_Bcast_init(&root_value, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &pers[1]);
+    for (int round = 1; round <= 2; round++) {
+        in = round * (rank + 1);
+        if (rank == 0) root_value = 10 * round;
+        MPI_Startall(2, pers);
+        MPI_Waitall(2, pers, MPI_STATUSES_IGNORE);
+        SAY("MPIX_Allreduce_init, MPIX_Bcast_init round %d: %d %d\n", round, sum, root_value);
+    }
+    MPI_Request_free(&pers[0]);
+    MPI_Request_free(&pers[1]);
+    SAY("persistent requests freed: %d %d\n", pers[0] == MPI_REQUEST_NULL, pers[1] == MPI_REQUEST_NULL);
+    /* a matched receive leaves MPI_MESSAGE_NULL, which is not MPI_REQUEST_NULL in Open MPI */
+    MPI_Message msg;
+    MPI_Isend(&in, 1, MPI_INT, 0, 9, MPI_COMM_SELF, &req);
+    MPI_Mprobe(0, 9, MPI_COMM_SELF, &msg, MPI_STATUS_IGNORE);
+    MPI_Mrecv(&sum, 1, MPI_INT, &msg, MPI_STATUS_IGNORE);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    SAY("mrecv: %d, message null %d\n", sum, msg == MPI_MESSAGE_NULL);
 }
 
 static const char *combiner(int c)

@@ -28,8 +28,13 @@ results() { # the Summary's values that are not timings or rates
 }
 # The file's outline: section marks, residual checks and error counts, each line's words
 # with its numbers as N (timings differ; what a section printed, and how often, may not).
+# Not PTRANS's "CPU ..." lines: PTRANS prints one only when the CPU time it measured is
+# positive, and a restart in the middle of its measure makes it negative (a restarted
+# process's CPU clocks start again from 0: docs/engine.md, "CPU clocks"); its "WALL" lines,
+# with the same residual check, stay.
 shape() {
     grep -E '^(Begin|End) of|PASSED|FAILED|errors in|tests completed|^Node\(s\) with error' "$1" |
+        grep -v '^CPU ' |
         awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/) $i = "N"; print }'
 }
 

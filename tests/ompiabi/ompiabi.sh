@@ -9,7 +9,11 @@
 #                              name, at once, and the program goes no further
 #       objects LIBDIR         mpcr's libmpi.so.40 (in LIBDIR) exports every function
 #                              and predefined object of Open MPI's, each object of
-#                              the same size (programs' copy relocations)
+#                              the same size (programs' copy relocations); its
+#                              libmpi_mpifh.so.40 every Fortran entry point of Open
+#                              MPI's; the Fortran sentinels and callbacks are there
+#                              (sizes as Open MPI's), the Fortran handle values of
+#                              src/lib/ompi/predefined.txt those of mpif-handles.h
 set -u
 case=$1
 shift
@@ -60,8 +64,8 @@ objects)
     real=$(ldconfig -p | awk '/libmpi\.so\.40 .*x86-64/ {print $NF; exit}')
     ours=$1/libmpi.so.40
     syms() { readelf --dyn-syms -W "$1" | awk -v t="$2" '$4 == t && $7 != "UND" {sub(/@.*/, "", $8); print $8, $3}' | sort -u; }
-    syms "$real" FUNC | awk '$1 ~ /^P?MPI_/ {print $1}' >"$tmp/real.f"
-    syms "$ours" FUNC | awk '$1 ~ /^P?MPI_/ {print $1}' >"$tmp/ours.f"
+    syms "$real" FUNC | awk '$1 ~ /^P?MPIX?_/ {print $1}' >"$tmp/real.f"
+    syms "$ours" FUNC | awk '$1 ~ /^P?MPIX?_/ {print $1}' >"$tmp/ours.f"
     missing=$(comm -23 "$tmp/real.f" "$tmp/ours.f")
     [ -z "$missing" ] || fail "functions Open MPI exports and mpcr's lacks: $(echo $missing | head -c 300)"
     # the objects mpi.h names (OMPI_PREDEFINED_GLOBAL): ours must have the real size
@@ -79,7 +83,33 @@ objects)
         n=$((n + 1))
     done <"$tmp/named"
     [ $n -ge 100 ] || fail "only $n predefined objects compared"
-    [ $failed = 0 ] && echo "ok: $(wc -l <"$tmp/real.f") functions, $n predefined objects of the same sizes"
+    # Fortran: the entry points (ompi_send_f, mpi_send_, MPI_SEND, pmpi_send__...)
+    realf=$(ldconfig -p | awk '/libmpi_mpifh\.so\.40 .*x86-64/ {print $NF; exit}')
+    syms "$realf" FUNC | awk '$1 ~ /^(p?mpix?_|P?MPIX?_[A-Z0-9_]+$|ompix?_.*_f$)/ {print $1}' >"$tmp/real.ff"
+    syms "$1/libmpi_mpifh.so.40" FUNC | awk '{print $1}' >"$tmp/ours.ff"
+    missing=$(comm -23 "$tmp/real.ff" "$tmp/ours.ff")
+    [ -z "$missing" ] || fail "Fortran entry points Open MPI exports and mpcr's lacks: $(echo $missing | head -c 300)"
+    [ "$(wc -l <"$tmp/real.ff")" -ge 3000 ] || fail "only $(wc -l <"$tmp/real.ff") Fortran entry points compared"
+    # ...the sentinels and predefined callbacks of Fortran in libmpi.so.40, the sentinels' sizes
+    for sym in $(awk '$1 ~ /^mpi_(fortran_|.*_fn_?$)/ {print $1}' "$tmp/real.o" "$tmp/real.f" \
+        <(syms "$real" FUNC)); do
+        grep -q "^$sym " "$tmp/ours.o" "$tmp/ours.f" <(syms "$ours" FUNC) || fail "$sym missing in mpcr's libmpi.so.40"
+    done
+    while read -r sym size; do
+        [[ $sym == mpi_fortran_* ]] || continue
+        o=$(awk -v s="$sym" '$1 == s {print $2}' "$tmp/ours.o")
+        [ "$o" = "$size" ] || fail "$sym: size ${o:-missing} in mpcr's, $size in Open MPI's"
+        n=$((n + 1))
+    done <"$tmp/real.o"
+    # ...and the handles' values in Fortran
+    incdir=$(pkg-config --variable=includedir ompi-c)
+    nf=0
+    while read -r name _ _ _ fint; do
+        v=$(grep -ho "parameter ($name=[-0-9]*)" "$incdir/mpif-handles.h" "$incdir/mpif-io-handles.h" | sed 's/.*=//; s/)//')
+        [ "$v" = "$fint" ] || fail "$name is ${v:-not} in mpif-handles.h, $fint in predefined.txt"
+        nf=$((nf + 1))
+    done < <(grep -v '^#' "$(dirname "$0")/../../src/lib/ompi/predefined.txt")
+    [ $failed = 0 ] && echo "ok: $(wc -l <"$tmp/real.f") functions, $n predefined objects of the same sizes, $(wc -l <"$tmp/real.ff") Fortran entry points, $nf Fortran handle values"
     ;;
 *)
     echo "usage: ompiabi.sh same|unsupported|objects ..."

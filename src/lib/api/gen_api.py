@@ -612,13 +612,15 @@ def ompi_front(apidir):
             if words:
                 out.add(words[1] if slice_ and words[0] == 'custom' else words[0])
         return out
-    return names('exports.txt'), names('openmpi.slice', True)
+    sys.path.insert(0, ompidir)
+    import gen_fortran  # noqa: E402  (which Fortran entry points it makes)
+    return names('exports.txt'), names('openmpi.slice', True), gen_fortran.translated(apidir, ompidir)
 
 
 def gen_docs(funcs, ompi):
     total = sum(len(f.names()) for f in funcs)
     done = sum(len(f.names()) for f in funcs if f.status != 'stub')
-    exported, translated = ompi
+    exported, translated, (fortran, fortran_done) = ompi
     described = {n for f in funcs for n in f.names()}
     only_ompi = sorted(exported - described)  # macros in MPICH's mpi.h: MPI_Comm_c2f...
     out = ['# MPI functions in mpcr\n\n',
@@ -632,18 +634,40 @@ def gen_docs(funcs, ompi):
            f'{len(translated & exported)} of them are translated to the library above (the '
            'column "Open MPI-built"; "-": Open MPI 4.1.4 exports no such function: the `_c` '
            'forms, MPI 4.0\'s functions, a few macros of its `mpi.h`). Calling any other ends the job with `mpcr: MPI_Xxx is not supported '
-           'yet for Open MPI-built programs`. Open MPI also exports functions that MPICH\'s '
-           f'`mpi.h` defines as macros: {len(only_ompi)}, '
+           'yet for Open MPI-built programs`. Open MPI also exports functions outside this '
+           'table (macros in MPICH\'s `mpi.h`, Open MPI\'s `MPIX_` persistent collectives, '
+           f'Fortran\'s callbacks and functions under capital names): {len(only_ompi)}, '
            f'{len(translated & set(only_ompi))} of them translated '
            f'({", ".join(f"`{n}`" for n in only_ompi if n in translated)}).\n\n',
-           '| function | large-count `_c` form | MPICH-built | Open MPI-built |\n'
-           '|---|---|---|---|\n']
+           f'Fortran programs built with Open MPI (`mpif.h`, `use mpi`, `use mpi_f08`) call '
+           f'mpcr\'s `libmpi_mpifh.so.40`: {len(fortran_done)} of the {len(fortran)} functions '
+           f'of Open MPI 4.1.4\'s Fortran library are translated to the C functions above '
+           f'(column "Open MPI-built Fortran"); MPICH-built Fortran programs use MPICH\'s own '
+           f'Fortran library over mpcr\'s C library (docs/fortran.md).\n\n',
+           '| function | large-count `_c` form | MPICH-built | Open MPI-built | Open MPI-built Fortran |\n'
+           '|---|---|---|---|---|\n']
     for f in funcs:
         state = {'impl': 'supported', 'custom': 'supported', 'stub': 'not supported'}[f.status]
         ostate = ('supported' if f.name in translated else
                   'not supported' if f.name in exported else '-')
-        out.append(f'| `{f.name}` | {"yes" if f.large else ""} | {state} | {ostate} |\n')
+        fstate = ('supported' if f.name in fortran_done else
+                  'not supported' if f.name in fortran else '-')
+        out.append(f'| `{f.name}` | {"yes" if f.large else ""} | {state} | {ostate} | {fstate} |\n')
     return ''.join(out)
+
+
+def write_changed(outdir, files):
+    """Writes each {name: text} into outdir unless the file holds it already
+    (unchanged: its time stamp is kept, nothing rebuilds)."""
+    for name, text in files.items():
+        path = f'{outdir}/{name}'
+        try:
+            if open(path).read() == text:
+                continue
+        except FileNotFoundError:
+            pass
+        with open(path, 'w') as out:
+            out.write(text)
 
 
 def main():
@@ -671,15 +695,7 @@ def main():
         'api_names.txt': ''.join(n + '\n' for f in funcs for n in f.names()),
         'mpi-functions.md': gen_docs(funcs, ompi_front(apidir)),
     }
-    for name, text in files.items():
-        path = f'{outdir}/{name}'
-        try:
-            if open(path).read() == text:
-                continue  # unchanged: keep the time stamp, nothing rebuilds
-        except FileNotFoundError:
-            pass
-        with open(path, 'w') as out:
-            out.write(text)
+    write_changed(outdir, files)
 
 
 if __name__ == '__main__':  # the Open MPI front end (src/lib/ompi) imports the parser

@@ -2,7 +2,7 @@
  * whose longest lengths differ (MPICH may write more than Open MPI's
  * MPI_MAX_OBJECT_NAME, _ERROR_STRING, _INFO_KEY, _LIBRARY_VERSION_STRING let
  * the program reserve: copied through a buffer of MPICH's size, cut to Open
- * MPI's), the Fortran handle conversions (an MPI_Fint is the MPICH handle),
+ * MPI's), the Fortran handle conversions,
  * the unsupported function's end, and the mark of mpcr's stand-in. */
 #include <mpi.h>
 
@@ -17,12 +17,6 @@
 /* What the check before a job and the guard of every rank recognise as
  * mpcr's stand-in (src/common/mpi_abi.h); its value names the ABI. */
 const char mpcr_passive_abi[] = "openmpi";
-
-/* Open MPI's Fortran status sentinels (mpi.h declares them). */
-static MPI_Fint status_ignore_f[sizeof(MPI_Status) / sizeof(MPI_Fint)];
-static MPI_Fint statuses_ignore_f[sizeof(MPI_Status) / sizeof(MPI_Fint)];
-MPI_Fint *MPI_F_STATUS_IGNORE = status_ignore_f;
-MPI_Fint *MPI_F_STATUSES_IGNORE = statuses_ignore_f;
 
 /* the longest answers of MPICH's ABI: MPI_MAX_LIBRARY_VERSION_STRING */
 #define MPICH_LONGEST 8192
@@ -76,21 +70,23 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 }
 ALIAS(MPI_Info_get_nthkey);
 
-/* An MPI_Fint is the MPICH handle (MPICH's own Fortran handles are). */
-#define C2F(Kind, type)                                                                            \
-    MPI_Fint PMPI_##Kind##_c2f(type h) { return mpcr_ompi_handle(h); }                             \
-    type PMPI_##Kind##_f2c(MPI_Fint f) { return mpcr_ompi_pointer(f); }                            \
+/* An MPI_Fint is the handle's value in Open MPI's mpif.h for a predefined
+ * handle, the MPICH handle for any other (handles.c). */
+#define C2F(Kind, type, KIND)                                                                      \
+    MPI_Fint PMPI_##Kind##_c2f(type h) { return mpcr_ompi_c2f(h); }                                \
+    type PMPI_##Kind##_f2c(MPI_Fint f) { return mpcr_ompi_f2c(MPCR_OMPI_KIND_##KIND, f); }         \
     ALIAS(MPI_##Kind##_c2f);                                                                       \
     ALIAS(MPI_##Kind##_f2c);
-C2F(Comm, MPI_Comm)
-C2F(Group, MPI_Group)
-C2F(Type, MPI_Datatype)
-C2F(Errhandler, MPI_Errhandler)
-C2F(Info, MPI_Info)
-C2F(Message, MPI_Message)
-C2F(Op, MPI_Op)
-C2F(Request, MPI_Request)
-C2F(Win, MPI_Win)
+C2F(Comm, MPI_Comm, COMM)
+C2F(Group, MPI_Group, GROUP)
+C2F(Type, MPI_Datatype, DATATYPE)
+C2F(Errhandler, MPI_Errhandler, ERRHANDLER)
+C2F(Info, MPI_Info, INFO)
+C2F(Message, MPI_Message, MESSAGE)
+C2F(Op, MPI_Op, OP)
+C2F(Request, MPI_Request, REQUEST)
+C2F(Win, MPI_Win, WIN)
+C2F(File, MPI_File, FILE)
 
 _Noreturn void mpcr_mpich_unsupported_in(const char *name, const char *where);
 _Noreturn void mpcr_ompi_unsupported(const char *name)
@@ -98,11 +94,7 @@ _Noreturn void mpcr_ompi_unsupported(const char *name)
     mpcr_mpich_unsupported_in(name, " for Open MPI-built programs");
 }
 
-/* An MPI_File is its MPICH handle on MPICH's side too, of pointer size. */
-MPI_Fint PMPI_File_c2f(MPI_File f) { return mpcr_ompi_handle(f); }
-MPI_File PMPI_File_f2c(MPI_Fint f) { return mpcr_ompi_pointer(f); }
-ALIAS(MPI_File_c2f);
-ALIAS(MPI_File_f2c);
+
 
 /* Open MPI's Fortran status is its C status, int by int (MPI_STATUS_SIZE 6). */
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
@@ -253,3 +245,9 @@ int PMPI_Type_get_contents(MPI_Datatype type, int max_integers, int max_addresse
     return MPI_SUCCESS;
 }
 ALIAS(MPI_Type_get_contents);
+
+/* mpi-ext.h's CUDA query: mpcr moves no device memory (Open MPI's answer
+ * where it was built without CUDA) */
+int PMPIX_Query_cuda_support(void) { return 0; }
+extern __typeof__(PMPIX_Query_cuda_support) MPIX_Query_cuda_support
+    __attribute__((weak, alias("PMPIX_Query_cuda_support")));

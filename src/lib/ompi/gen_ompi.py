@@ -27,6 +27,7 @@ writes into OUTDIR:
 
 docs/abi-openmpi.md says how the pieces fit together."""
 
+import copy
 import os
 import shlex
 import sys
@@ -114,6 +115,26 @@ def parse_values(path):
     return groups
 
 
+def described(name, by_name):
+    """The description's function of a name of Open MPI's, with its target,
+    the MPICH library's function the front end calls: its own, or for Open
+    MPI's MPIX_ forms of MPI 4.0's persistent collectives (mpi-ext.h's
+    MPIX_Allreduce_init...) a copy of MPI_'s under the MPIX_ name."""
+    if name in by_name:
+        f = by_name[name]
+        f.target = name
+        return f
+    if name.startswith('MPIX_') and 'MPI_' + name[5:] in by_name:
+        f = copy.copy(by_name['MPI_' + name[5:]])
+        f.name, f.target = name, 'MPI_' + name[5:]
+        return f
+    return None
+
+
+class Unclassified(Exception):
+    """A parameter whose kind the description and the slice leave open."""
+
+
 def kind_of(f, p, overrides, where):
     if p.name in overrides:
         return overrides[p.name]
@@ -127,7 +148,7 @@ def kind_of(f, p, overrides, where):
         return 'PLAIN'
     if p.kind in HANDLE_TYPES:
         return 'H'
-    sys.exit(f'{where}: {f.name}: parameter {p.name} ({p.kind}) needs a kind in openmpi.slice')
+    raise Unclassified(f'{where}: {f.name}: parameter {p.name} ({p.kind}) needs a kind in openmpi.slice')
 
 
 def translate(f, overrides, where):
@@ -153,7 +174,8 @@ def translate(f, overrides, where):
             pre.append(f'int {n}_m = {n} ? H(*{n}) : 0;' if arg == 'H_INOUT' else f'int {n}_m = 0;')
             args.append(f'{n} ? &{n}_m : NULL')
             done = '' if arg == 'H_INOUT' else f' && {n}_m'
-            post.append(f'if ({n}{done}) *{n} = ({ctype.rstrip(" *")})P({n}_m);')
+            t = ctype.rstrip(' *')
+            post.append(f'if ({n}{done}) *{n} = ({t})mpcr_ompi_pointer_of(MPCR_OMPI_KIND_{t[4:].upper()}, {n}_m);')
         elif arg in ('HS', 'HS_IN', 'HS_OUT'):
             pre.append(f'int {n}_s[MPCR_OMPI_ARRAY], *{n}_m = mpcr_ompi_handles_in({n}_s, '
                        f'(void *const *){n}, {param}, {int(arg != "HS_OUT")});')
@@ -188,7 +210,7 @@ def translate(f, overrides, where):
             post.append(f'mpcr_ompi_statuses_out({n}_s, {n}_m, {n}, {param});')
         else:
             sys.exit(f'{where}: {f.name}: unknown kind {k} of {n}')
-    call = f'mpcr_mpich_P{f.name}({", ".join(args)})'
+    call = f'mpcr_mpich_P{f.target}({", ".join(args)})'
     lines = ['MPCR_PROF_SITE(); /* the profile names the program\'s call, not this one */'] + pre
     if f.ret == 'int':
         lines.append(f'int err = {call};')
@@ -196,7 +218,7 @@ def translate(f, overrides, where):
         # MPI_SUCCESS is 0 in both: no look-up on the way out of a call that succeeded
         lines.append('return err ? mpcr_ompi_value_out(MPCR_OMPI_errclass, err) : MPI_SUCCESS;')
     elif f.ret in HANDLE_TYPES:
-        lines.append(f'return ({f.ret})P({call});')
+        lines.append(f'return ({f.ret})mpcr_ompi_pointer_of(MPCR_OMPI_KIND_{f.ret[4:].upper()}, {call});')
     else:
         lines.append(f'{f.ret} r = {call};')
         lines.append('return r;')
@@ -230,7 +252,8 @@ def group_tables(groups, prefix, table):
 
 
 def gen_entries(funcs, sliced, groups):
-    out = [HEAD, '#include <mpi.h>\n\n#include "ompi/ompi_front.h"\n#include "ompi_mpich.h"\n'
+    out = [HEAD, '#include <mpi.h>\n#include <mpi-ext.h> /* MPIX_Allreduce_init... */\n\n'
+           '#include "ompi/ompi_front.h"\n#include "ompi_mpich.h"\n'
            '#include "runtime/profile.h"\n\n',
            '/* MPI-1 functions the standard deprecated or removed are in the ABI still */\n',
            '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"\n\n',
@@ -261,8 +284,9 @@ def gen_objects(predefined, groups):
     out = [HEAD, '#include <mpi.h>\n\n#include "ompi/ompi_front.h"\n\n',
            '/* Each predefined object of Open MPI\'s ABI holds the MPICH handle it stands for;\n'
            ' * its size is the real library\'s (programs\' copy relocations copy that much). */\n']
-    table, seen = [], set()
-    for name, ctype, sym, size in predefined:
+    table, seen, fortran = [], set(), {}
+    for name, ctype, sym, size, fint in predefined:
+        fortran.setdefault(ctype, {})[int(fint)] = sym
         if sym in seen:  # a second name of the same object (MPI_LONG_LONG)
             continue
         seen.add(sym)
@@ -274,20 +298,29 @@ def gen_objects(predefined, groups):
         value = f'(int)(intptr_t){name}' if ctype != 'MPI_File' else '0'
         out.append(f'#ifdef {name}\n#define V_{sym} {value}\n#define E_{sym} 1\n#else\n'
                    f'#define V_{sym} (int)(intptr_t){null} /* none in MPICH */\n#define E_{sym} 0\n#endif\n')
-        out.append(f'struct {{ int mpich; char rest[{int(size) - 4}]; }} {sym} '
-                   f'__attribute__((aligned(32))) = {{V_{sym}, {{0}}}};\n')
-        table.append(f'    {{V_{sym}, E_{sym}, &{sym}}},\n')
+        out.append(f'struct {{ int mpich, fortran; char rest[{int(size) - 8}]; }} {sym} '
+                   f'__attribute__((aligned(32))) = {{V_{sym}, {fint}, {{0}}}};\n')
+        table.append(f'    {{V_{sym}, E_{sym}, &{sym}, MPCR_OMPI_KIND_{ctype[4:].upper()}}},\n')
     out.append('\nconst struct mpcr_ompi_predefined mpcr_ompi_predefined[] = {\n')
     out += table
     out.append('};\nconst int mpcr_ompi_npredefined = sizeof mpcr_ompi_predefined / '
                'sizeof mpcr_ompi_predefined[0];\n\n')
     out.append(group_tables(groups, 'mpcr_ompi_mpich_values_', 'mpcr_ompi_mpich_groups'))
+    # Fortran's predefined handles, by kind: the object of each value (MPI_Xxx_f2c)
+    out.append('\nconst struct mpcr_ompi_fortran mpcr_ompi_fortran[] = {\n')
+    for ctype in HANDLE_TYPES:
+        objs = fortran.get(ctype, {})
+        entries = ', '.join(f'[{v}] = &{sym}' for v, sym in sorted(objs.items()))
+        out.append(f'    {{(void *const[]){{{entries or "0"}}}, {max(objs, default=-1) + 1}}}, /* {ctype} */\n')
+    out.append('};\n')
     return ''.join(out)
 
 
 def gen_group_enum(groups):
     return (HEAD + '#ifndef MPCR_OMPI_GROUPS_H\n#define MPCR_OMPI_GROUPS_H\n\nenum mpcr_ompi_group_id {\n' +
             ''.join(f'    MPCR_OMPI_{g},\n' for g, _ in groups) + '};\n' +
+            '/* the kinds of handles, in the order of mpcr_ompi_fortran[] */\nenum mpcr_ompi_kind {\n' +
+            ''.join(f'    MPCR_OMPI_KIND_{t[4:].upper()},\n' for t in HANDLE_TYPES) + '};\n' +
             ''.join(f'extern const int mpcr_ompi_values_{g}[];\n' for g, _ in groups) +
             '\n#endif\n')
 
@@ -303,28 +336,24 @@ def main():
     for n, (_, _, where) in sliced.items():
         if n not in exported:
             sys.exit(f'{where}: {n} is not a function of Open MPI\'s libmpi.so.40')
-    auto = [by_name[n] for n, (s, _, w) in sliced.items() if s == 'auto' and
-            (n in by_name or sys.exit(f'{w}: {n} is not in the description (src/lib/api)'))]
+    auto = [described(n, by_name) or sys.exit(f'{w}: {n} is not in the description (src/lib/api)')
+            for n, (s, _, w) in sliced.items() if s == 'auto']
     groups = parse_values(f'{ompidir}/values.txt')
     predefined = [ln.split() for ln in open(f'{ompidir}/predefined.txt')
                   if ln.strip() and not ln.startswith('#')]
     files = {
-        'ompi_mpich.h': gen_mpich_header(funcs, sliced),
+        'ompi_mpich.h': gen_mpich_header(funcs, set(sliced) | {f.target for f in auto}),
         'ompi_groups.h': gen_group_enum(groups),
         'ompi_gen.c': gen_entries(sorted(auto, key=lambda f: f.name), sliced, groups),
         'ompi_stubs.c': gen_stubs([n for n in exported if n not in sliced]),
         'ompi_objects.c': gen_objects(predefined, groups),
         'ompi_names.txt': ''.join(n + '\n' for n in sorted(sliced)),
     }
-    for name, text in files.items():
-        path = f'{outdir}/{name}'
-        try:
-            if open(path).read() == text:
-                continue
-        except FileNotFoundError:
-            pass
-        with open(path, 'w') as out:
-            out.write(text)
+    gen_api.write_changed(outdir, files)
 
 
-main()
+if __name__ == '__main__':
+    try:
+        main()
+    except Unclassified as e:
+        sys.exit(str(e))

@@ -33,15 +33,43 @@ int mpcr_ompi_handle(const void *h)
     return *(const int *)h;
 }
 
+/* MPICH's handles: bits 31-30 are 00 for null handles, 01 for predefined
+ * ones (docs/api-generator.md); kind -1: the first object of any kind */
+static void *pointer(int kind, int h)
+{
+    if ((uint32_t)h >> 30 < 2)
+        for (int i = 0; i < mpcr_ompi_npredefined; i++) {
+            const struct mpcr_ompi_predefined *p = &mpcr_ompi_predefined[i];
+            if (p->exists && p->mpich == h && (kind < 0 || (int)p->kind == kind)) return p->object;
+        }
+    return (void *)(base + (uint32_t)h);
+}
+
 void *mpcr_ompi_pointer(int h)
 {
-    /* MPICH's handles: bits 31-30 are 00 for null handles, 01 for
-     * predefined ones (docs/api-generator.md) */
-    if ((uint32_t)h >> 30 < 2)
-        for (int i = 0; i < mpcr_ompi_npredefined; i++)
-            if (mpcr_ompi_predefined[i].exists && mpcr_ompi_predefined[i].mpich == h)
-                return mpcr_ompi_predefined[i].object;
-    return (void *)(base + (uint32_t)h);
+    return pointer(-1, h);
+}
+
+void *mpcr_ompi_pointer_of(enum mpcr_ompi_kind kind, int h)
+{
+    return pointer((int)kind, h);
+}
+
+int mpcr_ompi_c2f(const void *h)
+{
+    uintptr_t p = (uintptr_t)h;
+    if (p - base < SPAN) return (int)(uint32_t)(p - base);
+    if (!h) return -1;
+    return ((const int *)h)[1]; /* a predefined object's second int (ompi_objects.c) */
+}
+
+void *mpcr_ompi_f2c(enum mpcr_ompi_kind kind, int f)
+{
+    /* Fortran's predefined handles are small numbers; MPICH's handles are
+     * not (bits 31-30 01, 10 or 11, or 00 with a kind in bits 29-26) */
+    const struct mpcr_ompi_fortran *k = &mpcr_ompi_fortran[kind];
+    if ((unsigned)f < (unsigned)k->n && k->objects[f]) return k->objects[f];
+    return mpcr_ompi_pointer_of(kind, f);
 }
 
 int *mpcr_ompi_handles_in(int *stack, void *const *h, int n, int read)

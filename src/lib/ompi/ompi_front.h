@@ -32,6 +32,7 @@ struct mpich_status {
 struct mpcr_ompi_predefined {
     int mpich, exists;
     void *object;
+    enum mpcr_ompi_kind kind;
 };
 extern const struct mpcr_ompi_predefined mpcr_ompi_predefined[];
 extern const int mpcr_ompi_npredefined;
@@ -44,9 +45,24 @@ struct mpcr_ompi_group {
 };
 extern const struct mpcr_ompi_group mpcr_ompi_mpich_groups[], mpcr_ompi_ompi_groups[];
 
+/* ompi_objects.c: Fortran's predefined handles of one kind (enum
+ * mpcr_ompi_kind): objects[v] is the object of value v, if any. */
+struct mpcr_ompi_fortran {
+    void *const *objects;
+    int n;
+};
+extern const struct mpcr_ompi_fortran mpcr_ompi_fortran[];
+
 /* handles.c: an Open MPI handle (a pointer) to MPICH's and back. */
 int mpcr_ompi_handle(const void *h);
 void *mpcr_ompi_pointer(int h);
+/* The same for a handle of a known kind: MPICH's MPI_MESSAGE_NULL is its
+ * MPI_REQUEST_NULL, Open MPI's are two objects. */
+void *mpcr_ompi_pointer_of(enum mpcr_ompi_kind kind, int h);
+/* An Open MPI handle to its MPI_Fint and back: a predefined one is its
+ * value in Open MPI's mpif.h, any other the MPICH handle. */
+int mpcr_ompi_c2f(const void *h);
+void *mpcr_ompi_f2c(enum mpcr_ompi_kind kind, int f);
 /* An array of n handles to MPICH's (read: the program's values are read),
  * in stack when it fits; written back and freed by _out, freed by _free. */
 int *mpcr_ompi_handles_in(int *stack, void *const *h, int n, int read);
