@@ -159,6 +159,14 @@ for ((try = 1; quiet < REPS && try <= 2 * REPS; try++)); do
         run fc2.native mpiexec.mpich -n 2 $BIN/fortran_calls "$CC_SECONDS"
         run fc2.mpcr "$MPCR" run -n 2 $BIN/fortran_calls "$CC_SECONDS"
     fi
+    # ...and an Open MPI build of it (mpcr's libmpi_mpifh.so.40) against Open MPI natively
+    if [ -x $BIN/fortran_calls_openmpi ]; then
+        ompirun=(mpirun.openmpi --allow-run-as-root --oversubscribe --mca pml ob1)
+        run fo1.native "${ompirun[@]}" -n 1 $BIN/fortran_calls_openmpi "$CC_SECONDS"
+        run fo1.mpcr "$MPCR" run -n 1 $BIN/fortran_calls_openmpi "$CC_SECONDS"
+        run fo2.native "${ompirun[@]}" -n 2 $BIN/fortran_calls_openmpi "$CC_SECONDS"
+        run fo2.mpcr "$MPCR" run -n 2 $BIN/fortran_calls_openmpi "$CC_SECONDS"
+    fi
     run idle.native mpiexec.mpich -n 2 $BIN/idle_cpu "$IDLE_SECONDS"
     run idle.mpcr "$MPCR" run -n 2 $BIN/idle_cpu "$IDLE_SECONDS"
     run halo.native mpiexec.mpich -n 2 $BIN/halo "$CC_SECONDS"
@@ -252,6 +260,9 @@ row "ping-pong bandwidth 1 MiB, 2 ranks, MULTIPLE asked (MB/s)" bw_1MiB_MBps ppm
 row "Fortran MPI_IPROBE, 1 rank (ns)" f_iprobe_ns fc1.native fc1.mpcr
 row "Fortran ping-pong 8 B, 2 ranks (us)" f_pingpong_8B_us fc2.native fc2.mpcr
 row "Fortran MPI_ALLREDUCE 8 B, 2 ranks (us)" f_allreduce_8B_us fc2.native fc2.mpcr
+row "Open MPI-built Fortran MPI_IPROBE, 1 rank (ns) [native: Open MPI]" f_iprobe_ns fo1.native fo1.mpcr
+row "Open MPI-built Fortran ping-pong 8 B, 2 ranks (us)" f_pingpong_8B_us fo2.native fo2.mpcr
+row "Open MPI-built Fortran MPI_ALLREDUCE 8 B, 2 ranks (us)" f_allreduce_8B_us fo2.native fo2.mpcr
 row "parent's CPU, app computing (% of a core)" parent_cpu_pct idle.native idle.mpcr
 row "parent's wake-ups, app computing (per s)" parent_wakeups_per_s idle.native idle.mpcr
 row "start-up + finalize, 2 ranks (ms)" startup_ms st.native st.mpcr

@@ -2,8 +2,13 @@
 # MPICH's own test suite (test/mpi of Debian's source package mpich) run
 # natively and under mpcr, side by side (docs/conformance.md).
 #
-#   scripts/conformance.sh [--mode plain|ckpt|restart] [options] DIR...
+#   scripts/conformance.sh [--abi mpich|openmpi] [--mode plain|ckpt|restart] [options] DIR...
 #     DIR: pt2pt coll comm group topo datatype attr info errhan f77 f90 f08 ... (test/mpi's directories)
+#     --abi openmpi   the suite built with Open MPI's compilers (mpicc.openmpi, mpif77.openmpi,
+#                     mpif90.openmpi: a second copy under CACHE/openmpi), run natively by
+#                     mpirun.openmpi and under mpcr on its libmpi.so.40 and libmpi_mpifh.so.40
+#                     (docs/abi-openmpi.md); results in scripts/conformance/results-openmpi,
+#                     report docs/conformance-openmpi.md (issue 38, point 6)
 #     --mode plain    `mpcr run` (the default)
 #     --mode ckpt     `mpcr checkpoint` (checkpoint-and-continue) every 0.1 s to W/3
 #                     while each test runs (W: the native run's length)
@@ -31,13 +36,14 @@ here=$root/scripts/conformance
 cache=${MPCR_CONFORMANCE_CACHE:-/var/tmp/mpcr-conformance}
 mpcr=${MPCR:-$root/build/bin/mpcr}
 version=4.0.2
-usage="usage: conformance.sh [--mode plain|ckpt|restart] [--passing] [--check FILE] [--max-np N] [--min-np N] [--no-dtp] [--budget S] [--no-report] [--seed S] DIR..."
+usage="usage: conformance.sh [--abi mpich|openmpi] [--mode plain|ckpt|restart] [--passing] [--check FILE] [--max-np N] [--min-np N] [--no-dtp] [--budget S] [--no-report] [--seed S] DIR..."
 
-mode=plain check='' passing='' maxnp='' report=1 seed='' minnp='' nodtp='' budget=''
+abi=mpich mode=plain check='' passing='' maxnp='' report=1 seed='' minnp='' nodtp='' budget=''
 dirs=()
 while (($#)); do
     case $1 in
     --mode) mode=${2:?$usage} && shift ;;
+    --abi) abi=${2:?$usage} && shift ;;
     --passing) passing=1 ;;
     --check) check=${2:?$usage} && shift ;;
     --max-np) maxnp=${2:?$usage} && shift ;;
@@ -53,6 +59,7 @@ while (($#)); do
     shift
 done
 case $mode in plain | ckpt | restart) ;; *) echo "$usage" >&2 && exit 2 ;; esac
+case $abi in mpich | openmpi) ;; *) echo "$usage" >&2 && exit 2 ;; esac
 if [ -n "$check" ] && [ ${#dirs[@]} = 0 ]; then
     mapfile -t dirs < <(grep -v '^#' "$check" | cut -d: -f1 | sort -u)
 fi
@@ -73,6 +80,23 @@ done
 
 src=$cache/src/mpich-$version
 suite=$src/test/mpi
+# The ABI's compilers, native launcher, copy of the suite, results and report.
+mpicc=mpicc.mpich f77=mpif77.mpich fc=mpif90.mpich fflags=
+native=mpiexec.mpich results=$here/results doc=$root/docs/conformance.md expected=$here/expected-pass.txt
+work=$cache # this ABI's build logs, native results, scratch
+if [ $abi = openmpi ]; then
+    for t in mpicc.openmpi mpirun.openmpi; do command -v $t >/dev/null || need+=("$t"); done
+    ((${#need[@]} == 0)) || die "missing: ${need[*]} (Debian packages openmpi-bin libopenmpi-dev)"
+    mpicc=mpicc.openmpi f77=mpif77.openmpi fc=mpif90.openmpi
+    # Open MPI's mpif.h declares no interfaces: gfortran 12 refuses one routine called
+    # with buffers of different types unless told
+    fflags=-fallow-argument-mismatch
+    native="mpirun.openmpi --allow-run-as-root --oversubscribe"
+    export OMPI_MCA_pml=ob1 # as the suite's other Open MPI runs (scripts/conformance_openmpi.sh)
+    suite=$cache/openmpi/mpich-$version/test/mpi
+    results=$here/results-openmpi doc=$root/docs/conformance-openmpi.md expected=
+    work=$cache/openmpi
+fi
 
 # ---- fetch: Debian's source package, through an apt configuration of our
 # own (deb-src of bookworm), so that neither root nor the system's
@@ -90,7 +114,7 @@ fetch() {
     (cd "$cache/src" && apt-get "${opts[@]}" source -qq "mpich=$version-3" >>"$cache/fetch.log" 2>&1) ||
         (cd "$cache/src" && apt-get "${opts[@]}" source -qq mpich >>"$cache/fetch.log" 2>&1) ||
         die "apt-get source mpich failed: $(tail -3 "$cache/fetch.log")"
-    [ -d "$suite" ] || die "the source package unpacked no $suite ($(ls "$cache/src"))"
+    [ -d "$src/test/mpi" ] || die "the source package unpacked no $src/test/mpi ($(ls "$cache/src"))"
 }
 
 # ---- configure: for MPICH's mpicc (and mpif77/mpif90 where installed: the
@@ -99,47 +123,55 @@ configure() {
     echo "conformance.sh: configuring the suite in $suite (a few minutes)" >&2
     # Compilers by full name, no --with-mpi: with --with-mpi=/usr configure
     # takes /usr/bin/mpicc, which is Open MPI's where both are installed.
-    local cc f77 fc fortran=(--enable-fortran=no)
-    cc=$(command -v mpicc.mpich)
-    if f77=$(command -v mpif77.mpich) && fc=$(command -v mpif90.mpich); then
-        fortran=(F77="$f77" MPIF77="$f77" FC="$fc" MPIFC="$fc" --enable-fortran=all)
+    local cc f fc90 fortran=(--enable-fortran=no) cflags=()
+    cc=$(command -v $mpicc)
+    if f=$(command -v $f77) && fc90=$(command -v $fc); then
+        fortran=(F77="$f" MPIF77="$f" FC="$fc90" MPIFC="$fc90" --enable-fortran=all)
+        [ -n "$fflags" ] && fortran+=(FFLAGS="$fflags" FCFLAGS="$fflags")
     fi
-    (cd "$suite" && ./configure MPICC="$cc" CC="$cc" MPIEXEC="$(command -v mpiexec.mpich)" "${fortran[@]}" \
+    # Open MPI 4.1 exports the MPI-1 functions MPI 3.0 removed: their prototypes
+    [ $abi = openmpi ] && cflags=(CPPFLAGS=-DOMPI_OMIT_MPI1_COMPAT_DECLS=0)
+    (cd "$suite" && ./configure MPICC="$cc" CC="$cc" "${cflags[@]}" MPIEXEC="$(command -v ${native%% *})" "${fortran[@]}" \
         --disable-cxx --disable-romio --disable-spawn --disable-ft-tests --disable-perftest) \
-        >"$cache/configure.log" 2>&1 || die "configure of the suite failed: see $cache/configure.log"
+        >"$work/configure.log" 2>&1 || die "configure of the suite failed: see $work/configure.log"
     grep -qx "CC = $cc" "$suite/Makefile" ||
-        die "configure chose $(grep '^CC =' "$suite/Makefile") instead of $cc: see $cache/configure.log"
+        die "configure chose $(grep '^CC =' "$suite/Makefile") instead of $cc: see $work/configure.log"
 }
 
 mkdir -p "$cache"
 exec 9>"$cache/.lock"
 flock 9 # one fetch/configure/build at a time
-[ -f "$suite/runtests.in" ] || fetch
+[ -f "$src/test/mpi/runtests.in" ] || fetch
+if [ ! -f "$suite/runtests.in" ]; then # another ABI's copy: test/mpi unpacked again, unbuilt
+    mkdir -p "$work"
+    tar -xJf "$src/../mpich_$version.orig.tar.xz" -C "$work" "mpich-$version/test/mpi" ||
+        die "unpacking test/mpi from $src/../mpich_$version.orig.tar.xz failed"
+fi
 # A Fortran directory asked of a suite configured without Fortran (before
 # the configuration above included it): configure again.
 fortran_asked=
 for d in "${dirs[@]}"; do case $d in f77* | f90* | f08*) fortran_asked=1 ;; esac; done
 if [ -n "$fortran_asked" ] && [ -f "$suite/Makefile" ] && [ ! -f "$suite/f77/Makefile" ]; then
-    command -v mpif90.mpich >/dev/null || die "the Fortran directories need mpif77.mpich and mpif90.mpich (Debian packages gfortran libmpich-dev)"
+    command -v $fc >/dev/null || die "the Fortran directories need $f77 and $fc (Debian packages gfortran libmpich-dev or libopenmpi-dev)"
     rm "$suite/Makefile"
 fi
 [ -f "$suite/Makefile" ] || configure
 # The helper libraries every test links (util/, dtpools/), then the programs
 # of the directories asked.
-make -s -C "$suite/util" >"$cache/build.log" 2>&1 || die "building test/mpi/util failed: see $cache/build.log"
+make -s -C "$suite/util" >"$work/build.log" 2>&1 || die "building test/mpi/util failed: see $work/build.log"
 # The f08 directory's helper library: configure leaves it out unless run
 # from MPICH's own build (FROM_MPICH), though Debian's MPICH provides
 # `use mpi_f08`; its one object is named here.
 for d in "${dirs[@]}"; do
     case $d in f08*)
-        make -s -C "$suite/util" libmtest_f08.la am_libmtest_f08_la_OBJECTS=mtest_f08.lo >>"$cache/build.log" 2>&1 ||
-            die "building test/mpi/util/libmtest_f08.la failed: see $cache/build.log"
+        make -s -C "$suite/util" libmtest_f08.la am_libmtest_f08_la_OBJECTS=mtest_f08.lo >>"$work/build.log" 2>&1 ||
+            die "building test/mpi/util/libmtest_f08.la failed: see $work/build.log"
         break
         ;;
     esac
 done
 if [ -f "$suite/dtpools/Makefile" ]; then
-    make -s -C "$suite/dtpools" >>"$cache/build.log" 2>&1 || die "building dtpools failed: see $cache/build.log"
+    make -s -C "$suite/dtpools" >>"$work/build.log" 2>&1 || die "building dtpools failed: see $work/build.log"
 fi
 for d in "${dirs[@]}"; do
     [ -d "$suite/$d" ] || die "no directory $d in the suite ($suite)"
@@ -148,7 +180,7 @@ for d in "${dirs[@]}"; do
     # guard builds only the programs it runs).
     # Without optimization (as run.py builds): coll/allred.c took more than
     # 15 minutes at -O2 on 2 loaded cores.
-    [ -n "$check" ] || make -s -k -j2 -C "$suite/$d" CFLAGS="-g -O0" >>"$cache/build.log" 2>&1 || true
+    [ -n "$check" ] || make -s -k -j2 -C "$suite/$d" CFLAGS="-g -O0" >>"$work/build.log" 2>&1 || true
 done
 flock -u 9
 
@@ -163,7 +195,8 @@ if [ -z "${MPCR_REVISION:-}" ]; then
     esac
 fi
 export MPCR_REVISION
-args=(--suite "$suite" --mpcr "$mpcr" --mode "$mode" --cache "$cache" --results "$here/results")
+mkdir -p "$results"
+args=(--suite "$suite" --mpcr "$mpcr" --mode "$mode" --cache "$work" --results "$results" --native "$native")
 [ -n "$seed" ] && args+=(--seed "$seed")
 [ -n "$maxnp" ] && args+=(--max-np "$maxnp")
 [ -n "$minnp" ] && args+=(--min-np "$minnp")
@@ -175,7 +208,6 @@ rc=0
 python3 -B "$here/run.py" "${args[@]}" "${dirs[@]}" || rc=$?
 [ $rc -le 1 ] || exit $rc
 if [ -z "$check" ] && [ -n "$report" ]; then
-    python3 -B "$here/report.py" --results "$here/results" --doc "$root/docs/conformance.md" \
-        --expected "$here/expected-pass.txt"
+    python3 -B "$here/report.py" --results "$results" --doc "$doc" ${expected:+--expected "$expected"} --abi "$abi"
 fi
 exit $rc

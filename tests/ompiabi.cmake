@@ -25,6 +25,7 @@ ompi_program(unsupported ${TESTS_DIR}/ompiabi/unsupported.c)
 ompi_program(ckpt_p2p_mixed ${TESTS_DIR}/ckpt/ckpt_p2p_mixed.c)
 ompi_program(ckpt_rma ${TESTS_DIR}/ckpt/ckpt_rma.c)
 ompi_program(ckpt_rma_dynamic ${TESTS_DIR}/ckpt/ckpt_rma_dynamic.c)
+ompi_program(ckpt_ring ${TESTS_DIR}/ckpt/ckpt_ring.c)
 
 set(ompiabi_sh ${TESTS_DIR}/ompiabi/ompiabi.sh)
 add_test(NAME ompiabi.tour COMMAND ${ompiabi_sh} same ${ompi_dir}/tour)
@@ -134,6 +135,20 @@ endfunction()
 ompi_app_test(lammps lmp melt.lmp)
 # HPC Challenge: every section; its results but timings and rates, and its output's outline.
 ompi_app_test(hpcc hpcc hpccinf.txt)
+# Issue 38, point 3: an Open MPI-built program started by mpirun.openmpi with `mpcr exec`
+# (on Open MPI's proxy), checkpointed with --exit and restarted by mpiexec.mpich (on
+# MPICH's), and the other way, against the MPICH build's native run (tests/batch).
+foreach(way openmpi_to_mpiexec mpiexec_to_openmpi)
+    add_test(NAME batch.ompi_built_${way} COMMAND ${TESTS_DIR}/batch/exec_restart.sh 2
+        ${ompi_dir}/ckpt_ring 2000 1)
+    set_tests_properties(batch.ompi_built_${way} PROPERTIES RESOURCE_LOCK cores TIMEOUT 180
+        ENVIRONMENT "MPCR=${MPCR_EXE};NATIVE_PROGRAM=$<TARGET_FILE:t_ckpt_ring>")
+endforeach()
+set(ompirun "mpirun.openmpi --allow-run-as-root --oversubscribe -n 2")
+set_property(TEST batch.ompi_built_openmpi_to_mpiexec APPEND PROPERTY ENVIRONMENT
+    "LAUNCH=${ompirun}" "LAUNCH2=mpiexec.mpich -n 2")
+set_property(TEST batch.ompi_built_mpiexec_to_openmpi APPEND PROPERTY ENVIRONMENT
+    "LAUNCH=mpiexec.mpich -n 2" "LAUNCH2=${ompirun}")
 # Fortran programs built with Open MPI.
 include(${TESTS_DIR}/ompiabi_fortran.cmake)
 mpcr_label_family(ompiabi)

@@ -3,7 +3,8 @@
 
 Invoked by scripts/conformance.sh, which fetches, configures and builds the
 suite first.  For each test line of a directory's testlist (and testlist.dtp)
-it runs the program with mpiexec.mpich, then with `mpcr run` in the mode
+it runs the program with mpiexec.mpich (--native: the launcher of another
+MPI's build, conformance.sh --abi openmpi), then with `mpcr run` in the mode
 asked (plain, ckpt, restart), judges both runs with the rules of the suite's
 own driver (runtests), classifies each mpcr failure by its cause, and stores
 the results in scripts/conformance/results/MODE.tsv (one line per test; the
@@ -211,8 +212,8 @@ def classify(test, rc, output, timed_out, why, limit):
 # ---------------------------------------------------------------- running
 
 
-def native_run(test, suite, scratch, timeout):
-    argv = ["mpiexec.mpich", "-n", str(test.np)] + test.mpiexecargs + ["./" + test.prog] + test.args
+def native_run(test, suite, scratch, timeout, launcher):
+    argv = launcher + ["-n", str(test.np)] + test.mpiexecargs + ["./" + test.prog] + test.args
     env = dict(os.environ, **test.env)
     env["MPIEXEC_TIMEOUT"] = str(int(timeout))
     job = Job(argv, os.path.join(suite, test.dir), env, os.path.join(scratch, "native.out"))
@@ -348,6 +349,8 @@ def main():
     ap.add_argument("--budget", type=int, default=0,
                     help="seconds: tests not begun by then are recorded as not reached")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--native", default="mpiexec.mpich",
+                    help="the native run's launcher (an Open MPI build's: mpirun.openmpi ...)")
     ap.add_argument("dirs", nargs="+")
     a = ap.parse_args()
 
@@ -440,7 +443,7 @@ def main():
             elif cached and cached.get("stamp") == stamp:
                 native_ok, native_why, nsecs = cached["ok"], cached["why"], cached["secs"]
             else:
-                rc, nsecs, to, out = native_run(t, a.suite, scratch, limit)
+                rc, nsecs, to, out = native_run(t, a.suite, scratch, limit, shlex.split(a.native))
                 native_ok, native_why = judge(t, rc, out)
                 if to or "APPLICATION TIMED OUT" in out:  # killed by us, or by mpiexec (MPIEXEC_TIMEOUT)
                     native_ok, native_why = False, "timeout (%d s)" % limit

@@ -251,3 +251,15 @@ ALIAS(MPI_Type_get_contents);
 int PMPIX_Query_cuda_support(void) { return 0; }
 extern __typeof__(PMPIX_Query_cuda_support) MPIX_Query_cuda_support
     __attribute__((weak, alias("PMPIX_Query_cuda_support")));
+
+/* The MPI version of the ABI the program was built for (Open MPI 4.1's
+ * mpi.h: 3.1), not the MPICH library's 4.0: an Open MPI-built program
+ * reaches no function of MPI 4.0, and may compare the answer with mpi.h's
+ * MPI_VERSION (MPICH's test baseenvf does). May be called before MPI_Init. */
+int PMPI_Get_version(int *version, int *subversion)
+{
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+ALIAS(MPI_Get_version);

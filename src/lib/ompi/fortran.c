@@ -83,9 +83,11 @@ char *mpcr_f_string_in(const char *f, size_t len)
  * name) or what the call's own length argument allows (at most len) */
 #define LONGEST_C_STRING 1024
 
-char *mpcr_f_string_buffer(size_t len)
+char *mpcr_f_string_buffer(const char *f, size_t len)
 {
-    return checked(calloc(len + LONGEST_C_STRING + 1, 1));
+    char *c = checked(calloc(len + LONGEST_C_STRING + 1, 1));
+    memcpy(c, f, len);
+    return c;
 }
 
 void mpcr_f_string_out(char *c, char *f, size_t len)

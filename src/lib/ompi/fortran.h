@@ -58,9 +58,11 @@ void mpcr_f_statuses_out(MPI_Status *c, MPI_Fint *f, int n);
 void *mpcr_f_array(const MPI_Fint *f, int n, size_t size);
 /* A Fortran string (blank-padded, len characters) as a C string on the heap. */
 char *mpcr_f_string_in(const char *f, size_t len);
-/* A C buffer for a string the call writes into a Fortran one of len
- * characters; _out copies it there, padded with blanks, and frees it. */
-char *mpcr_f_string_buffer(size_t len);
+/* A C buffer for a string the call writes into the Fortran one f of len
+ * characters, holding f's characters (what a call that writes nothing, as
+ * MPI_INFO_GET of a missing key, leaves); _out copies it back, padded with
+ * blanks, and frees it. */
+char *mpcr_f_string_buffer(const char *f, size_t len);
 void mpcr_f_string_out(char *c, char *f, size_t len);
 /* Ends the job: "mpcr: NAME is not supported yet for Open MPI-built[ Fortran] programs". */
 _Noreturn void mpcr_f_unsupported(const char *name, const char *what);

@@ -61,6 +61,22 @@ int MPII_Win_get_attr(int win, int keyval, void *value, int *flag, int reader);
 #define KEYVAL_IN(k) mpcr_ompi_value_in(MPCR_OMPI_keyval, k)
 #define ERR_OUT(e) ((e) ? mpcr_ompi_value_out(MPCR_OMPI_errclass, e) : MPI_SUCCESS)
 
+/* The predefined attributes (MPI_TAG_UB..., MPI_WIN_BASE...): the keyvals
+ * whose numbers differ between the ABIs. Fortran reads their values: C's
+ * point at an int (at an MPI_Aint for MPI_WIN_SIZE; MPI_WIN_BASE's is the
+ * address itself). */
+static int predefined(MPI_Fint keyval)
+{
+    return KEYVAL_IN(keyval) != keyval;
+}
+
+static MPI_Aint predefined_value(MPI_Fint keyval, void *v)
+{
+    if (keyval == MPI_WIN_BASE) return (MPI_Aint)(intptr_t)v;
+    if (keyval == MPI_WIN_SIZE) return *(MPI_Aint *)v;
+    return *(int *)v;
+}
+
 #define ATTRIBUTES(Kind, value_t, attr_kind, set, get)                                 \
     void ompi_##set##_f(MPI_Fint *obj, MPI_Fint *keyval, value_t *value, MPI_Fint *ierr)           \
     {                                                                                              \
@@ -71,6 +87,11 @@ int MPII_Win_get_attr(int win, int keyval, void *value, int *flag, int reader);
                         MPI_Fint *ierr)                                                            \
     {                                                                                              \
         void *v = NULL;                                                                            \
+        if (predefined(*keyval)) { /* C's answer, in Open MPI's numbers (MPI_HOST is a rank) */   \
+            RETURN(PMPI_##Kind##_get_attr(PMPI_##Kind##_f2c(*obj), *keyval, &v, flag));           \
+            if (*ierr == MPI_SUCCESS && *flag) *value = (value_t)predefined_value(*keyval, v);     \
+            return;                                                                                \
+        }                                                                                          \
         RETURN(ERR_OUT(MPII_##Kind##_get_attr(MPICH(Kind, *obj), KEYVAL_IN(*keyval), &v, flag,     \
                                               attr_kind)));                                        \
         if (*ierr == MPI_SUCCESS && *flag) *value = (value_t)(intptr_t)v;                          \

@@ -104,7 +104,7 @@ def param(f, p, kind, ctype):
         return ([f'const char *{fn}'], [f'char *{n} = mpcr_f_string_in({fn}, {fn}_len);'], n,
                 [f'free({n});'], [f'size_t {fn}_len'])
     if ctype in ('char *', 'char []'):
-        return ([f'char *{fn}'], [f'char *{n} = mpcr_f_string_buffer({fn}_len);'], n,
+        return ([f'char *{fn}'], [f'char *{n} = mpcr_f_string_buffer({fn}, {fn}_len);'], n,
                 [f'mpcr_f_string_out({n}, {fn}, {fn}_len);'], [f'size_t {fn}_len'])
     raise Unsupported(f'{n}: {ctype}')
 
