@@ -37,6 +37,9 @@ MPCR_F_CALLBACKS(MPCR_F_CALLBACK_DECLS)
     MPCR_F_ALIAS(impl, low) MPCR_F_ALIAS(impl, low##_) MPCR_F_ALIAS(impl, low##__)
 #define MPCR_F_NAMES(impl, low, UP, plow, PUP)                                                     \
     MPCR_F_LOWER(impl, low) MPCR_F_ALIAS(impl, UP) MPCR_F_LOWER(impl, plow) MPCR_F_ALIAS(impl, PUP)
+/* a hand-written entry point's names (fortran_*.c); its error into ierr */
+#define ENTRY(NAME, name) MPCR_F_NAMES(ompi_##name##_f, mpi_##name, MPI_##NAME, pmpi_##name, PMPI_##NAME)
+#define RETURN(e) (*ierr = (e))
 /* an entry point taking TYPE(C_PTR) where the plain one takes
  * INTEGER(KIND=MPI_ADDRESS_KIND): both are an address by reference */
 #define MPCR_F_CPTR(impl, plain, low, UP, plow, PUP)                                               \
