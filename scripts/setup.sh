@@ -15,11 +15,11 @@ cd "$(dirname "$0")/.."
 # (scripts/slurm/setup.sh starts it; docs/batch-systems.md).
 # libhdf5-mpich-dev: parallel HDF5 for MPICH and its h5pcc.mpich (its dependencies bring what
 # the wrapper links: libcrypto, libcurl, libsz, libz); the ckpt.hdf5 tests (tests/io.cmake).
-# lammps, hpcc: Debian's LAMMPS and HPC Challenge, Open MPI builds, checkpointed in ckpt.lammps_openmpi
-# and ckpt.hpcc_openmpi (tests/ompiabi.cmake).
+# lammps, hpcc, gromacs: Debian's LAMMPS, HPC Challenge and GROMACS (gmx_mpi), Open MPI builds,
+# checkpointed in ckpt.lammps_openmpi, ckpt.hpcc_openmpi and ckpt.gromacs_openmpi (tests/ompiabi.cmake).
 packages=(build-essential cmake pkg-config python3 mpich libmpich-dev openmpi-bin libopenmpi-dev
     netpipe-mpich2 util-linux procps dpkg-dev xz-utils perl make gfortran slurmd slurmctld slurm-client munge
-    python3-mpi4py python3-numpy libhdf5-mpich-dev lammps hpcc)
+    python3-mpi4py python3-numpy libhdf5-mpich-dev lammps hpcc gromacs)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

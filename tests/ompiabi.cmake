@@ -135,6 +135,8 @@ endfunction()
 ompi_app_test(lammps lmp melt.lmp)
 # HPC Challenge: every section; its results but timings and rates, and its output's outline.
 ompi_app_test(hpcc hpcc hpccinf.txt)
+# GROMACS (gmx_mpi): MD of 424 waters on a 2 x 1 x 1 domain decomposition, every energy bit for bit.
+ompi_app_test(gromacs gmx_mpi water.mdp)
 # Issue 38, point 3: an Open MPI-built program started by mpirun.openmpi with `mpcr exec`
 # (on Open MPI's proxy), checkpointed with --exit and restarted by mpiexec.mpich (on
 # MPICH's), and the other way, against the MPICH build's native run (tests/batch).

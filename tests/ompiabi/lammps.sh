@@ -44,34 +44,9 @@ echo "native: $(thermo "$T/native" | wc -l) thermo lines, $(size_line "$T/native
 thermo "$T/native" >"$T/want"
 [ "$(wc -l <"$T/want")" = $((steps / 100 + 1)) ] || fail "the native run printed $(wc -l <"$T/want") thermo lines"
 
-# wait_step OUT STEP: until OUT has the thermo line of STEP (or the job ended).
-wait_step() {
-    for _ in $(seq 6000); do
-        thermo "$1" | awk -v s="$2" '$1 >= s { found = 1 } END { exit !found }' && return 0
-        grep -q '^Loop time of' "$1" && return 1
-        sleep 0.02
-    done
-    return 1
-}
-
-# cut OUT STEP [--exit]: a checkpoint once STEP is printed; it must be taken
-# while the job works.
-cut() {
-    local out=$1 step=$2
-    shift 2
-    wait_step "$out" "$step" || {
-        fail "the job ended before step $step: no checkpoint while it works"
-        return 1
-    }
-    timeout 120 "$MPCR" checkpoint "$@" "$T/ck" 2>"$T/ckpt.err" || {
-        fail "mpcr checkpoint $* at step $step: $(cat "$T/ckpt.err")"
-        return 1
-    }
-    local last
-    last=$(thermo "$out" | tail -1 | awk '{print $1}')
-    [ "${last:-0}" -lt "$steps" ] || fail "the checkpoint at step $step came after the last step"
-    cuts="$cuts $step${1:+ (exit)}"
-}
+# what cut_at_step (app_common.sh) watches: the last thermo line's step, the loop's end
+last_step() { thermo "$1" | tail -1 | awk '{print $1}'; }
+ended() { grep -q '^Loop time of' "$1"; }
 
 # job RUN_MPI RESTART_MPI CONTINUE: one job, its cuts, its restart, compared.
 job() {
@@ -83,9 +58,9 @@ job() {
     local pid=$! u=$((steps / 30)) # the cuts: steps 10-40 % in, then 10-33 % later
     local s1=$((u * (3 + RANDOM % 10) / 100 * 100))
     if [ "$continue" = 1 ]; then
-        cut "$T/run" $s1 && cut "$T/run" $((s1 + u * (3 + RANDOM % 8) / 100 * 100)) --exit
+        cut_at_step "$T/run" $s1 && cut_at_step "$T/run" $((s1 + u * (3 + RANDOM % 8) / 100 * 100)) --exit
     else
-        cut "$T/run" $s1 --exit
+        cut_at_step "$T/run" $s1 --exit
     fi || {
         wait $pid
         return
