@@ -39,3 +39,16 @@ cut_at_step() {
     [ "$(last_step "$out")" -lt "$steps" ] || fail "the checkpoint at step $step came after the last step"
     cuts="$cuts $step${1:+ (exit)}"
 }
+
+# random_cuts OUT CONTINUE: the cuts of one job, at steps picked at random (10-40 %
+# of $steps in, then 10-33 % later): with CONTINUE=1 a checkpoint the job survives,
+# then a --exit; else one --exit. Fails (status 1) when a cut could not be taken.
+random_cuts() {
+    local out=$1 u=$((steps / 30))
+    local s1=$((u * (3 + RANDOM % 10) / 100 * 100))
+    if [ "$2" = 1 ]; then
+        cut_at_step "$out" $s1 && cut_at_step "$out" $((s1 + u * (3 + RANDOM % 8) / 100 * 100)) --exit
+    else
+        cut_at_step "$out" $s1 --exit
+    fi
+}

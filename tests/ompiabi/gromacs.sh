@@ -68,13 +68,8 @@ job() {
     # shellcheck disable=SC2046
     timeout 300 "$MPCR" run --mpi "$run_mpi" -n 2 --ckpt-dir "$T/ck" gmx_mpi $(mdrun_args "$log") \
         </dev/null >"$T/run.out" 2>&1 &
-    local pid=$! u=$((steps / 30)) # the cuts: steps 10-40 % in, then 10-33 % later
-    local s1=$((u * (3 + RANDOM % 10) / 100 * 100))
-    if [ "$continue" = 1 ]; then
-        cut_at_step "$log" $s1 && cut_at_step "$log" $((s1 + u * (3 + RANDOM % 8) / 100 * 100)) --exit
-    else
-        cut_at_step "$log" $s1 --exit
-    fi || {
+    local pid=$!
+    random_cuts "$log" "$continue" || {
         wait $pid
         return
     }

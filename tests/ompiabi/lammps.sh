@@ -55,13 +55,8 @@ job() {
     cuts=
     timeout 300 "$MPCR" run --mpi "$run_mpi" -n 2 --ckpt-dir "$T/ck" lmp "${lmp_args[@]}" </dev/null \
         >"$T/run" 2>"$T/run.err" &
-    local pid=$! u=$((steps / 30)) # the cuts: steps 10-40 % in, then 10-33 % later
-    local s1=$((u * (3 + RANDOM % 10) / 100 * 100))
-    if [ "$continue" = 1 ]; then
-        cut_at_step "$T/run" $s1 && cut_at_step "$T/run" $((s1 + u * (3 + RANDOM % 8) / 100 * 100)) --exit
-    else
-        cut_at_step "$T/run" $s1 --exit
-    fi || {
+    local pid=$!
+    random_cuts "$T/run" "$continue" || {
         wait $pid
         return
     }
