@@ -48,24 +48,31 @@ void mpcr_f_status_out(MPI_Status *c, MPI_Fint *f)
     if (c != MPI_STATUS_IGNORE) memcpy(f, c, sizeof *c);
 }
 
-MPI_Status *mpcr_f_statuses_in(MPI_Fint *f, int n)
+MPI_Status *mpcr_f_statuses_in(MPI_Fint *f, int n, MPI_Status *stack)
 {
     if (f == mpi_fortran_statuses_ignore_) return MPI_STATUSES_IGNORE;
-    MPI_Status *c = checked(malloc(sizeof *c * (size_t)(n > 0 ? n : 1)));
+    MPI_Status *c = n <= MPCR_F_ARRAY ? stack : checked(malloc(sizeof *c * (size_t)n));
     if (n > 0) memcpy(c, f, sizeof *c * (size_t)n);
     return c;
 }
 
-void mpcr_f_statuses_out(MPI_Status *c, MPI_Fint *f, int n)
+void mpcr_f_statuses_out(MPI_Status *c, MPI_Fint *f, int n, MPI_Status *stack)
 {
     if (c == MPI_STATUSES_IGNORE) return;
     if (n > 0) memcpy(f, c, sizeof *c * (size_t)n);
-    free(c);
+    mpcr_f_free(c, stack);
 }
 
-void *mpcr_f_array(const MPI_Fint *f, int n, size_t size)
+void *mpcr_f_array(const MPI_Fint *f, int n, size_t size, void *stack)
 {
-    return f ? checked(calloc((size_t)(n > 0 ? n : 1), size)) : NULL;
+    if (!f) return NULL;
+    if (stack && n <= MPCR_F_ARRAY) return stack;
+    return checked(calloc((size_t)(n > 0 ? n : 1), size));
+}
+
+void mpcr_f_free(void *c, void *stack)
+{
+    if (c != stack) free(c);
 }
 
 char *mpcr_f_string_in(const char *f, size_t len)

@@ -28,6 +28,10 @@ extern MPI_Fint mpi_fortran_status_ignore_[2], mpi_fortran_statuses_ignore_[2];
     void ompi_##kind##null_delete_fn_f(MPI_Fint *, MPI_Fint *, value *, value *, MPI_Fint *);
 MPCR_F_CALLBACKS(MPCR_F_CALLBACK_DECLS)
 
+/* fortran_objects.c: MPI_AINT_ADD, MPI_AINT_DIFF */
+MPI_Aint ompi_aint_add_f90(MPI_Aint *base, MPI_Aint *disp);
+MPI_Aint ompi_aint_diff_f90(MPI_Aint *addr1, MPI_Aint *addr2);
+
 /* The names a Fortran compiler may give an entry point (gfortran's
  * mpi_send_, with one or two underscores or none, all capitals), and the
  * same for PMPI; impl is Open MPI's own name (ompi_send_f), which its
@@ -54,11 +58,19 @@ int *mpcr_f_weights(MPI_Fint *w);
 /* A status in (MPI_STATUS_IGNORE: C's), copied back out by _out. */
 MPI_Status *mpcr_f_status_in(MPI_Fint *f, MPI_Status *c);
 void mpcr_f_status_out(MPI_Status *c, MPI_Fint *f);
-/* n statuses (MPI_STATUSES_IGNORE: C's) on the heap, copied out and freed by _out. */
-MPI_Status *mpcr_f_statuses_in(MPI_Fint *f, int n);
-void mpcr_f_statuses_out(MPI_Status *c, MPI_Fint *f, int n);
-/* An array of n C handles of size each for a Fortran array (NULL for none). */
-void *mpcr_f_array(const MPI_Fint *f, int n, size_t size);
+/* Arrays of statuses and handles up to this long are converted in the
+ * caller's stack (the generated entry points: MPI_WAITALL's requests...),
+ * longer ones on the heap. */
+#define MPCR_F_ARRAY 16
+/* n statuses (MPI_STATUSES_IGNORE: C's) in stack (MPCR_F_ARRAY of them) when
+ * they fit, copied out and freed if on the heap by _out. */
+MPI_Status *mpcr_f_statuses_in(MPI_Fint *f, int n, MPI_Status *stack);
+void mpcr_f_statuses_out(MPI_Status *c, MPI_Fint *f, int n, MPI_Status *stack);
+/* An array of n C handles of size each for a Fortran array (NULL for
+ * none): stack (MPCR_F_ARRAY of them) when it fits, else zeroed on the
+ * heap; mpcr_f_free frees it unless it is stack. */
+void *mpcr_f_array(const MPI_Fint *f, int n, size_t size, void *stack);
+void mpcr_f_free(void *c, void *stack);
 /* A Fortran string (blank-padded, len characters) as a C string on the heap. */
 char *mpcr_f_string_in(const char *f, size_t len);
 /* A C buffer for a string the call writes into the Fortran one f of len

@@ -37,9 +37,10 @@ ENTRY(PCONTROL, pcontrol)
 void ompi_f_sync_reg_f(void *buf) { (void)buf; } /* a barrier for the compiler only */
 ENTRY(F_SYNC_REG, f_sync_reg)
 
-MPI_Aint ompi_aint_add_f(MPI_Aint *base, MPI_Aint *disp) { return *base + *disp; }
+/* libmpi.so.40's, which `use mpi` calls by other names (fortran_objects.c) */
+MPI_Aint ompi_aint_add_f(MPI_Aint *base, MPI_Aint *disp) { return ompi_aint_add_f90(base, disp); }
 ENTRY(AINT_ADD, aint_add)
-MPI_Aint ompi_aint_diff_f(MPI_Aint *addr1, MPI_Aint *addr2) { return *addr1 - *addr2; }
+MPI_Aint ompi_aint_diff_f(MPI_Aint *addr1, MPI_Aint *addr2) { return ompi_aint_diff_f90(addr1, addr2); }
 ENTRY(AINT_DIFF, aint_diff)
 
 /* ---- MPI-1's addresses as INTEGER ---- */
@@ -84,7 +85,7 @@ ENTRY(TYPE_HVECTOR, type_hvector)
 
 static MPI_Aint *addresses(const MPI_Fint *f, int n)
 {
-    MPI_Aint *a = mpcr_f_array(f, n, sizeof *a);
+    MPI_Aint *a = mpcr_f_array(f, n, sizeof *a, NULL);
     for (int i = 0; i < n; i++) a[i] = f[i];
     return a;
 }
@@ -104,7 +105,7 @@ void ompi_type_struct_f(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Fint *displ
                         MPI_Fint *types, MPI_Fint *newtype, MPI_Fint *ierr)
 {
     MPI_Aint *d = addresses(displacements, *count);
-    MPI_Datatype *c = mpcr_f_array(types, *count, sizeof *c), t;
+    MPI_Datatype *c = mpcr_f_array(types, *count, sizeof *c, NULL), t;
     for (int i = 0; i < *count; i++) c[i] = PMPI_Type_f2c(types[i]);
     RETURN(PMPI_Type_create_struct(*count, blocklengths, d, c, &t));
     if (*ierr == MPI_SUCCESS) *newtype = PMPI_Type_c2f(t);
@@ -117,7 +118,7 @@ void ompi_type_get_contents_f(MPI_Fint *type, MPI_Fint *max_integers, MPI_Fint *
                               MPI_Fint *max_datatypes, MPI_Fint *integers, MPI_Aint *addresses,
                               MPI_Fint *datatypes, MPI_Fint *ierr)
 {
-    MPI_Datatype *c = mpcr_f_array(datatypes, *max_datatypes, sizeof *c);
+    MPI_Datatype *c = mpcr_f_array(datatypes, *max_datatypes, sizeof *c, NULL);
     RETURN(PMPI_Type_get_contents(PMPI_Type_f2c(*type), *max_integers, *max_addresses,
                                   *max_datatypes, integers, addresses, c));
     for (int i = 0; *ierr == MPI_SUCCESS && i < *max_datatypes; i++)

@@ -73,11 +73,11 @@ def param(f, p, kind, ctype):
     if handle and arg in ('HS', 'HS_IN', 'HS_OUT'):
         t = base_type(ctype)
         pre = [f'int {n}_n = {count};',
-               f'{t} *{n} = mpcr_f_array({fn}, {n}_n, sizeof *{n});',
+               f'{t} {n}_s[MPCR_F_ARRAY], *{n} = mpcr_f_array({fn}, {n}_n, sizeof *{n}, {n}_s);',
                f'for (int i = 0; {n} && i < {n}_n; i++) {n}[i] = PMPI_{handle}_f2c({fn}[i]);']
         post = [] if arg == 'HS_IN' else [
             f'for (int i = 0; {n} && i < {n}_n; i++) {fn}[i] = PMPI_{handle}_c2f({n}[i]);']
-        return [f'MPI_Fint *{fn}'], pre, n, post + [f'free({n});'], []
+        return [f'MPI_Fint *{fn}'], pre, n, post + [f'mpcr_f_free({n}, {n}_s);'], []
     if handle:
         raise Unsupported(f'{n}: handle {ctype} of kind {kind}')
     if arg in ('STATUS_OUT', 'STATUS_IN'):
@@ -86,8 +86,9 @@ def param(f, p, kind, ctype):
                 n, post, [])
     if arg == 'STATUSES':
         return ([f'MPI_Fint *{fn}'], [f'int {n}_n = {count};',
-                                      f'MPI_Status *{n} = mpcr_f_statuses_in({fn}, {n}_n);'],
-                n, [f'mpcr_f_statuses_out({n}, {fn}, {n}_n);'], [])
+                                      f'MPI_Status {n}_s[MPCR_F_ARRAY], *{n} = '
+                                      f'mpcr_f_statuses_in({fn}, {n}_n, {n}_s);'],
+                n, [f'mpcr_f_statuses_out({n}, {fn}, {n}_n, {n}_s);'], [])
     if arg == 'BUF':
         return [f'{ctype}{fn}' if ctype.endswith('*') else f'{ctype} {fn}'], [], f'mpcr_f_buf({fn})', [], []
     if arg == 'WEIGHTS':
