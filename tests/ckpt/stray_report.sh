@@ -18,7 +18,10 @@ native_run "$T/ref" "$T/native.stderr" 2 "$@" || fail "the native run failed"
 ck=$T/ck
 start_coordinator "$ck" 2
 secret=$(cat "$ck/coord.secret")
-timeout 150 "$MPCR" run -n 2 --coordinator "127.0.0.1:$port" --ckpt-dir "$ck" "$@" >"$T/out" 2>"$T/run.err" &
+# rank 0 holds half-way (CKPT_MIDWAY, tests/ckpt/ckpt.h) until the checkpoint is complete: on a
+# fast machine the ring ended before it (a fresh clone, 2026-12-07: "the job is ending")
+CKPT_MIDWAY="$T/release" timeout 150 "$MPCR" run -n 2 --coordinator "127.0.0.1:$port" --ckpt-dir "$ck" "$@" \
+    >"$T/out" 2>"$T/run.err" &
 job=$!
 pids="$pids $job"
 
@@ -38,7 +41,11 @@ for _ in $(seq 200); do
     sleep 0.05
 done
 [ -n "$p0" ] && [ -n "$p1" ] || fail "the job's programs were not found"
-sleep 0.5
+for _ in $(seq 1200); do # rank 0 at its half-way hold, rank 1 waiting for it
+    [ -e "$T/release.reached" ] && break
+    sleep 0.05
+done
+[ -e "$T/release.reached" ] || fail "rank 0 did not reach its half-way hold"
 kill -STOP "$p1"
 pids="$pids $p1"
 "$MPCR" checkpoint "$ck" 2>"$T/ckpt.err" &
@@ -79,6 +86,7 @@ kill -CONT "$p1"
 wait "$ckpt" || fail "the checkpoint failed once rank 1 went on"
 [ -s "$ck/gen-$gen/manifest" ] || fail "no manifest after every rank's image"
 for r in 0 1; do [ -s "$ck/gen-$gen/rank-$r.img" ] || fail "gen-$gen has no image of rank $r"; done
+touch "$T/release"
 wait "$job" || fail "the job failed"
 sort "$T/out" | cmp -s - <(sort "$T/ref") || fail "the output differs from the native run's"
 wait "$coord" || fail "the coordinator did not end with its job"
