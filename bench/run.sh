@@ -167,6 +167,13 @@ for ((try = 1; quiet < REPS && try <= 2 * REPS; try++)); do
         run fo2.native "${ompirun[@]}" -n 2 $BIN/fortran_calls_openmpi "$CC_SECONDS"
         run fo2.mpcr "$MPCR" run -n 2 $BIN/fortran_calls_openmpi "$CC_SECONDS"
     fi
+    # ...and built for the MPI 5.0 standard ABI (mpcr's libmpi_abi.so.1) against the MPICH builds natively
+    if [ -x $BIN/callcost_abi ]; then
+        run ca1.native mpiexec.mpich -n 1 $BIN/callcost "$CC_SECONDS"
+        run ca1.mpcr "$MPCR" run -n 1 $BIN/callcost_abi "$CC_SECONDS"
+        run pa.native mpiexec.mpich -n 2 $BIN/pingpong "$PP_SECONDS"
+        run pa.mpcr "$MPCR" run -n 2 $BIN/pingpong_abi "$PP_SECONDS"
+    fi
     run idle.native mpiexec.mpich -n 2 $BIN/idle_cpu "$IDLE_SECONDS"
     run idle.mpcr "$MPCR" run -n 2 $BIN/idle_cpu "$IDLE_SECONDS"
     run halo.native mpiexec.mpich -n 2 $BIN/halo "$CC_SECONDS"
@@ -263,6 +270,9 @@ row "Fortran MPI_ALLREDUCE 8 B, 2 ranks (us)" f_allreduce_8B_us fc2.native fc2.m
 row "Open MPI-built Fortran MPI_IPROBE, 1 rank (ns) [native: Open MPI]" f_iprobe_ns fo1.native fo1.mpcr
 row "Open MPI-built Fortran ping-pong 8 B, 2 ranks (us)" f_pingpong_8B_us fo2.native fo2.mpcr
 row "Open MPI-built Fortran MPI_ALLREDUCE 8 B, 2 ranks (us)" f_allreduce_8B_us fo2.native fo2.mpcr
+row "MPI 5.0 ABI build: Iprobe loop, 1 rank (ns) [native: MPICH build]" iprobe_ns ca1.native ca1.mpcr
+row "MPI 5.0 ABI build: ping-pong 8 B, 2 ranks (us)" latency_8B_us pa.native pa.mpcr
+row "MPI 5.0 ABI build: ping-pong 1 MiB, 2 ranks (MB/s)" bw_1MiB_MBps pa.native pa.mpcr
 row "parent's CPU, app computing (% of a core)" parent_cpu_pct idle.native idle.mpcr
 row "parent's wake-ups, app computing (per s)" parent_wakeups_per_s idle.native idle.mpcr
 row "start-up + finalize, 2 ranks (ms)" startup_ms st.native st.mpcr

@@ -14,6 +14,19 @@ endif()
 install(TARGETS mpcr_passive LIBRARY DESTINATION lib/mpcr NAMELINK_SKIP)
 install(CODE "file(CREATE_LINK libmpich.so.12
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/lib/mpcr/libmpi.so.12\" SYMBOLIC)")
+# The front ends of the other ABIs (docs/abi-openmpi.md, docs/abi-standard.md): Open MPI's
+# libmpi.so.40 and libmpi_mpifh.so.40, the standard ABI's libmpi_abi.so.1 with its mpi.h
+# and compiler wrapper (which finds both from bin/).
+foreach(front mpcr_passive_ompi mpcr_passive_ompi_fortran)
+    if(TARGET ${front})
+        install(TARGETS ${front} LIBRARY DESTINATION lib/mpcr NAMELINK_SKIP)
+    endif()
+endforeach()
+if(TARGET mpcr_passive_abi) # with libmpi_abi.so, which mpicc_abi links
+    install(TARGETS mpcr_passive_abi LIBRARY DESTINATION lib/mpcr)
+    install(FILES ${CMAKE_BINARY_DIR}/include/mpcr/abi/mpi.h DESTINATION include/mpcr/abi)
+    install(PROGRAMS ${CMAKE_BINARY_DIR}/bin/mpicc_abi DESTINATION bin)
+endif()
 # The checkpoint engine, for LD_PRELOAD and for programs that use its hooks
 # (include/mpcr/engine.h, found with `pkg-config mpcr`).
 install(TARGETS mpcr-engine LIBRARY DESTINATION lib/mpcr)

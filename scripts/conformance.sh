@@ -2,13 +2,18 @@
 # MPICH's own test suite (test/mpi of Debian's source package mpich) run
 # natively and under mpcr, side by side (docs/conformance.md).
 #
-#   scripts/conformance.sh [--abi mpich|openmpi] [--mode plain|ckpt|restart] [options] DIR...
+#   scripts/conformance.sh [--abi mpich|openmpi|standard] [--mode plain|ckpt|restart] [options] DIR...
 #     DIR: pt2pt coll comm group topo datatype attr info errhan f77 f90 f08 ... (test/mpi's directories)
 #     --abi openmpi   the suite built with Open MPI's compilers (mpicc.openmpi, mpif77.openmpi,
 #                     mpif90.openmpi: a second copy under CACHE/openmpi), run natively by
 #                     mpirun.openmpi and under mpcr on its libmpi.so.40 and libmpi_mpifh.so.40
 #                     (docs/abi-openmpi.md); results in scripts/conformance/results-openmpi,
 #                     report docs/conformance-openmpi.md (issue 38, point 6)
+#     --abi standard  the suite built for the MPI 5.0 standard ABI with mpcr's mpicc_abi (a third
+#                     copy under CACHE/standard; C only), run under mpcr on its libmpi_abi.so.1
+#                     (docs/abi-standard.md); the native run is the MPICH build's (mpiexec.mpich);
+#                     results in scripts/conformance/results-standard, report
+#                     docs/conformance-standard.md (issue 38, point 7)
 #     --mode plain    `mpcr run` (the default)
 #     --mode ckpt     `mpcr checkpoint` (checkpoint-and-continue) every 0.1 s to W/3
 #                     while each test runs (W: the native run's length)
@@ -36,7 +41,7 @@ here=$root/scripts/conformance
 cache=${MPCR_CONFORMANCE_CACHE:-/var/tmp/mpcr-conformance}
 mpcr=${MPCR:-$root/build/bin/mpcr}
 version=4.0.2
-usage="usage: conformance.sh [--abi mpich|openmpi] [--mode plain|ckpt|restart] [--passing] [--check FILE] [--max-np N] [--min-np N] [--no-dtp] [--budget S] [--no-report] [--seed S] DIR..."
+usage="usage: conformance.sh [--abi mpich|openmpi|standard] [--mode plain|ckpt|restart] [--passing] [--check FILE] [--max-np N] [--min-np N] [--no-dtp] [--budget S] [--no-report] [--seed S] DIR..."
 
 abi=mpich mode=plain check='' passing='' maxnp='' report=1 seed='' minnp='' nodtp='' budget=''
 dirs=()
@@ -59,7 +64,7 @@ while (($#)); do
     shift
 done
 case $mode in plain | ckpt | restart) ;; *) echo "$usage" >&2 && exit 2 ;; esac
-case $abi in mpich | openmpi) ;; *) echo "$usage" >&2 && exit 2 ;; esac
+case $abi in mpich | openmpi | standard) ;; *) echo "$usage" >&2 && exit 2 ;; esac
 if [ -n "$check" ] && [ ${#dirs[@]} = 0 ]; then
     mapfile -t dirs < <(grep -v '^#' "$check" | cut -d: -f1 | sort -u)
 fi
@@ -96,6 +101,14 @@ if [ $abi = openmpi ]; then
     suite=$cache/openmpi/mpich-$version/test/mpi
     results=$here/results-openmpi doc=$root/docs/conformance-openmpi.md expected=
     work=$cache/openmpi
+fi
+native_suite=
+if [ $abi = standard ]; then
+    mpicc=$(dirname "$mpcr")/mpicc_abi f77=none fc=none
+    [ -x "$mpicc" ] || die "no mpicc_abi beside $mpcr (build mpcr first)"
+    suite=$cache/standard/mpich-$version/test/mpi native_suite=$src/test/mpi
+    results=$here/results-standard doc=$root/docs/conformance-standard.md expected=
+    work=$cache/standard
 fi
 
 # ---- fetch: Debian's source package, through an apt configuration of our
@@ -156,6 +169,11 @@ if [ -n "$fortran_asked" ] && [ -f "$suite/Makefile" ] && [ ! -f "$suite/f77/Mak
     rm "$suite/Makefile"
 fi
 [ -f "$suite/Makefile" ] || configure
+if [ -n "$native_suite" ] && [ ! -f "$native_suite/Makefile" ]; then # the MPICH build, the baseline
+    (suite=$native_suite mpicc=mpicc.mpich f77=mpif77.mpich fc=mpif90.mpich abi=mpich \
+        native=mpiexec.mpich work=$cache && configure && make -s -C "$suite/util") ||
+        die "configuring the MPICH build of the suite (the native runs) failed: see $cache/configure.log"
+fi
 # The helper libraries every test links (util/, dtpools/), then the programs
 # of the directories asked.
 make -s -C "$suite/util" >"$work/build.log" 2>&1 || die "building test/mpi/util failed: see $work/build.log"
@@ -202,6 +220,7 @@ args=(--suite "$suite" --mpcr "$mpcr" --mode "$mode" --cache "$work" --results "
 [ -n "$minnp" ] && args+=(--min-np "$minnp")
 [ -n "$nodtp" ] && args+=(--no-dtp)
 [ -n "$budget" ] && args+=(--budget "$budget")
+[ -n "$native_suite" ] && args+=(--native-suite "$native_suite")
 [ -n "$passing" ] && args+=(--only-passing)
 [ -n "$check" ] && args+=(--only "$check" --no-native --no-save)
 rc=0

@@ -12,6 +12,7 @@ set_property(GLOBAL PROPERTY MPCR_TEST_AREAS
     onesided    # one-sided: windows, epochs, locks, across checkpoints
     api         # the generated surface: exports, functions table, entry points, handles, channel
     ompiabi     # programs built with Open MPI on mpcr's libmpi.so.40, mpi4py
+    stdabi      # programs built for the MPI 5.0 standard ABI (mpicc_abi) on mpcr's libmpi_abi.so.1
     job         # running a job: stdin, exit statuses, failures, idle CPU, unprivileged, stock mpicc
     threads     # MPI_THREAD_MULTIPLE, hybrid MPI + OpenMP
     fortran     # Fortran through libmpichfort

@@ -39,6 +39,28 @@ scripts/conformance.sh --abi openmpi --mode restart --passing pt2pt ...    # --e
 ```
 """
 
+INTRO_STANDARD = """\
+# MPICH's test suite built for the MPI 5.0 standard ABI, under mpcr
+
+MPICH's test suite is portable MPI: `scripts/conformance.sh --abi standard`
+builds a third copy of it (under `${{MPCR_CONFORMANCE_CACHE:-/var/tmp/mpcr-conformance}}/standard`)
+with mpcr's compiler wrapper `mpicc_abi` (mpcr's `mpi.h` of the MPI 5.0
+standard ABI, linked with mpcr's `libmpi_abi.so.1`: docs/abi-standard.md)
+and runs each test under `mpcr run` in the same three modes and with the
+same harness as the MPICH build (docs/conformance.md says how it works).
+No MPI on Debian 12 implements this ABI: the native column is the same
+test built with `mpicc.mpich` and run by `mpiexec.mpich`. The C
+directories only (mpcr writes no Fortran for this ABI). This page is
+written by `scripts/conformance.sh --abi standard`; do not edit it by hand.
+Results: `scripts/conformance/results-standard/MODE.tsv`.
+
+```sh
+scripts/conformance.sh --abi standard pt2pt coll comm                         # plain mode
+scripts/conformance.sh --abi standard --mode ckpt --passing pt2pt coll comm   # checkpoints while running
+scripts/conformance.sh --abi standard --mode restart --passing pt2pt ...      # --exit + restart
+```
+"""
+
 INTRO = """\
 # MPICH's test suite under mpcr
 
@@ -143,13 +165,13 @@ def main():
     ap.add_argument("--doc", required=True)
     ap.add_argument("--expected", help="the guard's list (the MPICH build's runs only)")
     ap.add_argument("--version", default="4.0.2")
-    ap.add_argument("--abi", default="mpich", choices=("mpich", "openmpi"))
+    ap.add_argument("--abi", default="mpich", choices=("mpich", "openmpi", "standard"))
     a = ap.parse_args()
 
     results = {m: common.read_results(os.path.join(a.results, m + ".tsv")) for m, _ in MODES}
     causes = ", ".join("`%s` (%s)" % c for c in common.CAUSES)
-    out = [(INTRO if a.abi == "mpich" else INTRO_OPENMPI).format(version=a.version, causes=causes,
-                                                                  budget=GUARD_BUDGET_S)]
+    intro = {"mpich": INTRO, "openmpi": INTRO_OPENMPI, "standard": INTRO_STANDARD}[a.abi]
+    out = [intro.format(version=a.version, causes=causes, budget=GUARD_BUDGET_S)]
 
     # ---- the summary table, one row per directory and mode
     out.append("## Summary\n")

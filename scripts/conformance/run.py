@@ -349,6 +349,9 @@ def main():
     ap.add_argument("--budget", type=int, default=0,
                     help="seconds: tests not begun by then are recorded as not reached")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--native-suite",
+                    help="the copy of the suite whose programs the native run runs (the standard ABI's "
+                         "baseline: the same test built for MPICH), built as needed; default: --suite")
     ap.add_argument("--native", default="mpiexec.mpich",
                     help="the native run's launcher (an Open MPI build's: mpirun.openmpi ...)")
     ap.add_argument("dirs", nargs="+")
@@ -369,7 +372,8 @@ def main():
     scratch = os.path.join(a.cache, "scratch-%d" % os.getpid())
     os.makedirs(scratch, exist_ok=True)
     started = time.monotonic()
-    built = {}
+    built, built_native = {}, {}
+    native_suite = a.native_suite or a.suite
     failures = 0
     failed, found = [], set()
     results_path = os.path.join(a.results, a.mode + ".tsv")
@@ -435,15 +439,18 @@ def main():
             # A rank count beyond the 2 cores is oversubscribed: MPICH busy-polls.
             limit = min(max(limit, limit * t.np // 2), 600)
             nkey = t.key
-            exe = os.path.join(a.suite, t.dir, t.prog)
+            nbuilt = (True, [""]) if native_suite == a.suite or a.no_native else build(native_suite, t, built_native)
+            exe = os.path.join(native_suite if nbuilt[0] else a.suite, t.dir, t.prog)
             stamp = str(int(os.path.getmtime(exe)))
             cached = native_cache.get(nkey)
             if a.no_native:
                 native_ok, native_why, nsecs = True, "", 2.0
+            elif not nbuilt[0]:
+                native_ok, native_why, nsecs = False, "the native build fails: " + nbuilt[1][0], 2.0
             elif cached and cached.get("stamp") == stamp:
                 native_ok, native_why, nsecs = cached["ok"], cached["why"], cached["secs"]
             else:
-                rc, nsecs, to, out = native_run(t, a.suite, scratch, limit, shlex.split(a.native))
+                rc, nsecs, to, out = native_run(t, native_suite, scratch, limit, shlex.split(a.native))
                 native_ok, native_why = judge(t, rc, out)
                 if to or "APPLICATION TIMED OUT" in out:  # killed by us, or by mpiexec (MPIEXEC_TIMEOUT)
                     native_ok, native_why = False, "timeout (%d s)" % limit

@@ -75,11 +75,12 @@ static int imports_any(const struct elf_file *f, const char *const *names)
 }
 
 /* Whether mpcr has a library of its own for an ABI named so (the real MPI's
- * library of an ABI mpcr speaks: MPICH's, Open MPI's). */
+ * library of an ABI mpcr speaks: MPICH's, Open MPI's, the standard's). */
 static int speaks(const char *words)
 {
     return !strcmp(mpcr_mpi_abi_words("libmpich.so.12"), words) ||
-           !strcmp(mpcr_mpi_abi_words("libmpi.so.40"), words);
+           !strcmp(mpcr_mpi_abi_words("libmpi.so.40"), words) ||
+           !strcmp(mpcr_mpi_abi_words("libmpi_abi.so.1"), words);
 }
 
 /* Says why object i of s, an MPI that is not mpcr's, would be loaded. */

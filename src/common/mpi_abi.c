@@ -18,7 +18,7 @@ const char *mpcr_mpi_abi_words(const char *name)
     const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name;
     if (named(base, "libmpich") || !strncmp(base, "libmpi.so.12", 12))
         return "MPICH's ABI, but MPICH's own library, not mpcr's";
-    if (named(base, "libmpi_abi")) return "the MPI standard ABI";
+    if (named(base, "libmpi_abi")) return "the MPI 5.0 standard ABI, but another library than mpcr's";
     if (named(base, "libmpi")) return "Open MPI's ABI, but Open MPI's own library, not mpcr's";
     return "an MPI library";
 }

@@ -23,9 +23,10 @@ const char *mpcr_mpi_abi_words(const char *name);
 
 /* The next step, the end of every such message. */
 #define MPCR_ABI_ADVICE                                                                            \
-    "mpcr stands in for MPICH's ABI (libmpich.so.12: MPICH, Intel MPI, MVAPICH) and Open MPI "     \
-    "4.1's (libmpi.so.40), with its own libraries, which it puts first on the library path; "      \
-    "build the program with mpicc.mpich or mpicc.openmpi against the shared library (their "       \
-    "default), without an RPATH to the real one, and run it again (docs/abi-check.md)"
+    "mpcr stands in for MPICH's ABI (libmpich.so.12: MPICH, Intel MPI, MVAPICH), Open MPI "        \
+    "4.1's (libmpi.so.40) and the MPI 5.0 standard ABI (libmpi_abi.so.1), with its own "          \
+    "libraries, which it puts first on the library path; build the program with mpicc.mpich, "     \
+    "mpicc.openmpi or mpcr's mpicc_abi against the shared library (their default), without an "   \
+    "RPATH to the real one, and run it again (docs/abi-check.md)"
 
 #endif

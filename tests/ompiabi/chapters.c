@@ -16,7 +16,44 @@
  * assert bits, MPI_PROC_NULL targets, request-based operations, window
  * keyvals with callbacks, error handlers, names, Fortran handles). */
 #include <mpi.h>
+#ifdef OPEN_MPI
 #include <mpi-ext.h> /* Open MPI's MPIX_Allreduce_init... */
+#define PERSISTENT(name) MPIX_##name
+#else /* MPI 4.0's, as built for MPICH or the standard ABI (tests/abi.cmake) */
+#define PERSISTENT(name) MPI_##name
+#endif
+#ifdef MPI_ABI_VERSION /* MPI 3.0 removed these MPI-1 functions: the MPI 5.0 ABI has their successors */
+#define MPI_Type_hvector MPI_Type_create_hvector
+#define MPI_Type_struct MPI_Type_create_struct
+#define MPI_Errhandler_get MPI_Comm_get_errhandler
+#define MPI_Errhandler_set MPI_Comm_set_errhandler
+static int MPI_Type_extent(MPI_Datatype t, MPI_Aint *extent)
+{
+    MPI_Aint lb;
+    return MPI_Type_get_extent(t, &lb, extent);
+}
+static int MPI_Type_lb(MPI_Datatype t, MPI_Aint *lb)
+{
+    MPI_Aint extent;
+    return MPI_Type_get_extent(t, lb, &extent);
+}
+static int MPI_Type_ub(MPI_Datatype t, MPI_Aint *ub)
+{
+    MPI_Aint lb, extent;
+    int err = MPI_Type_get_extent(t, &lb, &extent);
+    *ub = lb + extent;
+    return err;
+}
+#endif
+#ifdef MPI_ABI_VERSION /* the MPI 5.0 ABI's handles as ints; it has no Fortran status */
+typedef int handle_int;
+#define C2F(Kind, h) MPI_##Kind##_toint(h)
+#define F2C(Kind, i) MPI_##Kind##_fromint(i)
+#else
+typedef MPI_Fint handle_int;
+#define C2F(Kind, h) MPI_##Kind##_c2f(h)
+#define F2C(Kind, i) MPI_##Kind##_f2c(i)
+#endif
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -264,8 +301,8 @@ static void collectives(void)
     /* Open MPI's persistent collectives (mpi-ext.h), started twice */
     MPI_Request pers[2];
     int in = rank + 1, sum = 0, root_value = 0;
-    MPIX_Allreduce_init(&in, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &pers[0]);
-    MPIX_Bcast_init(&root_value, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &pers[1]);
+    PERSISTENT(Allreduce_init)(&in, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &pers[0]);
+    PERSISTENT(Bcast_init)(&root_value, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &pers[1]);
     for (int round = 1; round <= 2; round++) {
         in = round * (rank + 1);
         if (rank == 0) root_value = 10 * round;
@@ -530,12 +567,16 @@ static void files(void)
     SAY("file handler called: %d, class %s\n", file_handled, file_class == MPI_ERR_IO ? "MPI_ERR_IO" : "?");
     MPI_Errhandler_free(&eh);
 
-    MPI_Fint f = MPI_File_c2f(fh);
-    SAY("file c2f/f2c: %s\n", MPI_File_f2c(f) == fh ? "same" : "?");
-    MPI_Fint fstatus[sizeof(MPI_Status) / sizeof(MPI_Fint)];
+    handle_int f = C2F(File, fh);
+    SAY("file c2f/f2c: %s\n", F2C(File, f) == fh ? "same" : "?");
     MPI_Status back;
+#ifdef MPI_ABI_VERSION
+    back = status;
+#else
+    MPI_Fint fstatus[sizeof(MPI_Status) / sizeof(MPI_Fint)];
     MPI_Status_c2f(&status, fstatus);
     MPI_Status_f2c(fstatus, &back);
+#endif
     MPI_Get_count(&back, MPI_INT, &count);
     SAY("status c2f/f2c: count %d\n", count);
     MPI_File_close(&fh);
@@ -597,8 +638,8 @@ static void one_sided(void)
     char name[MPI_MAX_OBJECT_NAME];
     int len;
     MPI_Win_get_name(w, name, &len);
-    MPI_Fint f = MPI_Win_c2f(w);
-    SAY("name '%s' (%d), Fortran handle %s\n", name, len, MPI_Win_f2c(f) == w ? "ok" : "?");
+    handle_int f = C2F(Win, w);
+    SAY("name '%s' (%d), Fortran handle %s\n", name, len, F2C(Win, f) == w ? "ok" : "?");
     MPI_Group g;
     int gsize;
     MPI_Win_get_group(w, &g);

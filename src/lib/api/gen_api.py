@@ -617,10 +617,20 @@ def ompi_front(apidir):
     return names('exports.txt'), names('openmpi.slice', True), gen_fortran.translated(apidir, ompidir)
 
 
-def gen_docs(funcs, ompi):
+def abi_front(apidir):
+    """The standard ABI's front end's data (src/lib/abi, docs/abi-standard.md):
+    (the functions of the ABI, those translated)."""
+    abidir = os.path.join(apidir, '..', 'abi')
+    sys.path.insert(0, abidir)
+    import gen_abi  # noqa: E402
+    return gen_abi.translated(apidir, os.path.join(apidir, '..', 'ompi'), abidir)
+
+
+def gen_docs(funcs, ompi, abi):
     total = sum(len(f.names()) for f in funcs)
     done = sum(len(f.names()) for f in funcs if f.status != 'stub')
     exported, translated, (fortran, fortran_done) = ompi
+    abi_all, abi_done = abi
     described = {n for f in funcs for n in f.names()}
     only_ompi = sorted(exported - described)  # macros in MPICH's mpi.h: MPI_Comm_c2f...
     out = ['# MPI functions in mpcr\n\n',
@@ -644,15 +654,25 @@ def gen_docs(funcs, ompi):
            f'of Open MPI 4.1.4\'s Fortran library are translated to the C functions above '
            f'(column "Open MPI-built Fortran"); MPICH-built Fortran programs use MPICH\'s own '
            f'Fortran library over mpcr\'s C library (docs/fortran.md).\n\n',
-           '| function | large-count `_c` form | MPICH-built | Open MPI-built | Open MPI-built Fortran |\n'
-           '|---|---|---|---|---|\n']
+           f'For programs built for the MPI 5.0 standard ABI (mpcr\'s `mpicc_abi`, '
+           f'docs/abi-standard.md), mpcr\'s `libmpi_abi.so.1` exports all {len(abi_all)} functions '
+           f'of the ABI; {len(abi_done & abi_all)} of them are translated (column "standard ABI", '
+           'the `_c` form included where the MPICH-built column has one); calling any other '
+           'ends the job with `mpcr: MPI_Xxx is not supported yet for programs built for the '
+           'MPI 5.0 ABI`.\n\n',
+           '| function | large-count `_c` form | MPICH-built | Open MPI-built | Open MPI-built Fortran '
+           '| standard ABI |\n'
+           '|---|---|---|---|---|---|\n']
     for f in funcs:
         state = {'impl': 'supported', 'custom': 'supported', 'stub': 'not supported'}[f.status]
         ostate = ('supported' if f.name in translated else
                   'not supported' if f.name in exported else '-')
         fstate = ('supported' if f.name in fortran_done else
                   'not supported' if f.name in fortran else '-')
-        out.append(f'| `{f.name}` | {"yes" if f.large else ""} | {state} | {ostate} | {fstate} |\n')
+        astate = ('supported' if f.name in abi_done else
+                  'not supported' if f.name in abi_all else '-')
+        out.append(f'| `{f.name}` | {"yes" if f.large else ""} | {state} | {ostate} | {fstate} '
+                   f'| {astate} |\n')
     return ''.join(out)
 
 
@@ -693,7 +713,7 @@ def main():
         'api_gen.h': gen_header(funcs),
         'api_gen.c': gen_source(funcs),
         'api_names.txt': ''.join(n + '\n' for f in funcs for n in f.names()),
-        'mpi-functions.md': gen_docs(funcs, ompi_front(apidir)),
+        'mpi-functions.md': gen_docs(funcs, ompi_front(apidir), abi_front(apidir)),
     }
     write_changed(outdir, files)
 

@@ -107,6 +107,7 @@ static void *const eh_trampolines[SLOTS] = {EACH_SLOT(EH_NAME)};
 CREATE_ERRHANDLER(Comm, eh_fns, eh_trampolines)
 CREATE_ERRHANDLER(Win, eh_fns, eh_trampolines)
 
+#ifndef MPCR_FRONT_ABI /* MPI-1's, not in the standard's ABI */
 /* MPI-1's name of the same (MPI_Handler_function is MPI_Comm_errhandler_function) */
 int PMPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *errhandler)
 {
@@ -114,6 +115,7 @@ int PMPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *errhandler)
 }
 extern __typeof__(PMPI_Errhandler_create) MPI_Errhandler_create
     __attribute__((weak, alias("PMPI_Errhandler_create")));
+#endif
 
 /* ---- files' error handlers: MPICH calls f(&mpich_file, &mpich_code), its
  * MPI_File of pointer size ---- */
@@ -165,6 +167,23 @@ static int delete_trampoline(int object, int keyval, void *value, void *extra)
     return ERR_IN(k->del(P(object), keyval_out(keyval), value, k->extra_state));
 }
 
+/* What a predefined dup function does (MPI_COMM_DUP_FN...) */
+static int dup_copy(void *in, void *out, int *flag)
+{
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+#ifdef MPCR_FRONT_ABI
+/* The standard ABI's MPI_COMM_DUP_FN (and its kin) is the value 1: this. */
+static int abi_dup_fn(void *o, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)o, (void)keyval, (void)extra;
+    return dup_copy(in, out, flag);
+}
+#endif
+
 /* A keyval by MPICH's create, with the program's functions in a record kept
  * while the program runs (MPICH may call them until the last attribute of
  * the keyval is deleted). */
@@ -173,6 +192,9 @@ static int create_keyval(int (*create)(void *, void *, int *, void *), void *cop
 {
     struct keyval *k = malloc(sizeof *k);
     if (!k) return MPI_ERR_NO_MEM;
+#ifdef MPCR_FRONT_ABI
+    if (copy == (void *)1) copy = (void *)abi_dup_fn; /* 0 (the null functions) is MPICH's too */
+#endif
     *k = (struct keyval){(copy_function *)copy, (delete_function *)del, extra_state};
     int err = create((void *)copy_trampoline, (void *)delete_trampoline, keyval, k);
     if (err) free(k);
@@ -243,19 +265,16 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query, MPI_Grequest_free_fu
 extern __typeof__(PMPI_Grequest_start) MPI_Grequest_start
     __attribute__((weak, alias("PMPI_Grequest_start")));
 
-/* ---- Open MPI's predefined attribute callbacks (mpi.h's MPI_COMM_DUP_FN...) ---- */
+#ifndef MPCR_FRONT_ABI
+/* ---- the predefined attribute callbacks (mpi.h's MPI_COMM_DUP_FN...): Open MPI's
+ * are functions of its library; the standard ABI's are the values 0 and 1
+ * (create_keyval) ---- */
+
 
 static int null_copy(void *in, void *out, int *flag)
 {
     (void)in, (void)out;
     *flag = 0;
-    return MPI_SUCCESS;
-}
-
-static int dup_copy(void *in, void *out, int *flag)
-{
-    *(void **)out = in;
-    *flag = 1;
     return MPI_SUCCESS;
 }
 
@@ -283,3 +302,4 @@ PREDEFINED_CALLBACKS(OMPI_C_MPI_TYPE_NULL_COPY_FN, OMPI_C_MPI_TYPE_DUP_FN,
                      OMPI_C_MPI_TYPE_NULL_DELETE_FN, MPI_Datatype)
 PREDEFINED_CALLBACKS(OMPI_C_MPI_WIN_NULL_COPY_FN, OMPI_C_MPI_WIN_DUP_FN,
                      OMPI_C_MPI_WIN_NULL_DELETE_FN, MPI_Win)
+#endif

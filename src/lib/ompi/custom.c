@@ -2,8 +2,9 @@
  * whose longest lengths differ (MPICH may write more than Open MPI's
  * MPI_MAX_OBJECT_NAME, _ERROR_STRING, _INFO_KEY, _LIBRARY_VERSION_STRING let
  * the program reserve: copied through a buffer of MPICH's size, cut to Open
- * MPI's), the Fortran handle conversions,
- * the unsupported function's end, and the mark of mpcr's stand-in. */
+ * MPI's), collectives' arrays of datatypes, values inside attributes and
+ * datatypes' contents. Compiled for the standard ABI's front end too
+ * (src/lib/abi: MPCR_FRONT_ABI); what is Open MPI's only is in openmpi.c. */
 #include <mpi.h>
 
 #include "ompi/ompi_front.h"
@@ -13,10 +14,6 @@
 
 #define ALIAS(name) extern __typeof__(P##name) name __attribute__((weak, alias("P" #name)))
 #define ERR_OUT(e) mpcr_ompi_value_out(MPCR_OMPI_errclass, e)
-
-/* What the check before a job and the guard of every rank recognise as
- * mpcr's stand-in (src/common/mpi_abi.h); its value names the ABI. */
-const char mpcr_passive_abi[] = "openmpi";
 
 /* the longest answers of MPICH's ABI: MPI_MAX_LIBRARY_VERSION_STRING */
 #define MPICH_LONGEST 8192
@@ -69,49 +66,6 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
     return cut(buf, key, &len, MPI_MAX_INFO_KEY, err);
 }
 ALIAS(MPI_Info_get_nthkey);
-
-/* An MPI_Fint is the handle's value in Open MPI's mpif.h for a predefined
- * handle, the MPICH handle for any other (handles.c). */
-#define C2F(Kind, type, KIND)                                                                      \
-    MPI_Fint PMPI_##Kind##_c2f(type h) { return mpcr_ompi_c2f(h); }                                \
-    type PMPI_##Kind##_f2c(MPI_Fint f) { return mpcr_ompi_f2c(MPCR_OMPI_KIND_##KIND, f); }         \
-    ALIAS(MPI_##Kind##_c2f);                                                                       \
-    ALIAS(MPI_##Kind##_f2c);
-C2F(Comm, MPI_Comm, COMM)
-C2F(Group, MPI_Group, GROUP)
-C2F(Type, MPI_Datatype, DATATYPE)
-C2F(Errhandler, MPI_Errhandler, ERRHANDLER)
-C2F(Info, MPI_Info, INFO)
-C2F(Message, MPI_Message, MESSAGE)
-C2F(Op, MPI_Op, OP)
-C2F(Request, MPI_Request, REQUEST)
-C2F(Win, MPI_Win, WIN)
-C2F(File, MPI_File, FILE)
-
-_Noreturn void mpcr_mpich_unsupported_in(const char *name, const char *where);
-_Noreturn void mpcr_ompi_unsupported(const char *name)
-{
-    mpcr_mpich_unsupported_in(name, " for Open MPI-built programs");
-}
-
-
-
-/* Open MPI's Fortran status is its C status, int by int (MPI_STATUS_SIZE 6). */
-int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
-{
-    if (!c_status || c_status == MPI_STATUS_IGNORE || !f_status) return MPI_ERR_ARG;
-    memcpy(f_status, c_status, sizeof *c_status);
-    return MPI_SUCCESS;
-}
-ALIAS(MPI_Status_c2f);
-
-int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
-{
-    if (!f_status || !c_status || f_status == MPI_F_STATUS_IGNORE) return MPI_ERR_ARG;
-    memcpy(c_status, f_status, sizeof *c_status);
-    return MPI_SUCCESS;
-}
-ALIAS(MPI_Status_f2c);
 
 /* The number of peers whose datatypes an array of a collective holds:
  * which 2, the group (the remote one of an inter-communicator); 0 and 1,
@@ -191,6 +145,15 @@ static int get_attr(int (*get)(int, int, void *, int *), const void *obj, int ke
         int model = mpcr_ompi_value_out(MPCR_OMPI_winmodel, **answer);
         *answer = model == MPI_WIN_UNIFIED ? &unified : &separate;
     }
+#ifdef MPCR_FRONT_ABI /* flavors are 311-314 in the standard's ABI, 1-4 in the others */
+    else if (keyval == MPI_WIN_CREATE_FLAVOR) {
+        static int flavors[] = {MPI_WIN_FLAVOR_CREATE, MPI_WIN_FLAVOR_ALLOCATE,
+                                MPI_WIN_FLAVOR_DYNAMIC, MPI_WIN_FLAVOR_SHARED};
+        int flavor = mpcr_ompi_value_out(MPCR_OMPI_winflavor, **answer);
+        for (int i = 0; i < 4; i++)
+            if (flavors[i] == flavor) *answer = &flavors[i];
+    }
+#endif
     return MPI_SUCCESS;
 }
 
@@ -246,14 +209,8 @@ int PMPI_Type_get_contents(MPI_Datatype type, int max_integers, int max_addresse
 }
 ALIAS(MPI_Type_get_contents);
 
-/* mpi-ext.h's CUDA query: mpcr moves no device memory (Open MPI's answer
- * where it was built without CUDA) */
-int PMPIX_Query_cuda_support(void) { return 0; }
-extern __typeof__(PMPIX_Query_cuda_support) MPIX_Query_cuda_support
-    __attribute__((weak, alias("PMPIX_Query_cuda_support")));
-
 /* The MPI version of the ABI the program was built for (Open MPI 4.1's
- * mpi.h: 3.1), not the MPICH library's 4.0: an Open MPI-built program
+ * mpi.h: 3.1; the standard ABI's: 5.0), not the MPICH library's 4.0: an Open MPI-built program
  * reaches no function of MPI 4.0, and may compare the answer with mpi.h's
  * MPI_VERSION (MPICH's test baseenvf does). May be called before MPI_Init. */
 int PMPI_Get_version(int *version, int *subversion)

@@ -117,7 +117,7 @@ def entry(f, kinds, where):
         if p.name == '...':
             raise Unsupported('variable arguments')
         try:
-            kind = gen_ompi.kind_of(f, p, kinds, where)
+            kind = gen_ompi.kind_of(f, p, kinds, where, {})
         except gen_ompi.Unclassified as e:
             raise Unsupported(str(e))
         d, b, a, c, h = param(f, p, kind, gen_api.c_type(p, False))

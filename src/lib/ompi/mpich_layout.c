@@ -14,12 +14,18 @@ _Static_assert(sizeof(MPI_Comm) == sizeof(int) && sizeof(MPI_Datatype) == sizeof
                    sizeof(MPI_Request) == sizeof(int) && sizeof(MPI_Op) == sizeof(int),
                "MPICH's handles are ints");
 
-/* Open MPI's MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY ((int *)2 and 3) to
- * MPICH's (the addresses of its library's data). */
+/* The front end's MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY (Open MPI's (int *)2
+ * and 3, the standard ABI's 10 and 11) to MPICH's (the addresses of its
+ * library's data). */
+#ifdef MPCR_FRONT_ABI
+#define UNWEIGHTED 10
+#else
+#define UNWEIGHTED 2
+#endif
 int *mpcr_ompi_weights(const int *w)
 {
-    if (w == (const int *)2) return MPI_UNWEIGHTED;
-    if (w == (const int *)3) return MPI_WEIGHTS_EMPTY;
+    if (w == (const int *)UNWEIGHTED) return MPI_UNWEIGHTED;
+    if (w == (const int *)(UNWEIGHTED + 1)) return MPI_WEIGHTS_EMPTY;
     return (int *)w;
 }
 

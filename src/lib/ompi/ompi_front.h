@@ -53,17 +53,21 @@ struct mpcr_ompi_fortran {
 };
 extern const struct mpcr_ompi_fortran mpcr_ompi_fortran[];
 
-/* handles.c: an Open MPI handle (a pointer) to MPICH's and back. */
+/* handles.c (abi/abi_handles.c for the standard ABI): a handle of the
+ * front end's ABI to MPICH's, and the front end's handle of an MPICH handle
+ * that is not predefined. */
 int mpcr_ompi_handle(const void *h);
+void *mpcr_ompi_user_pointer(int h);
+/* translate.c: an MPICH handle to the front end's. */
 void *mpcr_ompi_pointer(int h);
 /* The same for a handle of a known kind: MPICH's MPI_MESSAGE_NULL is its
  * MPI_REQUEST_NULL, Open MPI's are two objects. */
 void *mpcr_ompi_pointer_of(enum mpcr_ompi_kind kind, int h);
-/* An Open MPI handle to its MPI_Fint and back: a predefined one is its
+/* handles.c: an Open MPI handle to its MPI_Fint and back: a predefined one is its
  * value in Open MPI's mpif.h, any other the MPICH handle. */
 int mpcr_ompi_c2f(const void *h);
 void *mpcr_ompi_f2c(enum mpcr_ompi_kind kind, int f);
-/* An array of n handles to MPICH's (read: the program's values are read),
+/* translate.c: an array of n handles to MPICH's (read: the program's values are read),
  * in stack when it fits; written back and freed by _out, freed by _free. */
 int *mpcr_ompi_handles_in(int *stack, void *const *h, int n, int read);
 void mpcr_ompi_handles_out(int *stack, void **h, int *m, int n);
@@ -71,8 +75,10 @@ void mpcr_ompi_array_free(int *stack, int *m);
 /* A value of a group of values.txt, Open MPI's to MPICH's (_in) and back. */
 int mpcr_ompi_value_in(enum mpcr_ompi_group_id g, int v);
 int mpcr_ompi_value_out(enum mpcr_ompi_group_id g, int v);
-/* Bits, each a value of group g, Open MPI's to MPICH's; other bits pass. */
+/* Bits, each a value of group g, Open MPI's to MPICH's (_in) and back;
+ * other bits pass. */
 int mpcr_ompi_flags_in(enum mpcr_ompi_group_id g, int bits);
+int mpcr_ompi_flags_out(enum mpcr_ompi_group_id g, int bits);
 /* MPI_IN_PLACE, Open MPI's to MPICH's. */
 void *mpcr_ompi_buf(const void *b);
 /* mpich_layout.c: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY, Open MPI's to MPICH's. */

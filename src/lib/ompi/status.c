@@ -10,27 +10,60 @@
 
 #include <stdlib.h>
 
+#ifndef MPCR_FRONT_ABI
 _Static_assert(sizeof(MPI_Status) == 24, "Open MPI 4.1's MPI_Status");
 
-void mpcr_ompi_status_in(const void *ompi, struct mpich_status *m)
+static void count_in(const MPI_Status *s, struct mpich_status *m)
 {
-    const MPI_Status *s = ompi;
     unsigned long long count = s->_ucount;
     m->count_lo = (int)(unsigned)count;
     m->count_hi_and_cancelled = (int)((count >> 32) << 1) | (s->_cancelled ? 1 : 0);
-    m->MPI_SOURCE = mpcr_ompi_value_in(MPCR_OMPI_rank, s->MPI_SOURCE);
-    m->MPI_TAG = s->MPI_TAG;
-    m->MPI_ERROR = mpcr_ompi_value_in(MPCR_OMPI_errclass, s->MPI_ERROR);
 }
 
-void mpcr_ompi_status_out(const struct mpich_status *m, void *ompi)
+static void count_out(const struct mpich_status *m, MPI_Status *s)
 {
-    MPI_Status *s = ompi;
     s->_ucount = (size_t)(unsigned)m->count_lo |
                  (size_t)((unsigned)m->count_hi_and_cancelled >> 1) << 32;
     s->_cancelled = m->count_hi_and_cancelled & 1;
+}
+#define TAG_IN(t) (t) /* MPI_ANY_TAG is -1 in both */
+#define TAG_OUT(t) (t)
+#else
+/* The standard ABI's MPI_Status: MPI_SOURCE, MPI_TAG, MPI_ERROR and five
+ * ints of the implementation's, where mpcr keeps MPICH's two as they are;
+ * its MPI_ANY_TAG (a receive from MPI_PROC_NULL's tag) differs. */
+_Static_assert(sizeof(MPI_Status) == 32, "the MPI 5.0 ABI's MPI_Status");
+
+static void count_in(const MPI_Status *s, struct mpich_status *m)
+{
+    m->count_lo = s->MPI_internal[0];
+    m->count_hi_and_cancelled = s->MPI_internal[1];
+}
+
+static void count_out(const struct mpich_status *m, MPI_Status *s)
+{
+    s->MPI_internal[0] = m->count_lo;
+    s->MPI_internal[1] = m->count_hi_and_cancelled;
+}
+#define TAG_IN(t) mpcr_ompi_value_in(MPCR_OMPI_tag, t)
+#define TAG_OUT(t) mpcr_ompi_value_out(MPCR_OMPI_tag, t)
+#endif
+
+void mpcr_ompi_status_in(const void *front, struct mpich_status *m)
+{
+    const MPI_Status *s = front;
+    count_in(s, m);
+    m->MPI_SOURCE = mpcr_ompi_value_in(MPCR_OMPI_rank, s->MPI_SOURCE);
+    m->MPI_TAG = TAG_IN(s->MPI_TAG);
+    m->MPI_ERROR = mpcr_ompi_value_in(MPCR_OMPI_errclass, s->MPI_ERROR);
+}
+
+void mpcr_ompi_status_out(const struct mpich_status *m, void *front)
+{
+    MPI_Status *s = front;
+    count_out(m, s);
     s->MPI_SOURCE = mpcr_ompi_value_out(MPCR_OMPI_rank, m->MPI_SOURCE);
-    s->MPI_TAG = m->MPI_TAG;
+    s->MPI_TAG = TAG_OUT(m->MPI_TAG);
     s->MPI_ERROR = mpcr_ompi_value_out(MPCR_OMPI_errclass, m->MPI_ERROR);
 }
 
