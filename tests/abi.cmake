@@ -23,6 +23,7 @@ abi_program(chapters ${TESTS_DIR}/ompiabi/chapters.c)
 abi_program(ckpt_p2p_mixed ${TESTS_DIR}/ckpt/ckpt_p2p_mixed.c)
 abi_program(ckpt_coll_nbc ${TESTS_DIR}/ckpt/ckpt_coll_nbc.c)
 abi_program(ckpt_rma ${TESTS_DIR}/ckpt/ckpt_rma.c)
+abi_program(ckpt_ring ${TESTS_DIR}/ckpt/ckpt_ring.c)
 # the reference of chapters: its MPICH build (MPI 4.0's persistent collectives)
 mpi_program(t_chapters_mpich ompiabi/chapters.c)
 target_compile_options(t_chapters_mpich PRIVATE -O2 -Wno-deprecated-declarations
@@ -61,4 +62,9 @@ endif()
 abi_ckpt_test(stdabi_coll_nbc_continue t_ckpt_coll_nbc reposted continue 2 3
     ${abi_dir}/ckpt_coll_nbc 250 3 2 2)
 abi_ckpt_test(stdabi_rma_restart t_ckpt_rma "" exit-restart 2 2 ${abi_dir}/ckpt_rma 120 15)
+# Started by Slurm (srun --mpi=pmi2 mpcr exec), restarted by a second batch job (tests/batch).
+add_test(NAME batch.slurm_stdabi_built COMMAND setsid --wait ${TESTS_DIR}/batch/slurm_restart.sh 2
+    ${abi_dir}/ckpt_ring 2000 1)
+set_tests_properties(batch.slurm_stdabi_built PROPERTIES RESOURCE_LOCK cores TIMEOUT 300
+    ENVIRONMENT "MPCR=${MPCR_EXE};NATIVE_PROGRAM=$<TARGET_FILE:t_ckpt_ring>")
 mpcr_label_family(stdabi)

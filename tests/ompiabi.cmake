@@ -151,6 +151,11 @@ set_property(TEST batch.ompi_built_openmpi_to_mpiexec APPEND PROPERTY ENVIRONMEN
     "LAUNCH=${ompirun}" "LAUNCH2=mpiexec.mpich -n 2")
 set_property(TEST batch.ompi_built_mpiexec_to_openmpi APPEND PROPERTY ENVIRONMENT
     "LAUNCH=mpiexec.mpich -n 2" "LAUNCH2=${ompirun}")
+# ...and started by Slurm (srun --mpi=pmi2 mpcr exec), restarted by a second batch job.
+add_test(NAME batch.slurm_ompi_built COMMAND setsid --wait ${TESTS_DIR}/batch/slurm_restart.sh 2
+    ${ompi_dir}/ckpt_ring 2000 1)
+set_tests_properties(batch.slurm_ompi_built PROPERTIES RESOURCE_LOCK cores TIMEOUT 300
+    ENVIRONMENT "MPCR=${MPCR_EXE};NATIVE_PROGRAM=$<TARGET_FILE:t_ckpt_ring>")
 # Fortran programs built with Open MPI.
 include(${TESTS_DIR}/ompiabi_fortran.cmake)
 mpcr_label_family(ompiabi)

@@ -9,7 +9,7 @@
  * handles written back, error classes, attributes and MPI_COMM_DUP_FN,
  * combiners and type classes, files' access modes and seeks, windows'
  * flavors, models, lock types and asserts, MPI_UNWEIGHTED, handles as
- * ints, MPI 4.1's status accessors. */
+ * ints, MPI 4.1's status accessors, sessions with an error handler. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,6 +290,41 @@ static void handles_as_ints(void)
     MPI_Comm_free(&dup);
 }
 
+static MPI_Session handled_session;
+static int handled_code;
+static void session_handler(MPI_Session *session, int *code, ...)
+{
+    handled_session = *session;
+    handled_code = *code;
+}
+
+/* MPI 4.0's sessions: a session with an error handler of the program's, a
+ * communicator from the world's process set. */
+static void sessions(void)
+{
+    MPI_Errhandler eh;
+    MPI_Session session;
+    MPI_Session_create_errhandler(session_handler, &eh);
+    MPI_Session_init(MPI_INFO_NULL, eh, &session);
+    MPI_Session_call_errhandler(session, MPI_ERR_OTHER);
+    check(handled_session == session && handled_code == MPI_ERR_OTHER,
+          "a session's error handler: its session, MPI_ERR_OTHER", handled_code);
+    int npsets, n;
+    MPI_Session_get_num_psets(session, MPI_INFO_NULL, &npsets);
+    check(npsets >= 2, "MPI_Session_get_num_psets", npsets);
+    MPI_Group group;
+    MPI_Comm comm;
+    MPI_Group_from_session_pset(session, "mpi://WORLD", &group);
+    MPI_Comm_create_from_group(group, "mpcr.values", MPI_INFO_NULL, MPI_ERRORS_RETURN, &comm);
+    MPI_Comm_size(comm, &n);
+    check(n == size, "MPI_Comm_create_from_group of mpi://WORLD", n);
+    MPI_Comm_free(&comm);
+    MPI_Group_free(&group);
+    MPI_Errhandler_free(&eh);
+    MPI_Session_finalize(&session);
+    check(session == MPI_SESSION_NULL, "MPI_Session_finalize writes MPI_SESSION_NULL", 0);
+}
+
 int main(int argc, char **argv)
 {
     int provided, level;
@@ -311,6 +346,7 @@ int main(int argc, char **argv)
     windows();
     topologies();
     handles_as_ints();
+    sessions();
     int all = 0;
     MPI_Allreduce(&failed, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) printf("values: %d failed\n", all);

@@ -24,7 +24,7 @@
 # (common.sh not_at_hold). SRUN_OPTS: more options of srun (both jobs);
 # PASSED=NAME=VALUE: they give the ranks NAME=VALUE and bind each to a CPU,
 # and while each job works every rank must show both (common.sh
-# passed_through).
+# passed_through). NATIVE_PROGRAM: the reference's program (below).
 set -u
 : "${MPCR:?MPCR must name the mpcr binary}"
 n=$1
@@ -43,7 +43,9 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
 . "$here/common.sh"
 . "$here/slurm.sh"
 
-submit ref "$@"
+# NATIVE_PROGRAM: the reference's program instead (an MPICH build of the same source,
+# for a program built for another ABI, which runs only under mpcr here)
+submit ref "${NATIVE_PROGRAM:-$1}" "${@:2}"
 ref_rc=$?
 [ -s "$scratch/ref.out" ] || fail "the native batch job printed nothing (status $ref_rc)"
 hold_jobs

@@ -106,6 +106,9 @@ static void *const eh_trampolines[SLOTS] = {EACH_SLOT(EH_NAME)};
 
 CREATE_ERRHANDLER(Comm, eh_fns, eh_trampolines)
 CREATE_ERRHANDLER(Win, eh_fns, eh_trampolines)
+#ifdef MPCR_FRONT_ABI /* sessions: MPI 4.0's, in the standard ABI, not in Open MPI 4.1's */
+CREATE_ERRHANDLER(Session, eh_fns, eh_trampolines)
+#endif
 
 #ifndef MPCR_FRONT_ABI /* MPI-1's, not in the standard's ABI */
 /* MPI-1's name of the same (MPI_Handler_function is MPI_Comm_errhandler_function) */
