@@ -17,9 +17,13 @@ cd "$(dirname "$0")/.."
 # the wrapper links: libcrypto, libcurl, libsz, libz); the ckpt.hdf5 tests (tests/io.cmake).
 # lammps, hpcc, gromacs: Debian's LAMMPS, HPC Challenge and GROMACS (gmx_mpi), Open MPI builds,
 # checkpointed in ckpt.lammps_openmpi, ckpt.hpcc_openmpi and ckpt.gromacs_openmpi (tests/ompiabi.cmake).
+# libpetsc-real3.18-dev, libpetsc3.18-dev-examples: Debian's PETSc (an Open MPI build, with
+# Trilinos, SuperLU_dist, hypre, MUMPS) and the source of its tutorials: ckpt.petsc_openmpi
+# builds and checkpoints KSP's ex2.
 packages=(build-essential cmake pkg-config python3 mpich libmpich-dev openmpi-bin libopenmpi-dev
     netpipe-mpich2 util-linux procps dpkg-dev xz-utils perl make gfortran slurmd slurmctld slurm-client munge
-    python3-mpi4py python3-numpy libhdf5-mpich-dev lammps hpcc gromacs)
+    python3-mpi4py python3-numpy libhdf5-mpich-dev lammps hpcc gromacs libpetsc-real3.18-dev
+    libpetsc3.18-dev-examples)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -137,6 +137,14 @@ ompi_app_test(lammps lmp melt.lmp)
 ompi_app_test(hpcc hpcc hpccinf.txt)
 # GROMACS (gmx_mpi): MD of 424 waters on a 2 x 1 x 1 domain decomposition, every energy bit for bit.
 ompi_app_test(gromacs gmx_mpi water.mdp)
+# PETSc: its KSP tutorial ex2 (CG on a 2-D Laplacian) built with mpicc.openmpi, every residual.
+set(petsc_ex2 /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials/ex2.c)
+pkg_check_modules(PETSC petsc)
+if(PETSC_FOUND AND EXISTS ${petsc_ex2})
+    add_test(NAME ckpt.petsc_openmpi COMMAND ${TESTS_DIR}/ompiabi/petsc.sh ${petsc_ex2})
+    set_tests_properties(ckpt.petsc_openmpi PROPERTIES ENVIRONMENT "MPCR=${MPCR_EXE}"
+        RESOURCE_LOCK cores TIMEOUT 600)
+endif()
 # Issue 38, point 3: an Open MPI-built program started by mpirun.openmpi with `mpcr exec`
 # (on Open MPI's proxy), checkpointed with --exit and restarted by mpiexec.mpich (on
 # MPICH's), and the other way, against the MPICH build's native run (tests/batch).

@@ -131,7 +131,12 @@ static void predefined(void)
 {
     int *v, flag;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v, &flag);
-    out("tag_ub at least 32767: %d %d\n", flag, *v >= 32767);
+    /* the value itself: the same on either proxy (mpcr tells the least of the MPIs the job
+     * may be restarted on: runtime.h MPCR_TAG_UB_PORTABLE), and usable as a tag */
+    out("tag_ub %d, at least 32767: %d %d\n", *v, flag, *v >= 32767);
+    int sent = 7, got = 0;
+    MPI_Sendrecv(&sent, 1, MPI_INT, 0, *v, &got, 1, MPI_INT, 0, *v, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+    out("a message with tag MPI_TAG_UB: %d\n", got);
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_HOST, &v, &flag);
     out("host: %d %d\n", flag, *v);
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_IO, &v, &flag);
