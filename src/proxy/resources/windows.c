@@ -56,7 +56,10 @@ void windows_init(void)
 {
     reserve = mmap(NULL, MPCR_WIN_RESERVE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     bases = calloc((size_t)proxy.size, sizeof *bases);
-    MPI_Comm_dup(MPI_COMM_SELF, &probe_comm);
+    /* probe_comm is made at the first window (windows_progress): each
+     * communicator costs a context id of the real MPI's, of which MPICH has
+     * 2048 for the program's and the proxy's together (the proxy has two
+     * for each of the program's: MPICH's comm/cmfree makes 1020) */
     MPI_Comm_dup(MPI_COMM_WORLD, &sync_comm);
     /* the same answer on every rank: the launcher gives all the same environment */
     const char *coord = getenv("MPCR_COORD_SOCK");
@@ -260,7 +263,8 @@ int windows_accept(int fd, uint64_t offset, uint64_t length)
 
 int windows_progress(void)
 {
-    if (!count || probe_comm == MPI_COMM_NULL) return 0;
+    if (!count) return 0;
+    if (probe_comm == MPI_COMM_NULL && MPI_Comm_dup(MPI_COMM_SELF, &probe_comm)) return 0;
     int flag;
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, probe_comm, &flag, MPI_STATUS_IGNORE);
     return 1;
