@@ -50,7 +50,13 @@ and runs each test under `mpcr run` in the same three modes and with the
 same harness as the MPICH build (docs/conformance.md says how it works).
 No MPI on Debian 12 implements this ABI: the native column is the same
 test built with `mpicc.mpich` and run by `mpiexec.mpich`. The C
-directories only (mpcr writes no Fortran for this ABI). This page is
+directories only (mpcr writes no Fortran for this ABI). Some tests are not
+portable to an ABI whose handles are pointers, and fail there whatever the
+library: `coll/nonblocking2` and `coll/nonblocking3` keep their
+`MPI_Ialltoallw` datatypes in `int` arrays (`int *sendtypes`: built for Open
+MPI and run by `mpirun.openmpi` they end with SIGSEGV; under mpcr,
+`MPI_ERR_TYPE`), and `pt2pt/mprobe` uses `MPI_Fint` and `MPI_Message_c2f`,
+which the standard ABI does not have (it does not build). This page is
 written by `scripts/conformance.sh --abi standard`; do not edit it by hand.
 Results: `scripts/conformance/results-standard/MODE.tsv`.
 
