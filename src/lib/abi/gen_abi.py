@@ -65,7 +65,8 @@ def gen_header(constants, types_text, funcs, large):
     out = [HEAD, '/* mpcr\'s mpi.h for the MPI 5.0 standard ABI (libmpi_abi.so.1). */\n',
            '#ifndef MPI_H_ABI\n#define MPI_H_ABI\n\n#include <stdint.h>\n\n',
            '#if defined(__cplusplus)\nextern "C" {\n#endif\n\n']
-    out += [f'typedef struct mpi_abi_{t[4:].lower()} *{t};\n' for t in handle_types]
+    # the structures' names are the standard's: C++ mangles them into names of functions
+    out += [f'typedef struct MPI_ABI_{t[4:]} *{t};\n' for t in handle_types]
     out.append('\n' + types_text + '\n')
     enums = []
     for c in constants:

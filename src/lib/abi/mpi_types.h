@@ -53,13 +53,14 @@ typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
 
-/* The tools interface's handles (mpcr answers none of its functions yet) */
-typedef struct mpi_abi_t_enum *MPI_T_enum;
-typedef struct mpi_abi_t_cvar_handle *MPI_T_cvar_handle;
-typedef struct mpi_abi_t_pvar_handle *MPI_T_pvar_handle;
-typedef struct mpi_abi_t_pvar_session *MPI_T_pvar_session;
-typedef struct mpi_abi_t_event_registration *MPI_T_event_registration;
-typedef struct mpi_abi_t_event_instance *MPI_T_event_instance;
+/* The tools interface's handles (mpcr answers none of its functions yet); the
+ * structures' names are the standard's, as the other handles' */
+typedef struct MPI_ABI_T_enum *MPI_T_enum;
+typedef struct MPI_ABI_T_cvar_handle *MPI_T_cvar_handle;
+typedef struct MPI_ABI_T_pvar_handle *MPI_T_pvar_handle;
+typedef struct MPI_ABI_T_pvar_session *MPI_T_pvar_session;
+typedef struct MPI_ABI_T_event_registration *MPI_T_event_registration;
+typedef struct MPI_ABI_T_event_instance *MPI_T_event_instance;
 typedef int MPI_T_cb_safety;
 typedef int MPI_T_source_order;
 
