@@ -29,6 +29,10 @@ mpi_program(t_chapters_mpich ompiabi/chapters.c)
 target_compile_options(t_chapters_mpich PRIVATE -O2 -Wno-deprecated-declarations
     -Wno-stringop-overread -Wno-stringop-overflow)
 
+# Every function of the ABI exported, every one translated declared (no job).
+add_test(NAME stdabi.exports COMMAND ${TESTS_DIR}/abi/exports.sh ${MPCR_PASSIVE_LIB_DIR}
+    ${PROJECT_SOURCE_DIR}/src/lib/abi/functions.txt ${CMAKE_BINARY_DIR}/src/lib/abi/generated/abi_names.txt
+    ${CMAKE_BINARY_DIR}/include/mpcr/abi/mpi.h ${PROJECT_SOURCE_DIR}/src/lib/abi/abi.slice)
 # Every value the ABI numbers afresh, checked by the program against its mpi.h.
 add_test(NAME stdabi.values COMMAND ${MPCR_EXE} run -n 2 ${abi_dir}/values)
 set_tests_properties(stdabi.values PROPERTIES RESOURCE_LOCK cores TIMEOUT 120

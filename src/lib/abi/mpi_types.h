@@ -74,19 +74,26 @@ int MPI_Status_get_error(MPI_Status *status, int *error);
 int MPI_Status_set_source(MPI_Status *status, int source);
 int MPI_Status_set_tag(MPI_Status *status, int tag);
 int MPI_Status_set_error(MPI_Status *status, int error);
-/* A handle as an int and back (MPI 5.0 19.3.4; Fortran's handles) */
-#define MPI_ABI_TOINT(Kind, Type)                                                                  \
-    int MPI_##Kind##_toint(Type h);                                                                \
-    Type MPI_##Kind##_fromint(int i);
-MPI_ABI_TOINT(Comm, MPI_Comm)
-MPI_ABI_TOINT(Errhandler, MPI_Errhandler)
-MPI_ABI_TOINT(File, MPI_File)
-MPI_ABI_TOINT(Group, MPI_Group)
-MPI_ABI_TOINT(Info, MPI_Info)
-MPI_ABI_TOINT(Message, MPI_Message)
-MPI_ABI_TOINT(Op, MPI_Op)
-MPI_ABI_TOINT(Request, MPI_Request)
-MPI_ABI_TOINT(Session, MPI_Session)
-MPI_ABI_TOINT(Type, MPI_Datatype)
-MPI_ABI_TOINT(Win, MPI_Win)
-#undef MPI_ABI_TOINT
+/* A handle as an int and back (for Fortran's handles) */
+int MPI_Comm_toint(MPI_Comm h);
+MPI_Comm MPI_Comm_fromint(int i);
+int MPI_Errhandler_toint(MPI_Errhandler h);
+MPI_Errhandler MPI_Errhandler_fromint(int i);
+int MPI_File_toint(MPI_File h);
+MPI_File MPI_File_fromint(int i);
+int MPI_Group_toint(MPI_Group h);
+MPI_Group MPI_Group_fromint(int i);
+int MPI_Info_toint(MPI_Info h);
+MPI_Info MPI_Info_fromint(int i);
+int MPI_Message_toint(MPI_Message h);
+MPI_Message MPI_Message_fromint(int i);
+int MPI_Op_toint(MPI_Op h);
+MPI_Op MPI_Op_fromint(int i);
+int MPI_Request_toint(MPI_Request h);
+MPI_Request MPI_Request_fromint(int i);
+int MPI_Session_toint(MPI_Session h);
+MPI_Session MPI_Session_fromint(int i);
+int MPI_Type_toint(MPI_Datatype h);
+MPI_Datatype MPI_Type_fromint(int i);
+int MPI_Win_toint(MPI_Win h);
+MPI_Win MPI_Win_fromint(int i);
