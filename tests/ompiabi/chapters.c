@@ -19,7 +19,7 @@
 #ifdef OPEN_MPI
 #include <mpi-ext.h> /* Open MPI's MPIX_Allreduce_init... */
 #define PERSISTENT(name) MPIX_##name
-#else /* MPI 4.0's, as built for MPICH or the standard ABI (tests/abi.cmake) */
+#else /* MPI 4.0's, as built for MPICH or the standard ABI (tests/stdabi.cmake) */
 #define PERSISTENT(name) MPI_##name
 #endif
 #ifdef MPI_ABI_VERSION /* MPI 3.0 removed these MPI-1 functions: the MPI 5.0 ABI has their successors */

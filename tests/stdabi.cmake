@@ -6,7 +6,7 @@
 if(NOT TARGET mpcr_passive_abi)
     return()
 endif()
-set(abi_dir ${CMAKE_BINARY_DIR}/tests/abi)
+set(abi_dir ${CMAKE_BINARY_DIR}/tests/stdabi)
 set(mpicc_abi ${CMAKE_BINARY_DIR}/bin/mpicc_abi)
 file(MAKE_DIRECTORY ${abi_dir})
 # abi_program(NAME SOURCE): NAME built by mpicc_abi at -O2 (the ckpt programs'
@@ -18,7 +18,7 @@ function(abi_program name source)
         COMMENT "Building ${name} with mpicc_abi")
     add_custom_target(abi_${name} ALL DEPENDS ${abi_dir}/${name})
 endfunction()
-abi_program(values ${TESTS_DIR}/abi/values.c)
+abi_program(values ${TESTS_DIR}/stdabi/values.c)
 abi_program(chapters ${TESTS_DIR}/ompiabi/chapters.c)
 abi_program(ckpt_p2p_mixed ${TESTS_DIR}/ckpt/ckpt_p2p_mixed.c)
 abi_program(ckpt_coll_nbc ${TESTS_DIR}/ckpt/ckpt_coll_nbc.c)
@@ -30,7 +30,7 @@ target_compile_options(t_chapters_mpich PRIVATE -O2 -Wno-deprecated-declarations
     -Wno-stringop-overread -Wno-stringop-overflow)
 
 # Every function of the ABI exported, every one translated declared (no job).
-add_test(NAME stdabi.exports COMMAND ${TESTS_DIR}/abi/exports.sh ${MPCR_PASSIVE_LIB_DIR}
+add_test(NAME stdabi.exports COMMAND ${TESTS_DIR}/stdabi/exports.sh ${MPCR_PASSIVE_LIB_DIR}
     ${PROJECT_SOURCE_DIR}/src/lib/abi/functions.txt ${CMAKE_BINARY_DIR}/src/lib/abi/generated/abi_names.txt
     ${CMAKE_BINARY_DIR}/include/mpcr/abi/mpi.h ${PROJECT_SOURCE_DIR}/src/lib/abi/abi.slice)
 # Every value the ABI numbers afresh, checked by the program against its mpi.h.
