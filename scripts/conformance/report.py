@@ -74,7 +74,8 @@ MPICH's own test suite (`test/mpi` of Debian's source package `mpich`
 {version}) is mpcr's conformance yardstick: a test that passes natively
 (`mpiexec.mpich`) must pass under mpcr, also when checkpoints are taken
 while it runs (the suite built with Open MPI's compilers:
-docs/conformance-openmpi.md). This page is written by
+docs/conformance-openmpi.md; built for the MPI 5.0 standard ABI with mpcr's
+`mpicc_abi`: docs/conformance-standard.md). This page is written by
 `scripts/conformance.sh`; do not edit it by hand. To regenerate it:
 
 ```sh
