@@ -48,34 +48,13 @@ thermo "$T/native" >"$T/want"
 last_step() { thermo "$1" | tail -1 | awk '{print $1}'; }
 ended() { grep -q '^Loop time of' "$1"; }
 
-# job RUN_MPI RESTART_MPI CONTINUE: one job, its cuts, its restart, compared.
-job() {
-    local run_mpi=$1 restart_mpi=$2 continue=$3
-    rm -rf "$T/ck" "$T/run" "$T/restart"
-    cuts=
-    timeout 300 "$MPCR" run --mpi "$run_mpi" -n 2 --ckpt-dir "$T/ck" lmp "${lmp_args[@]}" </dev/null \
-        >"$T/run" 2>"$T/run.err" &
-    local pid=$!
-    random_cuts "$T/run" "$continue" || {
-        wait $pid
-        return
-    }
-    wait $pid || fail "mpcr run (--mpi $run_mpi): status $? after checkpoint --exit"
-    timeout 300 "$MPCR" restart --mpi "$restart_mpi" "$T/ck" </dev/null >"$T/restart" 2>"$T/restart.err" ||
-        fail "mpcr restart --mpi $restart_mpi: status $?"
-    cat "$T/run" "$T/restart" | thermo >"$T/got"
-    if ! diff "$T/want" "$T/got" >"$T/diff"; then
-        fail "run on $run_mpi's proxy (cuts at steps$cuts), restarted on $restart_mpi's: thermo lines differ (< native, > mpcr)"
-        head -20 "$T/diff"
-        tail -n 5 "$T/run.err" "$T/restart.err"
-    fi
-    [ "$(size_line "$T/restart")" = "$(size_line "$T/native")" ] ||
-        fail "the restart's run: '$(size_line "$T/restart")', natively '$(size_line "$T/native")'"
-    grep -h "^mpcr:" "$T/run.err" "$T/restart.err" | grep -v "checkpoint\|the job has ended" | sed 's/^/  /'
-    echo "run on $run_mpi's proxy, cuts at steps$cuts ($(thermo "$T/run" | wc -l) lines before), restarted on $restart_mpi's: $(thermo "$T/restart" | wc -l) lines after"
-}
+# what app_job (app_common.sh) runs, cuts and compares
+app=(lmp "${lmp_args[@]}") unit="steps"
+app_cuts() { random_cuts "$@"; }
+app_lines() { thermo; }
+app_summary() { size_line "$1"; }
 
-job mpich openmpi 1
-job openmpi mpich 0
+app_job mpich openmpi 1
+app_job openmpi mpich 0
 [ $failed = 0 ] && echo "ok: LAMMPS' thermo lines as natively, through 3 checkpoints and 2 restarts across MPIs"
 exit $failed

@@ -51,41 +51,21 @@ echo "native: $(wc -l <"$T/want") iterations on a $mesh x $mesh mesh, '$(final "
 last_step() { monitor "$1" | tail -1 | awk '{print $1}'; }
 ended() { grep -q '^Norm of error' "$1"; }
 
-# job RUN_MPI RESTART_MPI CONTINUE: one job, cut at iterations 10-40 % of the way, then
-# (CONTINUE) 10-30 % further; restarted; compared.
-job() {
-    local run_mpi=$1 restart_mpi=$2 continue=$3
-    local s1=$((steps * (10 + RANDOM % 31) / 100)) s2
-    s2=$((s1 + steps * (10 + RANDOM % 21) / 100))
-    rm -rf "$T/ck" "$T/run" "$T/restart"
-    cuts=
-    timeout 300 "$MPCR" run --mpi "$run_mpi" -n 2 --ckpt-dir "$T/ck" ./ex2 "${args[@]}" </dev/null \
-        >"$T/run" 2>"$T/run.err" &
-    local pid=$!
-    if [ "$continue" = 1 ]; then
-        cut_at_step "$T/run" $s1 && cut_at_step "$T/run" $s2 --exit
+# what app_job (app_common.sh) runs, cuts and compares: cuts at iterations 10-40 % of the way,
+# then (CONTINUE) 10-30 % further
+app=(./ex2 "${args[@]}") unit="iterations"
+app_cuts() {
+    local s1=$((steps * (10 + RANDOM % 31) / 100))
+    if [ "$2" = 1 ]; then
+        cut_at_step "$1" $s1 && cut_at_step "$1" $((s1 + steps * (10 + RANDOM % 21) / 100)) --exit
     else
-        cut_at_step "$T/run" $s1 --exit
-    fi || {
-        wait $pid
-        return
-    }
-    wait $pid || fail "mpcr run (--mpi $run_mpi): status $? after checkpoint --exit"
-    timeout 300 "$MPCR" restart --mpi "$restart_mpi" "$T/ck" </dev/null >"$T/restart" 2>"$T/restart.err" ||
-        fail "mpcr restart --mpi $restart_mpi: status $?"
-    cat "$T/run" "$T/restart" | monitor >"$T/got"
-    if ! diff "$T/want" "$T/got" >"$T/diff"; then
-        fail "run on $run_mpi's proxy (cuts at iterations$cuts), restarted on $restart_mpi's: residuals differ (< native, > mpcr)"
-        head -20 "$T/diff"
-        tail -n 5 "$T/run.err" "$T/restart.err"
+        cut_at_step "$1" $s1 --exit
     fi
-    [ "$(final "$T/restart")" = "$(final "$T/native")" ] ||
-        fail "the restart's result: '$(final "$T/restart")', natively '$(final "$T/native")'"
-    grep -h "^mpcr:" "$T/run.err" "$T/restart.err" | grep -v "checkpoint\|the job has ended" | sed 's/^/  /'
-    echo "run on $run_mpi's proxy, cuts at iterations$cuts ($(monitor "$T/run" | wc -l) lines before), restarted on $restart_mpi's: $(monitor "$T/restart" | wc -l) lines after"
 }
+app_lines() { monitor; }
+app_summary() { final "$1"; }
 
-job mpich openmpi 1
-job openmpi mpich 0
+app_job mpich openmpi 1
+app_job openmpi mpich 0
 [ $failed = 0 ] && echo "ok: PETSc's residuals and result as natively, through 3 checkpoints and 2 restarts across MPIs"
 exit $failed
