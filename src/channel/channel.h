@@ -57,6 +57,13 @@ struct mpcr_shared_handover {
     uint64_t offset, length;
 };
 
+/* The largest tag a job may use (its MPI_TAG_UB, as the proxy answers INIT
+ * and checks every call): the least of the MPIs it may be restarted on
+ * (Debian's MPICH 4.0: 2^28 - 1; Open MPI 4.1: 2^31 - 1), not the proxy's
+ * own: a program that took its tags from Open MPI's would have them refused
+ * by MPICH's after a restart (PETSc counts its tags down from MPI_TAG_UB). */
+#define MPCR_TAG_UB_PORTABLE 0x0fffffff
+
 /* A communicator id with this bit set names the communicator's collective
  * context: the same group, but messages that never match the program's own
  * (the library builds collectives from point-to-point messages there). */

@@ -76,6 +76,7 @@ void map_init(void)
     int flag = 0, *ub = NULL;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     proxy.tag_ub = flag ? *ub : 32767; /* the least MPI allows */
+    if (proxy.tag_ub > MPCR_TAG_UB_PORTABLE) proxy.tag_ub = MPCR_TAG_UB_PORTABLE;
 }
 
 MPI_Comm real_comm(uint32_t vid)

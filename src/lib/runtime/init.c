@@ -167,11 +167,7 @@ static int connect_and_learn(void)
     if (r->rc) mpcr_fatal("the proxy failed to start MPI (error class %d)", r->rc);
     mpcr.rank = r->value;
     mpcr.size = r->source;
-    /* MPI_TAG_UB: what every MPI the job may be restarted on accepts, not
-     * this proxy's own (Open MPI's 2^31 - 1): a program that took its tags
-     * from it under Open MPI's proxy would have them refused under MPICH's
-     * after a restart (PETSc counts its tags down from MPI_TAG_UB). */
-    mpcr.tag_ub = r->tag < MPCR_TAG_UB_PORTABLE ? r->tag : MPCR_TAG_UB_PORTABLE;
+    mpcr.tag_ub = r->tag; /* the proxy's: MPCR_TAG_UB_PORTABLE at most (channel.h) */
     mpcr_set_spin_ns(r->bytes);
     const char *s = mpcr_staging_ptr(off);
     snprintf(mpcr.processor_name, sizeof mpcr.processor_name, "%s", s);

@@ -16,10 +16,6 @@
 
 #include "channel.h"
 
-/* The largest MPI_TAG_UB a job is told of: the least of the MPIs it may be
- * restarted on (Debian's MPICH 4.0: 2^28 - 1; Open MPI 4.1: 2^31 - 1). */
-#define MPCR_TAG_UB_PORTABLE 0x0fffffff
-
 struct mpcr_lib {
     /* initialized: the library is connected to its proxy (by MPI_Init or
      * the first MPI_Session_init); finalized: it has ended that connection
