@@ -26,6 +26,8 @@ if(TARGET mpcr_passive_abi) # with libmpi_abi.so, which mpicc_abi links
     install(TARGETS mpcr_passive_abi LIBRARY DESTINATION lib/mpcr)
     install(FILES ${CMAKE_BINARY_DIR}/include/mpcr/abi/mpi.h DESTINATION include/mpcr/abi)
     install(PROGRAMS ${CMAKE_BINARY_DIR}/bin/mpicc_abi DESTINATION bin)
+    install(CODE "file(CREATE_LINK mpicc_abi
+        \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/bin/mpicxx_abi\" SYMBOLIC)")
 endif()
 # The checkpoint engine, for LD_PRELOAD and for programs that use its hooks
 # (include/mpcr/engine.h, found with `pkg-config mpcr`).

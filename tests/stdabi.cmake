@@ -24,6 +24,12 @@ abi_program(ckpt_p2p_mixed ${TESTS_DIR}/ckpt/ckpt_p2p_mixed.c)
 abi_program(ckpt_coll_nbc ${TESTS_DIR}/ckpt/ckpt_coll_nbc.c)
 abi_program(ckpt_rma ${TESTS_DIR}/ckpt/ckpt_rma.c)
 abi_program(ckpt_ring ${TESTS_DIR}/ckpt/ckpt_ring.c)
+# C++ through mpicxx_abi
+add_custom_command(OUTPUT ${abi_dir}/hello_cxx
+    COMMAND ${CMAKE_BINARY_DIR}/bin/mpicxx_abi -O2 -o ${abi_dir}/hello_cxx ${TESTS_DIR}/stdabi/hello.cc
+    DEPENDS ${TESTS_DIR}/stdabi/hello.cc ${mpicc_abi} mpcr_passive_abi
+    COMMENT "Building hello_cxx with mpicxx_abi")
+add_custom_target(abi_hello_cxx ALL DEPENDS ${abi_dir}/hello_cxx)
 # the reference of chapters: its MPICH build (MPI 4.0's persistent collectives)
 mpi_program(t_chapters_mpich ompiabi/chapters.c)
 target_compile_options(t_chapters_mpich PRIVATE -O2 -Wno-deprecated-declarations
@@ -43,6 +49,9 @@ set_tests_properties(stdabi.values_openmpi PROPERTIES RESOURCE_LOCK cores TIMEOU
 if(NOT TARGET mpcr-proxy-openmpi)
     set_tests_properties(stdabi.values_openmpi PROPERTIES DISABLED TRUE)
 endif()
+add_test(NAME stdabi.cxx COMMAND ${MPCR_EXE} run -n 3 ${abi_dir}/hello_cxx)
+set_tests_properties(stdabi.cxx PROPERTIES RESOURCE_LOCK cores TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "C\\+\\+ under the standard ABI: 3 ranks, sum 3")
 # Every chapter of tests/ompiabi/chapters.c: the same lines as the MPICH build's native run.
 add_test(NAME stdabi.chapters COMMAND ${TESTS_DIR}/compare.sh 2 ${abi_dir}/chapters)
 set_tests_properties(stdabi.chapters PROPERTIES RESOURCE_LOCK cores TIMEOUT 300 ENVIRONMENT
