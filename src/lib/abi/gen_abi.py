@@ -39,16 +39,17 @@ PREDEFINED_LIMIT = 0x400  # MPCR_ABI_PREDEFINED_LIMIT (abi_front.h)
 
 
 def read_lines(path):
-    for n, line in enumerate(open(path), 1):
+    """The words of each line of a data file, comments left out."""
+    for line in open(path):
         line = line.split('#', 1)[0].strip()
         if line:
-            yield n, line.split()
+            yield line.split()
 
 
 def parse_slice(path):
     """({name: kinds}, customs, skipped, legacy)"""
     kinds, custom, skip, legacy = {}, set(), set(), []
-    for n, words in read_lines(path):
+    for words in read_lines(path):
         if words[0] == 'custom':
             custom.add(words[1])
         elif words[0] == 'skip':
@@ -139,7 +140,7 @@ class Plan:
     def __init__(self, apidir, ompidir, abidir):
         self.described = described = {f.name: f for path in sorted(os.listdir(apidir))
                                       if path.endswith('.api') for f in gen_api.parse(f'{apidir}/{path}')}
-        abi = [w[0] for _, w in read_lines(f'{abidir}/functions.txt')]
+        abi = [w[0] for w in read_lines(f'{abidir}/functions.txt')]
         ompi = gen_ompi.parse_slice(f'{ompidir}/openmpi.slice')
         kinds, custom, skip, legacy = parse_slice(f'{abidir}/abi.slice')
         for name in set(kinds) | custom | skip:
@@ -186,7 +187,7 @@ def main():
     described, abi, kinds, custom = plan.described, plan.abi, plan.kinds, plan.custom
     legacy, translated, large, names = plan.legacy, plan.translated, plan.large, plan.names
     groups = gen_ompi.parse_values(f'{abidir}/values.txt')
-    constants = [w for _, w in read_lines(f'{abidir}/constants.txt')]
+    constants = list(read_lines(f'{abidir}/constants.txt'))
     declared = [f for f in described.values() if (f.name in names or f.name in custom)
                 and f.name not in legacy]
     declared.sort(key=lambda f: f.name)
