@@ -58,6 +58,27 @@ if(TARGET mpcr-proxy-openmpi)
         "CKPT_RESTART_ARGS=--mpi openmpi")
 endif()
 
+# tests/ckpt/ckpt_rma_unified.c: MPI_Win_create over a heap block (replaced with its window every
+# 10 steps), static data, main's stack (all three MPI_WIN_UNIFIED: a Put told by a message is read
+# from the memory directly, a rank's own store is what another gets) and over a
+# shared anonymous mapping (a public copy under mpcr, fence epochs). Against native MPICH (2 and 3 ranks),
+# under Open MPI's proxy, checkpointed at random instants and restarted (under Open MPI), and
+# checkpoint-and-continue with a restart from the last generation.
+mpi_program(t_ckpt_rma_unified ckpt/ckpt_rma_unified.c)
+target_compile_options(t_ckpt_rma_unified PRIVATE -O2)
+mpi_test(mpi.rma_unified 2 t_ckpt_rma_unified 40 1)
+mpi_test(mpi.rma_unified3 3 t_ckpt_rma_unified 20 1)
+add_test(NAME ckpt.rma_unified COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh exit-restart 2 2
+    $<TARGET_FILE:t_ckpt_rma_unified> 60 5)
+add_test(NAME ckpt.rma_unified_continue COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ckpt/ckpt.sh continue 2 2
+    $<TARGET_FILE:t_ckpt_rma_unified> 60 5)
+set_tests_properties(ckpt.rma_unified ckpt.rma_unified_continue PROPERTIES
+    ENVIRONMENT "MPCR=${MPCR_EXE}" RESOURCE_LOCK cores TIMEOUT 300)
+if(TARGET mpcr-proxy-openmpi)
+    openmpi_test(rma_unified 2 t_ckpt_rma_unified 40 1)
+    set_property(TEST ckpt.rma_unified APPEND PROPERTY ENVIRONMENT "CKPT_RESTART_ARGS=--mpi openmpi")
+endif()
+
 # tests/ckpt/ckpt_rma_shared.c: MPI_Win_allocate_shared and MPI_Win_shared_query (parts of other
 # sizes, contiguous), direct stores into the next rank's part, Put, Accumulate and Fetch_and_op,
 # an exclusive lock as a mutex. Against native MPICH (2 and 3 ranks) and under Open MPI's proxy;

@@ -17,6 +17,7 @@
 #include "env/errors.h"
 #include "env/info.h"
 #include "runtime/handle.h"
+#include "runtime/runtime.h"
 #include "win.h"
 
 #include <stdlib.h>
@@ -37,6 +38,42 @@ static void destroy(void *obj)
     if (w->info != MPI_INFO_NULL) mpcr_impl_Info_free(&w->info);
     free(w->members), free(w->peers), free(w->locks), free(w->snap);
     free(w->post_ranks), free(w->start_ranks);
+}
+
+/* Whether a created window's pages may be shared with the proxy: copied
+ * into a memfd mapped over them, a store another thread makes meanwhile to
+ * a byte outside the window but on its first or last page would be lost.
+ * So the window must fill those pages, or no other thread may call MPI
+ * (the program's other threads then are not storing, in a correct OpenMP
+ * program: the thread that calls MPI is outside a parallel region). */
+static int pages_safe_to_share(const void *base, MPI_Count size)
+{
+    uintptr_t lo = (uintptr_t)base, hi = lo + (uint64_t)size;
+    return mpcr.thread_level != MPI_THREAD_MULTIPLE ||
+           (lo % MPCR_PAGE_SIZE == 0 && hi % MPCR_PAGE_SIZE == 0);
+}
+
+/* A created window's memory (docs/one-sided.md, "Where a window's memory
+ * lives"): its control page (made first: the job's first window makes the
+ * proxies' real window), and the program's own pages, shared with the
+ * proxy as a dynamic window's attached memory is, so that an origin's Put
+ * lands where the program reads (MPI_WIN_UNIFIED). Where they are not the
+ * program's private memory (a shared mapping, another window's memory),
+ * the proxy cannot map them at that address, or the rule above forbids, a
+ * public copy beside them instead, merged at each synchronisation
+ * (MPI_WIN_SEPARATE). */
+static int created_memory(struct mpcr_win *w, void *base, MPI_Count size)
+{
+    int err = mpcr_win_mem_make(w, 0);
+    if (err) return err;
+    err = MPI_ERR_UNSUPPORTED_OPERATION;
+    if (pages_safe_to_share(base, size)) err = mpcr_win_region_add(w, base, (uint64_t)size, 1);
+    if (err != MPI_ERR_UNSUPPORTED_OPERATION) return err;
+    mpcr_win_mem_release(w);
+    if ((err = mpcr_win_mem_make(w, (uint64_t)size)) || !size) return err;
+    if (!(w->snap = malloc((size_t)size))) return MPI_ERR_NO_MEM;
+    memcpy(w->mem, base, (size_t)size), memcpy(w->snap, base, (size_t)size);
+    return MPI_SUCCESS;
 }
 
 /* A window of `size` bytes at base (NULL: memory of its own, returned in
@@ -62,27 +99,24 @@ static int make(void **base, MPI_Count size, MPI_Count disp_unit, MPI_Info info,
             w->members[r] = mpcr_comm_world_rank(comm, r);
         w->nmembers = comm->size;
         w->size = (MPI_Aint)size, w->disp_unit = (int)disp_unit, w->flavor = flavor;
-        /* a created window's memory stays the program's: the public copy is ours */
-        w->model = flavor == MPI_WIN_FLAVOR_CREATE ? MPI_WIN_SEPARATE : MPI_WIN_UNIFIED;
+        w->model = MPI_WIN_UNIFIED;
+        if (flavor == MPI_WIN_FLAVOR_CREATE) err = created_memory(w, *base, size);
         /* a dynamic window's: its control page only (the lock word) */
-        if (flavor != MPI_WIN_FLAVOR_SHARED) err = mpcr_win_mem_make(w, (uint64_t)size);
+        else if (flavor != MPI_WIN_FLAVOR_SHARED) err = mpcr_win_mem_make(w, (uint64_t)size);
     }
     struct mpcr_win_peer mine = {0};
     if (flavor == MPI_WIN_FLAVOR_SHARED) /* collective: every member, whatever it got */
         err = mpcr_win_shared_make(w, (uint64_t)size, comm, err, &mine);
     else if (!err)
-        mine = (struct mpcr_win_peer){w->offset, (uint64_t)size, 0, mpcr_win_mem_lock_word(w)};
+        mine = (struct mpcr_win_peer){w->offset, (uint64_t)size, 0, mpcr_win_mem_lock_word(w), 0};
     mine.disp_unit = (int64_t)disp_unit;
     if (!err) {
         w->base = flavor == MPI_WIN_FLAVOR_CREATE    ? *base
                   : flavor == MPI_WIN_FLAVOR_DYNAMIC ? MPI_BOTTOM
                   : flavor == MPI_WIN_FLAVOR_SHARED  ? w->base
                                                      : w->mem;
-        if (w->model == MPI_WIN_SEPARATE && size) {
-            if (!(w->snap = malloc((size_t)size))) err = MPI_ERR_NO_MEM;
-            else
-                memcpy(w->mem, w->base, (size_t)size), memcpy(w->snap, w->base, (size_t)size);
-        }
+        if (flavor == MPI_WIN_FLAVOR_DYNAMIC || (flavor == MPI_WIN_FLAVOR_CREATE && !w->snap))
+            mine.offset = (uint64_t)(uintptr_t)w->base, mine.absolute = 1;
     }
     /* every member takes part, whatever it got: the result is agreed after */
     int e = mpcr_impl_Allgather(&mine, sizeof mine, mpcr_type_get(MPI_BYTE), w->peers,
@@ -94,6 +128,9 @@ static int make(void **base, MPI_Count size, MPI_Count disp_unit, MPI_Info info,
         mpcr_obj_drop_handle(w);
         return e ? e : err ? err : all;
     }
+    /* one model for the window: unified where every member's pages are shared */
+    for (int r = 0; r < w->nmembers && flavor == MPI_WIN_FLAVOR_CREATE; r++)
+        if (!w->peers[r].absolute) w->model = MPI_WIN_SEPARATE;
     if (flavor != MPI_WIN_FLAVOR_CREATE) *base = w->base;
     *win = (MPI_Win)mpcr_obj_handle(w);
     return MPI_SUCCESS;

@@ -25,10 +25,11 @@ struct mpcr_win_region; /* win_dynamic.c */
 
 /* What a member told the others at creation (an allgather). */
 struct mpcr_win_peer {
-    uint64_t offset;   /* its window's offset in its proxy's reservation */
+    uint64_t offset;   /* its window's offset in its proxy's reservation, or its address */
     uint64_t size;     /* bytes of its window */
     int64_t disp_unit;
     uint64_t lock;     /* its lock word's offset there (in its control page) */
+    uint64_t absolute; /* 1: offset is its address, its pages shared (dynamic, unified created) */
 };
 
 /* A lock held by this rank on a member's window. */
@@ -49,8 +50,9 @@ struct mpcr_win {
      * window's pages, then the control page; its offset at the proxy. */
     char *mem;
     uint64_t mem_len, offset;
-    /* MPI_WIN_SEPARATE (created windows): mem is the public copy, base the
-     * private one, snap the bytes both had at the last synchronisation. */
+    /* A created window whose pages could not be shared (win.c): mem is the
+     * public copy, base the private one, snap the bytes both had at the
+     * last synchronisation; NULL otherwise. */
     char *snap;
     struct mpcr_win_peer *peers; /* per rank of the window */
     uint8_t *locks;              /* per rank: WIN_UNLOCKED... */
@@ -100,9 +102,10 @@ void mpcr_win_shared_freed(void);
 /* Whether a restart must be refused: a shared window exists (the members'
  * images hold copies of its pages that would no longer be shared). */
 int mpcr_wins_unrestartable(void);
-/* A separate window's copies made consistent (docs/one-sided.md): what
- * the program changed since the last synchronisation goes public, every
- * other byte comes from the public copy. Nothing for a unified window. */
+/* A public copy made consistent with the program's memory (docs/one-sided.md):
+ * what the program changed since the last synchronisation goes public,
+ * every other byte comes from the public copy. Nothing for a window
+ * without one (w->snap). */
 void mpcr_win_merge(struct mpcr_win *w);
 /* In the restarted process (the engine's signal handler: system calls
  * only): each window's memory made a memfd again with its bytes, at the
@@ -118,6 +121,14 @@ unsigned mpcr_win_restarts(void);
 int mpcr_win_hand_over(int sock, void *addr, uint64_t len, uint64_t tag);
 
 /* ---- dynamic windows (win_dynamic.c) ---- */
+/* The program's [base, base + size) made a region of w: its pages shared
+ * with the proxy at the same address and attached to its real window. With
+ * private_only, pages not yet shared must be private writable memory
+ * (mpcr_private_memory).
+ * MPI_ERR_UNSUPPORTED_OPERATION where they are not, or the proxy cannot
+ * map them there (its own memory, or no dynamic window), nothing changed;
+ * another MPI error class. */
+int mpcr_win_region_add(struct mpcr_win *w, void *base, uint64_t size, int private_only);
 /* Every region still attached to w detached (MPI_Win_free). */
 void mpcr_win_detach_all(struct mpcr_win *w);
 /* In the restarted process: every attached piece handed to the new proxy. */
@@ -139,8 +150,9 @@ struct mpcr_win_io {
 int mpcr_win_call(struct mpcr_win_call *wc, const struct mpcr_win_io *io);
 
 /* Where target rank r's displacement disp lies at its proxy (its memory's
- * offset plus disp * its unit), or MPI_ERR_DISP/MPI_ERR_RANK. */
-int mpcr_win_target(const struct mpcr_win *w, int r, MPI_Aint disp, uint64_t *at);
+ * offset, or address, plus disp * its unit; *absolute: an address), or
+ * MPI_ERR_DISP/MPI_ERR_RANK. */
+int mpcr_win_target(const struct mpcr_win *w, int r, MPI_Aint disp, uint64_t *at, int *absolute);
 /* The offset of rank r's lock word at its proxy. */
 uint64_t mpcr_win_lock_word(const struct mpcr_win *w, int r);
 

@@ -1,6 +1,7 @@
 /* Dynamic windows (MPI 4.0 12.2.4; docs/one-sided.md, "Dynamic windows"):
  * MPI_Win_attach and MPI_Win_detach of the program's own memory, wherever
- * it is (heap, stack, static data).
+ * it is (heap, stack, static data); and the memory of a window made by
+ * MPI_Win_create, shared the same way where it is private memory (win.c).
  *
  * A dynamic window's target displacement is an address in the target
  * program. The program's pages that hold attached memory become shared
@@ -78,10 +79,7 @@ static int share(uintptr_t a, uint64_t len)
         unsigned before = mpcr_win_restarts();
         struct mpcr_win_call wc = {.op = MPCR_WIN_ATTACH, .at = a, .bytes = len};
         int err = mpcr_win_call(&wc, NULL);
-        if (err == MPI_ERR_UNSUPPORTED_OPERATION)
-            mpcr_unsupported_feature("MPI_Win_attach of this memory: its address is one mpcr's "
-                                     "proxy uses itself, or the proxy's MPI gives no dynamic window");
-        if (err) return err;
+        if (err) return err; /* MPI_ERR_UNSUPPORTED_OPERATION: the proxy cannot map it there */
         sigset_t mask;
         mpcr_hold_checkpoints(&mask);
         if (before != mpcr_win_restarts()) {
@@ -147,10 +145,26 @@ static struct piece *count_regions(uintptr_t lo, uintptr_t hi, int d)
     return gone;
 }
 
+static int given_back; /* a piece was: its pages are left as the memfd's */
+
+int mpcr_win_piece_attached(uintptr_t lo, uintptr_t hi)
+{
+    for (const struct piece *p = pieces; p; p = p->next)
+        if ((uintptr_t)p->at < hi && lo < (uintptr_t)p->at + p->len) return 1;
+    return 0;
+}
+
+int mpcr_win_pieces_given_back(void)
+{
+    return given_back;
+}
+
 /* The proxy lets go of pieces no region is on (the program keeps its
- * mapping: its bytes are the program's, now shared with nobody). */
+ * mapping: its bytes are the program's, now shared with nobody, until the
+ * next checkpoint makes it private memory again). */
 static void give_back(struct piece *gone)
 {
+    if (gone) given_back = 1;
     while (gone) {
         struct piece *next = gone->next;
         struct mpcr_win_call wc = {.op = MPCR_WIN_DETACH, .at = (uint64_t)(uintptr_t)gone->at};
@@ -161,16 +175,13 @@ static void give_back(struct piece *gone)
     }
 }
 
-int mpcr_impl_Win_attach(struct mpcr_win *w, void *base, MPI_Count size)
+int mpcr_win_region_add(struct mpcr_win *w, void *base, uint64_t size, int private_only)
 {
-    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC) return MPI_ERR_RMA_FLAVOR;
-    if (size < 0) return MPI_ERR_SIZE;
-    if (!base && size) return MPI_ERR_BASE;
     struct mpcr_win_region *r = malloc(sizeof *r);
     if (!r) return MPI_ERR_NO_MEM;
-    *r = (struct mpcr_win_region){base, (uint64_t)size, NULL};
+    *r = (struct mpcr_win_region){base, size, NULL};
     uintptr_t lo, hi;
-    pages_of(base, r->size, &lo, &hi);
+    pages_of(base, size, &lo, &hi);
     /* the runs of its pages that no piece covers yet */
     for (uintptr_t a = size ? lo : hi; a < hi;) {
         struct piece *p = piece_after(a);
@@ -179,7 +190,8 @@ int mpcr_impl_Win_attach(struct mpcr_win *w, void *base, MPI_Count size)
             continue;
         }
         uintptr_t b = p && (uintptr_t)p->at < hi ? (uintptr_t)p->at : hi;
-        int err = share(a, b - a);
+        int err = private_only && !mpcr_private_memory(a, b) ? MPI_ERR_UNSUPPORTED_OPERATION
+                                                          : share(a, b - a);
         if (err) {
             give_back(count_regions(lo, a, 0)); /* the pieces made for it, on no region */
             free(r);
@@ -193,6 +205,18 @@ int mpcr_impl_Win_attach(struct mpcr_win *w, void *base, MPI_Count size)
     r->next = w->regions, w->regions = r;
     mpcr_let_checkpoints_in(&mask);
     return MPI_SUCCESS;
+}
+
+int mpcr_impl_Win_attach(struct mpcr_win *w, void *base, MPI_Count size)
+{
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC) return MPI_ERR_RMA_FLAVOR;
+    if (size < 0) return MPI_ERR_SIZE;
+    if (!base && size) return MPI_ERR_BASE;
+    int err = mpcr_win_region_add(w, base, (uint64_t)size, 0);
+    if (err == MPI_ERR_UNSUPPORTED_OPERATION)
+        mpcr_unsupported_feature("MPI_Win_attach of this memory: its address is one mpcr's "
+                                 "proxy uses itself, or the proxy's MPI gives no dynamic window");
+    return err;
 }
 
 /* Takes the region at base off w and lets its pieces go: whether it was there. */

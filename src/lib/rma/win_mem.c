@@ -1,8 +1,9 @@
 /* A window's memory (docs/one-sided.md, "Where a window's memory lives"):
  * a memfd its proxy makes, maps in its window reservation and attaches to
  * its real window; this side maps it too. For MPI_Win_allocate the mapping
- * is the window (unified); for MPI_Win_create it is the public copy of the
- * program's memory (separate), made consistent by mpcr_win_merge.
+ * is the window; for MPI_Win_create it is the control page only where the
+ * program's pages are shared (win_dynamic.c), else also the public copy of
+ * the program's memory (separate), made consistent by mpcr_win_merge.
  *
  * The mapping is shared memory in the program, saved with its image like
  * any shared mapping. After a restart, mpcr_wins_restarted makes each a
@@ -125,7 +126,7 @@ void mpcr_win_mem_release(struct mpcr_win *w)
 
 void mpcr_win_merge(struct mpcr_win *w)
 {
-    if (w->model != MPI_WIN_SEPARATE || !w->size) return;
+    if (!w->snap) return;
     unsigned char *priv = w->base, *pub = (unsigned char *)w->mem, *snap = (unsigned char *)w->snap;
     size_t n = (size_t)w->size;
     for (size_t at = 0; at < n; at += 64) {
@@ -143,15 +144,19 @@ void mpcr_win_merge(struct mpcr_win *w)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-int mpcr_win_target(const struct mpcr_win *w, int r, MPI_Aint disp, uint64_t *at)
+int mpcr_win_target(const struct mpcr_win *w, int r, MPI_Aint disp, uint64_t *at, int *absolute)
 {
     if (r < 0 || r >= w->nmembers) return MPI_ERR_RANK;
     const struct mpcr_win_peer *p = &w->peers[r];
+    *absolute = p->absolute != 0;
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) { /* an address at the target (win_dynamic.c) */
         *at = (uint64_t)disp;
         return MPI_SUCCESS;
     }
-    if (disp < 0 || (uint64_t)disp > MPCR_WIN_RESERVE / (uint64_t)p->disp_unit) return MPI_ERR_DISP;
+    /* a created window's pages at their address (no reservation to stay
+     * in: its own bytes are the bound), another's in the reservation */
+    uint64_t bound = p->absolute ? p->size : MPCR_WIN_RESERVE;
+    if (disp < 0 || (uint64_t)disp > bound / (uint64_t)p->disp_unit) return MPI_ERR_DISP;
     *at = p->offset + (uint64_t)disp * (uint64_t)p->disp_unit;
     return MPI_SUCCESS;
 }
@@ -188,7 +193,9 @@ static int write_all(int fd, const char *p, uint64_t n)
 
 int mpcr_win_hand_over(int sock, void *addr, uint64_t len, uint64_t tag)
 {
-    int fd = memfd_create("mpcr-window", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    /* the name tells an attached piece from a window's memory (mpcr_private_memory) */
+    int fd = memfd_create(tag & MPCR_WIN_ATTACHED_HANDOVER ? "mpcr-attached" : "mpcr-window",
+                          MFD_CLOEXEC | MFD_ALLOW_SEALING);
     int made = fd >= 0 && !ftruncate(fd, (off_t)len) && write_all(fd, addr, len) &&
                mmap(addr, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) != MAP_FAILED;
     struct mpcr_shared_handover h = {tag, len};

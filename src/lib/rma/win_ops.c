@@ -22,6 +22,18 @@ struct target {
     MPI_Datatype type;
 };
 
+/* Whether the data of t lies in the target's window: checked for a
+ * created window whose pages are addressed directly, where the proxy's
+ * real window (attached memory) would not stop it at the window's end. */
+static int inside(const struct mpcr_win *w, const struct target *t, const struct mpcr_type *tt)
+{
+    const struct mpcr_win_peer *p = &w->peers[t->rank];
+    __int128 at = (__int128)t->disp * p->disp_unit, last = (__int128)(t->count - 1) * tt->extent;
+    __int128 lo = at + tt->true_lb + (last < 0 ? last : 0);
+    __int128 hi = at + tt->true_ub + (last > 0 ? last : 0);
+    return lo >= 0 && hi <= (__int128)p->size;
+}
+
 /* One operation of kind op with data io at target t (rop: the op of the
  * accumulating ones). */
 static int operate(enum mpcr_win_op op, const struct mpcr_win_io *io, const struct target *t,
@@ -32,16 +44,18 @@ static int operate(enum mpcr_win_op op, const struct mpcr_win_io *io, const stru
     if (t->count < 0) return MPI_ERR_COUNT;
     if (t->rank == MPI_PROC_NULL) return MPI_SUCCESS;
     uint64_t at;
-    int err = mpcr_win_target(w, t->rank, t->disp, &at);
+    int absolute;
+    int err = mpcr_win_target(w, t->rank, t->disp, &at, &absolute);
     if (err) return err;
     if (!t->count || !tt->size) return MPI_SUCCESS;
+    if (absolute && w->flavor != MPI_WIN_FLAVOR_DYNAMIC && !inside(w, t, tt)) return MPI_ERR_RMA_RANGE;
     for (int again = 0;; again++) {
         uint32_t id;
         if ((err = mpcr_real_type_id(t->type, &id))) return err;
         struct mpcr_win_call wc = {.op = op, .win = mpcr_win_id(w), .target = w->members[t->rank],
                                    .ttype = id, .rop = (uint32_t)rop, .at = at,
                                    .tcount = (uint64_t)t->count,
-                                   .absolute = w->flavor == MPI_WIN_FLAVOR_DYNAMIC};
+                                   .absolute = absolute};
         err = mpcr_win_call(&wc, io);
         /* a restart between the definition and its use: defined again, asked again */
         if (!wc.unknown_type || again) return err;

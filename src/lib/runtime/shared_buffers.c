@@ -175,19 +175,29 @@ static int query_mapping(uintptr_t a, int next, struct maps_query *q, char *name
 /* Whether [lo, hi) is the program's private anonymous memory, writable and
  * not its stack, or left over from earlier shares: what a share may
  * replace with the same bytes unnoticed (a file's pages, read-only or
- * executable ones stay as they are). */
-static int plain_memory(uintptr_t lo, uintptr_t hi)
+ * executable ones stay as they are). Without `strict`, any private
+ * writable pages: a file's (static data) and the stack too, and a window's
+ * pieces given back. */
+static int plain_memory(uintptr_t lo, uintptr_t hi, int strict)
 {
     for (uintptr_t a = lo; a < hi;) {
         char name[32];
         struct maps_query q;
         if (query_mapping(a, 0, &q, name, sizeof name) || !(q.vma_flags & VMA_WRITABLE)) return 0;
-        int plain = !q.inode && !(q.vma_flags & VMA_SHARED) &&
-                    !(q.vma_name_size && !strcmp(name, "[stack]"));
-        if (!plain && !share_mapping(name, q.vma_name_size)) return 0;
+        int plain = !(q.vma_flags & VMA_SHARED) &&
+                    (!strict || (!q.inode && !(q.vma_name_size && !strcmp(name, "[stack]"))));
+        /* a window's attached pieces given back hold the program's bytes too
+         * (src/lib/rma/win_dynamic.c): those still attached are not asked */
+        int piece_left = !strict && q.vma_name_size && !strncmp(name, "/memfd:mpcr-attached", 20);
+        if (!plain && !piece_left && !share_mapping(name, q.vma_name_size)) return 0;
         a = q.vma_end;
     }
     return 1;
+}
+
+int mpcr_private_memory(uintptr_t lo, uintptr_t hi)
+{
+    return maps() >= 0 && plain_memory(lo, hi, 0);
 }
 
 /* Whether every page of [lo, hi) is in memory (pages swapped out count as
@@ -414,7 +424,7 @@ static int share_for(uintptr_t d, uint64_t n, const sigset_t *mask)
         return -1;
     }
     drop_given_back(mask);
-    if (nshares == MPCR_SHARED_MAX || !plain_memory(lo, hi) ||
+    if (nshares == MPCR_SHARED_MAX || !plain_memory(lo, hi, 1) ||
         (!mpcr_pagemap_readable() && !resident(lo, hi)))
         return -1;
     return create(lo, hi, mask);
@@ -623,16 +633,21 @@ static int mirror_at(uintptr_t start, uintptr_t end)
  * mirrors still in the table, becomes private memory with the same bytes:
  * the pages of shares, of shares dropped while the program kept their
  * pages, pieces of a share it partly replaced (what it replaced is not a
- * share's, and stays as it is). Found by name, mapping by mapping. */
-static void sweep_leftovers(void)
+ * share's, and stays as it is). So do a window's attached pieces given
+ * back (src/lib/rma/win_dynamic.c), and in a fork child those still
+ * attached too (`child`). Found by name, mapping by mapping. */
+static void sweep_leftovers(int child)
 {
     char name[32];
     for (uintptr_t a = 0;;) {
         struct maps_query q;
         if (maps() < 0 || query_mapping(a, 1, &q, name, sizeof name)) return; /* ENOENT: no more */
         a = q.vma_end;
-        if (share_mapping(name, q.vma_name_size) && !mirror_at(q.vma_start, q.vma_end))
-            private_again(q.vma_start, q.vma_end - q.vma_start, prot_of(&q), 0);
+        int left = share_mapping(name, q.vma_name_size) ? !mirror_at(q.vma_start, q.vma_end)
+                   : q.vma_name_size && !strncmp(name, "/memfd:mpcr-attached", 20)
+                       ? child || !mpcr_win_piece_attached(q.vma_start, q.vma_end)
+                       : 0;
+        if (left) private_again(q.vma_start, q.vma_end - q.vma_start, prot_of(&q), 0);
     }
 }
 
@@ -689,7 +704,8 @@ void mpcr_shares_before_checkpoint(void)
             s->gone = gone_waiting = 1;
         }
     }
-    if (ever_shared) sweep_leftovers(); /* (dropped shares may have left pages, the table empty) */
+    /* (dropped shares may have left pages, the table empty) */
+    if (ever_shared || mpcr_win_pieces_given_back()) sweep_leftovers(0);
 }
 
 /* In the restarted process (engine's signal handler, system calls only):
@@ -750,7 +766,7 @@ static void forget_all_in_child(void)
     for (unsigned i = 0; i < nshares; i++)
         if (!shares[i].gone) munmap(shares[i].mirror, length_of(&shares[i]));
     nshares = 0;
-    sweep_leftovers();
+    sweep_leftovers(1);
     if (maps_fd >= 0) close(maps_fd);
     maps_fd = -1;
 }

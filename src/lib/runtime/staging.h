@@ -38,6 +38,18 @@ int mpcr_shares_made(void);
  * (memory_calls.c). -1 with errno: the kernel refused the discard, or no
  * memory (a piece may be left as it was). */
 int mpcr_shares_leave(uintptr_t lo, uintptr_t hi, int discard);
+/* Whether the pages [lo, hi) are the program's private writable memory
+ * (anonymous, a file's, the stack; or a share's or window's left-over pages), which a
+ * memfd with the same bytes may replace unnoticed: a created window's
+ * pages are shared only then (src/lib/rma/win.c). 0 where the kernel
+ * cannot tell (no PROCMAP_QUERY). */
+int mpcr_private_memory(uintptr_t lo, uintptr_t hi);
+/* Whether [lo, hi) overlaps a window's piece still attached (the proxy
+ * maps it too), and whether any piece was given back, its pages left as
+ * the memfd's (src/lib/rma/win_dynamic.c): a checkpoint makes those
+ * private memory again (shared_buffers.c). Signal-safe. */
+int mpcr_win_piece_attached(uintptr_t lo, uintptr_t hi);
+int mpcr_win_pieces_given_back(void);
 
 /* ---- staging area (staging.c) ---- */
 int mpcr_staging_alloc(uint64_t bytes, uint64_t *offset); /* 0 or MPI error class */
