@@ -182,6 +182,8 @@ for ((try = 1; quiet < REPS && try <= 2 * REPS; try++)); do
         run "coll$n.native" mpiexec.mpich -n "$n" $BIN/collectives "$CC_SECONDS"
         run "coll$n.mpcr" "$MPCR" run -n "$n" $BIN/collectives "$CC_SECONDS"
     done
+    run rma.native mpiexec.mpich -n 2 $BIN/rma "$PP_SECONDS"
+    run rma.mpcr "$MPCR" run -n 2 $BIN/rma "$PP_SECONDS"
     run kern.native mpiexec.mpich -n 2 $BIN/kernels "$CC_SECONDS"
     run kern.mpcr "$MPCR" run -n 2 $BIN/kernels "$CC_SECONDS"
     run ov.native mpiexec.mpich -n 2 $BIN/overlap "$CC_SECONDS"
@@ -288,6 +290,16 @@ for n in $COLL_RANKS; do
     row "Allgather 64 KiB, $n ranks (us)" allgather_64KiB_us "coll$n.native" "coll$n.mpcr"
     row "Reduce_scatter_block 1 MiB, $n ranks (us)" reduce_scatter_1MiB_us "coll$n.native" "coll$n.mpcr"
 done
+row "one-sided Put 8 B + flush, 2 ranks (us)" put_8B_us rma.native rma.mpcr
+row "one-sided Put 1 MiB + flush (us)" put_1MiB_us rma.native rma.mpcr
+row "one-sided Get 8 B + flush (us)" get_8B_us rma.native rma.mpcr
+row "one-sided Accumulate 8 B + flush (us)" acc_8B_us rma.native rma.mpcr
+row "one-sided Fetch_and_op + flush (us)" fop_us rma.native rma.mpcr
+row "one-sided Compare_and_swap + flush (us)" cas_us rma.native rma.mpcr
+row "one-sided fence epoch, one Put (us)" fence_us rma.native rma.mpcr
+row "one-sided lock, Put 8 B, unlock (us)" lock_us rma.native rma.mpcr
+row "one-sided Put 8 B, MPI_Win_create window (us)" created_put_8B_us rma.native rma.mpcr
+row "one-sided Put 1 MiB, MPI_Win_create window (us)" created_put_1MiB_us rma.native rma.mpcr
 for k in stencil3d stencil3d_persistent cg particles fft2d; do
     row "kernel $k, 2 ranks (us/iter)" "kernel_${k}_us" kern.native kern.mpcr
     row "kernel $k: rank 0's time in MPI (%)" "kernel_${k}_us_comm_pct" kern.native kern.mpcr
