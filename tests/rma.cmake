@@ -105,4 +105,14 @@ if(TARGET mpcr-proxy-openmpi)
     openmpi_test(win_errhandler 2 t_win_errhandler)
 endif()
 
+# tests/mpi/win_over_window.c: MPI_Win_create over an MPI_Win_allocate_shared window's parts and over
+# an MPI_Win_allocate window's memory, both MPI_WIN_UNIFIED: a Put is in the memory after a barrier,
+# seen through the shared window's pointer too. Against native MPICH (3 ranks) and under Open MPI's
+# proxy.
+mpi_program(t_win_over_window mpi/win_over_window.c)
+mpi_test(mpi.win_over_window 3 t_win_over_window)
+if(TARGET mpcr-proxy-openmpi)
+    openmpi_test(win_over_window 3 t_win_over_window)
+endif()
+
 mpcr_label_family(onesided)

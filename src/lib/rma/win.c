@@ -55,22 +55,30 @@ static int pages_safe_to_share(const void *base, MPI_Count size)
 
 /* A created window's memory (docs/one-sided.md, "Where a window's memory
  * lives"): its control page (made first: the job's first window makes the
- * proxies' real window), and the program's own pages, shared with the
- * proxy as a dynamic window's attached memory is, so that an origin's Put
- * lands where the program reads (MPI_WIN_UNIFIED). Where they are not the
- * program's private memory (a shared mapping, another window's memory),
- * the proxy cannot map them at that address, or the rule above forbids, a
- * public copy beside them instead, merged at each synchronisation
- * (MPI_WIN_SEPARATE). */
-static int created_memory(struct mpcr_win *w, void *base, MPI_Count size)
+ * proxies' real window), and where the program's bytes are reached at the
+ * proxy, told to the other members (*at, *absolute; *separate):
+ *   - memory of an allocated or shared window of this program: at the
+ *     offset the proxy attached it at already, unified;
+ *   - the program's own private pages, shared with the proxy as a dynamic
+ *     window's attached memory is, at their address: unified;
+ *   - else (a shared mapping, the proxy cannot map them at that address,
+ *     or the rule above forbids) a public copy beside them, merged at each
+ *     synchronisation: MPI_WIN_SEPARATE. */
+static int created_memory(struct mpcr_win *w, void *base, MPI_Count size, uint64_t *at,
+                          uint32_t *absolute, uint32_t *separate)
 {
     int err = mpcr_win_mem_make(w, 0);
     if (err) return err;
+    if (mpcr_win_mem_within(base, (uint64_t)size, at)) return MPI_SUCCESS;
     err = MPI_ERR_UNSUPPORTED_OPERATION;
     if (pages_safe_to_share(base, size)) err = mpcr_win_region_add(w, base, (uint64_t)size, 1);
+    *at = (uint64_t)(uintptr_t)base, *absolute = 1;
     if (err != MPI_ERR_UNSUPPORTED_OPERATION) return err;
     mpcr_win_mem_release(w);
-    if ((err = mpcr_win_mem_make(w, (uint64_t)size)) || !size) return err;
+    *absolute = 0, *separate = 1;
+    if ((err = mpcr_win_mem_make(w, (uint64_t)size))) return err;
+    *at = w->offset;
+    if (!size) return MPI_SUCCESS;
     if (!(w->snap = malloc((size_t)size))) return MPI_ERR_NO_MEM;
     memcpy(w->mem, base, (size_t)size), memcpy(w->snap, base, (size_t)size);
     return MPI_SUCCESS;
@@ -100,24 +108,27 @@ static int make(void **base, MPI_Count size, MPI_Count disp_unit, MPI_Info info,
         w->nmembers = comm->size;
         w->size = (MPI_Aint)size, w->disp_unit = (int)disp_unit, w->flavor = flavor;
         w->model = MPI_WIN_UNIFIED;
-        if (flavor == MPI_WIN_FLAVOR_CREATE) err = created_memory(w, *base, size);
-        /* a dynamic window's: its control page only (the lock word) */
-        else if (flavor != MPI_WIN_FLAVOR_SHARED) err = mpcr_win_mem_make(w, (uint64_t)size);
     }
     struct mpcr_win_peer mine = {0};
+    if (!err && flavor == MPI_WIN_FLAVOR_CREATE)
+        err = created_memory(w, *base, size, &mine.offset, &mine.absolute, &mine.separate);
+    /* a dynamic window's: its control page only (the lock word); its
+     * displacements are addresses */
+    else if (!err && flavor != MPI_WIN_FLAVOR_SHARED) {
+        err = mpcr_win_mem_make(w, (uint64_t)size);
+        mine.offset = w->offset, mine.absolute = flavor == MPI_WIN_FLAVOR_DYNAMIC;
+        if (mine.absolute) mine.offset = (uint64_t)(uintptr_t)MPI_BOTTOM;
+    }
     if (flavor == MPI_WIN_FLAVOR_SHARED) /* collective: every member, whatever it got */
         err = mpcr_win_shared_make(w, (uint64_t)size, comm, err, &mine);
     else if (!err)
-        mine = (struct mpcr_win_peer){w->offset, (uint64_t)size, 0, mpcr_win_mem_lock_word(w), 0};
+        mine.size = (uint64_t)size, mine.lock = mpcr_win_mem_lock_word(w);
     mine.disp_unit = (int64_t)disp_unit;
-    if (!err) {
+    if (!err)
         w->base = flavor == MPI_WIN_FLAVOR_CREATE    ? *base
                   : flavor == MPI_WIN_FLAVOR_DYNAMIC ? MPI_BOTTOM
                   : flavor == MPI_WIN_FLAVOR_SHARED  ? w->base
                                                      : w->mem;
-        if (flavor == MPI_WIN_FLAVOR_DYNAMIC || (flavor == MPI_WIN_FLAVOR_CREATE && !w->snap))
-            mine.offset = (uint64_t)(uintptr_t)w->base, mine.absolute = 1;
-    }
     /* every member takes part, whatever it got: the result is agreed after */
     int e = mpcr_impl_Allgather(&mine, sizeof mine, mpcr_type_get(MPI_BYTE), w->peers,
                                 sizeof mine, mpcr_type_get(MPI_BYTE), comm);
@@ -128,9 +139,9 @@ static int make(void **base, MPI_Count size, MPI_Count disp_unit, MPI_Info info,
         mpcr_obj_drop_handle(w);
         return e ? e : err ? err : all;
     }
-    /* one model for the window: unified where every member's pages are shared */
-    for (int r = 0; r < w->nmembers && flavor == MPI_WIN_FLAVOR_CREATE; r++)
-        if (!w->peers[r].absolute) w->model = MPI_WIN_SEPARATE;
+    /* one model for the window: unified unless a member keeps a public copy */
+    for (int r = 0; r < w->nmembers; r++)
+        if (w->peers[r].separate) w->model = MPI_WIN_SEPARATE;
     if (flavor != MPI_WIN_FLAVOR_CREATE) *base = w->base;
     *win = (MPI_Win)mpcr_obj_handle(w);
     return MPI_SUCCESS;

@@ -29,7 +29,8 @@ struct mpcr_win_peer {
     uint64_t size;     /* bytes of its window */
     int64_t disp_unit;
     uint64_t lock;     /* its lock word's offset there (in its control page) */
-    uint64_t absolute; /* 1: offset is its address, its pages shared (dynamic, unified created) */
+    uint32_t absolute; /* 1: offset is its address, its pages shared (dynamic, unified created) */
+    uint32_t separate; /* 1: a created window's public copy (MPI_WIN_SEPARATE) */
 };
 
 /* A lock held by this rank on a member's window. */
@@ -86,6 +87,10 @@ int mpcr_win_mem_make(struct mpcr_win *w, uint64_t size);
 void mpcr_win_mem_release(struct mpcr_win *w);
 /* The offset at its proxy of this member's lock word (its control page). */
 uint64_t mpcr_win_mem_lock_word(const struct mpcr_win *w);
+/* Whether [base, base + size) lies in the memory of a window of
+ * MPI_Win_allocate or _allocate_shared (a memfd the proxy has attached);
+ * then *offset is where it begins at the proxy. */
+int mpcr_win_mem_within(const void *base, uint64_t size, uint64_t *offset);
 /* Memory made otherwise (win_shared.c), m of len bytes here, at offset at
  * the proxy, made w's as mpcr_win_mem_make makes it. */
 void mpcr_win_mem_adopt(struct mpcr_win *w, char *m, uint64_t len, uint64_t offset);

@@ -171,6 +171,19 @@ uint64_t mpcr_win_mem_lock_word(const struct mpcr_win *w)
     return w->offset + w->mem_len - MPCR_PAGE_SIZE;
 }
 
+int mpcr_win_mem_within(const void *base, uint64_t size, uint64_t *offset)
+{
+    const char *b = base;
+    for (const struct mpcr_win *w = wins; w; w = w->next) {
+        if (w->flavor != MPI_WIN_FLAVOR_ALLOCATE && w->flavor != MPI_WIN_FLAVOR_SHARED) continue;
+        if (b >= w->mem && b + size <= w->mem + w->mem_len) {
+            *offset = w->offset + (uint64_t)(b - w->mem);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void mpcr_win_mem_adopt(struct mpcr_win *w, char *m, uint64_t len, uint64_t offset)
 {
     sigset_t mask;

@@ -126,7 +126,7 @@ int mpcr_win_shared_make(struct mpcr_win *w, uint64_t size, struct mpcr_comm *co
     mpcr_win_mem_adopt(w, m, total, offset);
     w->base = m + at;
     *mine = (struct mpcr_win_peer){offset + at, size, 0,
-                                   offset + data + (uint64_t)comm->rank * MPCR_PAGE_SIZE, 0};
+                                   offset + data + (uint64_t)comm->rank * MPCR_PAGE_SIZE, 0, 0};
     return MPI_SUCCESS;
 }
 
