@@ -26,6 +26,8 @@
 #     --budget S      begin no test after S seconds (those not reached are recorded so)
 #     --no-report     do not regenerate docs/conformance.md
 #     --seed S        the random delays of the checkpoints
+#     --mpi M         under mpcr, the proxies hold MPI M (mpich, openmpi: `mpcr run --mpi M`, and
+#                     the restart too); the results name it after the revision ("abc1234@openmpi")
 # Results: scripts/conformance/results/MODE.tsv (the directories run are
 # replaced), then docs/conformance.md and scripts/conformance/expected-pass.txt
 # are regenerated from them. Exit status 1 if a test that passes natively
@@ -41,9 +43,9 @@ here=$root/scripts/conformance
 cache=${MPCR_CONFORMANCE_CACHE:-/var/tmp/mpcr-conformance}
 mpcr=${MPCR:-$root/build/bin/mpcr}
 version=4.0.2
-usage="usage: conformance.sh [--abi mpich|openmpi|standard] [--mode plain|ckpt|restart] [--passing] [--check FILE] [--max-np N] [--min-np N] [--no-dtp] [--budget S] [--no-report] [--seed S] DIR..."
+usage="usage: conformance.sh [--abi mpich|openmpi|standard] [--mode plain|ckpt|restart] [--passing] [--check FILE] [--max-np N] [--min-np N] [--no-dtp] [--budget S] [--no-report] [--seed S] [--mpi mpich|openmpi] DIR..."
 
-abi=mpich mode=plain check='' passing='' maxnp='' report=1 seed='' minnp='' nodtp='' budget=''
+abi=mpich mode=plain check='' passing='' maxnp='' report=1 seed='' minnp='' nodtp='' budget='' mpi=''
 dirs=()
 while (($#)); do
     case $1 in
@@ -57,6 +59,7 @@ while (($#)); do
     --no-dtp) nodtp=1 ;;
     --budget) budget=${2:?$usage} && shift ;;
     --seed) seed=${2:?$usage} && shift ;;
+    --mpi) mpi=${2:?$usage} && shift ;;
     -h | --help) echo "$usage" && exit 0 ;;
     -*) echo "$usage" >&2 && exit 2 ;;
     *) dirs+=("$1") ;;
@@ -65,6 +68,7 @@ while (($#)); do
 done
 case $mode in plain | ckpt | restart) ;; *) echo "$usage" >&2 && exit 2 ;; esac
 case $abi in mpich | openmpi | standard) ;; *) echo "$usage" >&2 && exit 2 ;; esac
+case $mpi in '' | mpich | openmpi) ;; *) echo "$usage" >&2 && exit 2 ;; esac
 if [ -n "$check" ] && [ ${#dirs[@]} = 0 ]; then
     mapfile -t dirs < <(grep -v '^#' "$check" | cut -d: -f1 | sort -u)
 fi
@@ -212,10 +216,12 @@ if [ -z "${MPCR_REVISION:-}" ]; then
         ;;
     esac
 fi
+[ -n "$mpi" ] && MPCR_REVISION+="@$mpi"
 export MPCR_REVISION
 mkdir -p "$results"
 args=(--suite "$suite" --mpcr "$mpcr" --mode "$mode" --cache "$work" --results "$results" --native "$native")
 [ -n "$seed" ] && args+=(--seed "$seed")
+[ -n "$mpi" ] && args+=(--mpi "$mpi")
 [ -n "$maxnp" ] && args+=(--max-np "$maxnp")
 [ -n "$minnp" ] && args+=(--min-np "$minnp")
 [ -n "$nodtp" ] && args+=(--no-dtp)

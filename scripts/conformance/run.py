@@ -222,13 +222,15 @@ def native_run(test, suite, scratch, timeout, launcher):
     return rc, secs, timed_out, out
 
 
-def mpcr_run(test, suite, scratch, mode, mpcr, timeout, native_secs, rng):
-    """Runs the test under mpcr in `mode`; returns (rc, secs, timed_out, output, note, ckpt_failure)."""
+def mpcr_run(test, suite, scratch, mode, mpcr, timeout, native_secs, rng, mpi=None):
+    """Runs the test under mpcr in `mode` (on the proxy of MPI `mpi`, None: mpcr's default);
+    returns (rc, secs, timed_out, output, note, ckpt_failure)."""
     cwd = os.path.join(suite, test.dir)
     env = dict(os.environ, **test.env)
     env["MPCR_EXPECT_MPI"] = "1"
     ckdir = os.path.join(scratch, "ck")
-    run_argv = [mpcr, "run", "-n", str(test.np)]
+    proxy_mpi = ["--mpi", mpi] if mpi else []
+    run_argv = [mpcr, "run", "-n", str(test.np)] + proxy_mpi
     if mode != "plain":
         run_argv += ["--ckpt-dir", ckdir]
     run_argv += ["./" + test.prog] + test.args
@@ -292,7 +294,7 @@ def mpcr_run(test, suite, scratch, mode, mpcr, timeout, native_secs, rng):
     if rc != 0:
         return rc, secs, timed_out, output, "", "the checkpointed run ended with status %d" % rc
     out2 = os.path.join(scratch, "restart.out")
-    rjob = Job([mpcr, "restart", ckdir], cwd, env, out2)
+    rjob = Job([mpcr, "restart"] + proxy_mpi + [ckdir], cwd, env, out2)
     rc, secs2, timed_out = rjob.wait(max(30, timeout - secs))
     output += open(out2, errors="replace").read()
     return rc, secs + secs2, timed_out, output, "restarted", ""
@@ -349,6 +351,7 @@ def main():
     ap.add_argument("--budget", type=int, default=0,
                     help="seconds: tests not begun by then are recorded as not reached")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--mpi", help="the proxies' MPI under mpcr (mpcr run --mpi): mpich or openmpi")
     ap.add_argument("--native-suite",
                     help="the copy of the suite whose programs the native run runs (the standard ABI's "
                          "baseline: the same test built for MPICH), built as needed; default: --suite")
@@ -476,7 +479,7 @@ def main():
             # a few rounds between proxies, each a wait for a core).
             mlimit = limit if a.no_native else min(limit * 3, max(60, 30 + 10 * nsecs))
             subprocess.run(["rm", "-rf", os.path.join(scratch, "ck")])
-            rc, msecs, to, out, note, ckfail = mpcr_run(t, a.suite, scratch, a.mode, a.mpcr, mlimit, nsecs, rng)
+            rc, msecs, to, out, note, ckfail = mpcr_run(t, a.suite, scratch, a.mode, a.mpcr, mlimit, nsecs, rng, a.mpi)
             ok, why = judge(t, rc, out)
             if UNSUPPORTED.search(out) or PARTIAL.search(out):
                 ok = False  # a test that expects a failure must not pass on mpcr's refusal
