@@ -115,4 +115,13 @@ if(TARGET mpcr-proxy-openmpi)
     openmpi_test(win_over_window 3 t_win_over_window)
 endif()
 
+# tests/mpi/many_windows.c: 100 windows at once (allocated and created), a Put in each; a shared
+# window whose empty parts MPI_Win_shared_query answers NULL. Against native MPICH and under Open
+# MPI's proxy (which must raise Open MPI's 64 attachments a dynamic window takes).
+mpi_program(t_many_windows mpi/many_windows.c)
+mpi_test(mpi.many_windows 2 t_many_windows)
+if(TARGET mpcr-proxy-openmpi)
+    openmpi_test(many_windows 2 t_many_windows)
+endif()
+
 mpcr_label_family(onesided)

@@ -318,6 +318,27 @@ static int wait_call(void)
     return ready;
 }
 
+/* Settings of the real MPI that mpcr's use of it needs, as its
+ * environment variables, set before MPI_Init (on) and taken away after
+ * (off) unless the user had set them. Open MPI's dynamic windows take at
+ * most osc_rdma_max_attach (64) attachments, and every window of the
+ * program is one or more (docs/one-sided.md): MPICH's rma/window_creation
+ * makes 1,000 windows at once. */
+static void real_mpi_settings(int on)
+{
+#ifdef OPEN_MPI
+    static const char *const vars[][2] = {{"OMPI_MCA_osc_rdma_max_attach", "8192"}};
+    static int set[sizeof vars / sizeof vars[0]];
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        if (on && !getenv(vars[i][0]))
+            set[i] = !setenv(vars[i][0], vars[i][1], 0);
+        else if (!on && set[i])
+            unsetenv(vars[i][0]);
+#else
+    (void)on;
+#endif
+}
+
 static _Noreturn void serve(void)
 {
     /* The answer is written here while serving, then into the reply line in
@@ -452,9 +473,11 @@ int main(int argc, char **argv)
 
     mpcr_report_open();
     int provided;
+    real_mpi_settings(1);
     /* MULTIPLE: a communicator creation's real call may run in a thread of
      * its own (creation.h); every other call is made by this thread. */
     MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided);
+    real_mpi_settings(0); /* (the program, forked below, gets the environment it was given) */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     creation_init(provided); /* after: its duplicate of the world returns errors too */

@@ -151,6 +151,8 @@ int mpcr_impl_Win_shared_query(struct mpcr_win *w, int rank, MPI_Count *size, MP
     if (rank < 0 || rank >= w->nmembers) return MPI_ERR_RANK;
     *size = (MPI_Count)w->peers[rank].size;
     *disp_unit = (MPI_Count)w->peers[rank].disp_unit;
-    *(void **)baseptr = w->mem + part_at(w, rank);
+    /* a part of no bytes has no address (as MPICH and Open MPI answer;
+     * MPICH's rma/win_shared_noncontig_put checks it) */
+    *(void **)baseptr = *size ? w->mem + part_at(w, rank) : NULL;
     return MPI_SUCCESS;
 }
