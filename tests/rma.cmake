@@ -124,4 +124,11 @@ if(TARGET mpcr-proxy-openmpi)
     openmpi_test(many_windows 2 t_many_windows)
 endif()
 
+# tests/mpi/rma_pairs.c: Accumulate, Get_accumulate and Fetch_and_op on MPI_SHORT_INT and
+# MPI_LONG_INT (pair types with a hole: the proxy lays their packed bytes out at their extent).
+# Against native MPICH; not on Open MPI's proxy (Open MPI 4.1.4's osc/rdma garbles them on dynamic
+# windows, natively too).
+mpi_program(t_rma_pairs mpi/rma_pairs.c)
+mpi_test(mpi.rma_pairs 2 t_rma_pairs)
+
 mpcr_label_family(onesided)

@@ -150,6 +150,66 @@ static int acc_args(const struct mpcr_win_call *wc, MPI_Datatype tt, MPI_Op *op,
     return MPI_SUCCESS;
 }
 
+/* The pair types with a hole (MPI_SHORT_INT, MPI_LONG_INT, MPI_DOUBLE_INT,
+ * MPI_LONG_DOUBLE_INT: an int after the first member's padding, or padding
+ * at the end): the library's bytes are their elements packed (the first
+ * member, then the int), the real MPI reads and writes them at its extent.
+ * Whether predefined type e of `size` bytes is one; its extent. */
+static int holey(MPI_Datatype e, int size, MPI_Aint *extent)
+{
+    MPI_Aint lb;
+    return !MPI_Type_get_extent(e, &lb, extent) && *extent != size;
+}
+
+/* count elements of such a type between their packed bytes and their
+ * layout (to_layout: packed -> laid, else back). */
+static void pairs_copy(char *packed, char *laid, int count, int size, MPI_Aint extent,
+                       int to_layout)
+{
+    int first = size - (int)sizeof(int), second = (first + 3) / 4 * 4; /* the int's place */
+    for (int i = 0; i < count; i++) {
+        char *p = packed + (size_t)i * (size_t)size, *l = laid + (size_t)i * (size_t)extent;
+        if (to_layout)
+            memcpy(l, p, (size_t)first), memcpy(l + second, p + first, sizeof(int));
+        else
+            memcpy(p, l, (size_t)first), memcpy(p + first, l + second, sizeof(int));
+    }
+}
+
+/* The data of an accumulating operation on elements of type e, `size`
+ * bytes each: in and out as they are, or, for a pair type with a hole,
+ * copies at its extent, gathered back (the results) and freed by
+ * gather_back. An MPI error class. */
+struct laid_out {
+    char *in, *out;       /* what the real MPI gets */
+    char *packed_out;     /* where the results go back, packed */
+    int out_count, size;
+    MPI_Aint extent;
+};
+static int lay_out(MPI_Datatype e, int size, void *in, int n, void *out, int on,
+                   struct laid_out *l)
+{
+    MPI_Aint extent;
+    *l = (struct laid_out){in, out, NULL, 0, size, 0}; /* extent 0: as they are */
+    if (!holey(e, size, &extent)) return MPI_SUCCESS;
+    l->extent = extent;
+    l->in = in ? malloc((size_t)(n / size) * (size_t)l->extent) : NULL;
+    l->out = out ? malloc((size_t)(on / size) * (size_t)l->extent) : NULL;
+    if ((in && !l->in) || (out && !l->out)) {
+        free(l->in), free(l->out);
+        return MPI_ERR_NO_MEM;
+    }
+    if (in) pairs_copy(in, l->in, n / size, size, l->extent, 1);
+    if (out) l->packed_out = out, l->out_count = on / size;
+    return MPI_SUCCESS;
+}
+static void gather_back(struct laid_out *l, int rc)
+{
+    if (!l->extent) return;
+    if (!rc && l->packed_out) pairs_copy(l->packed_out, l->out, l->out_count, l->size, l->extent, 0);
+    free(l->in), free(l->out);
+}
+
 /* Every operation that moves data, to or from the target. */
 static int transfer(MPI_Win w, MPI_Aint disp, struct mpcr_win_call *wc)
 {
@@ -164,17 +224,20 @@ static int transfer(MPI_Win w, MPI_Aint disp, struct mpcr_win_call *wc)
     void *in = wc->bytes ? staging(wc->data) : NULL, *out = wc->aux_bytes ? staging(wc->aux) : NULL;
     int n = (int)wc->bytes, on = (int)wc->aux_bytes, tn = (int)wc->tcount, t = wc->target, rc, size;
     MPI_Op op;
+    struct laid_out l = {0};
     switch (wc->op) {
     case MPCR_WIN_PUT: rc = MPI_Put(in, n, MPI_BYTE, t, disp, tn, tt, w); break;
     case MPCR_WIN_GET: rc = MPI_Get(out, on, MPI_BYTE, t, disp, tn, tt, w); break;
     case MPCR_WIN_ACC:
-        if (!(rc = acc_args(wc, tt, &op, &basic, &size)))
-            rc = MPI_Accumulate(in, n / size, basic, t, disp, tn, tt, op, w);
+        if (!(rc = acc_args(wc, tt, &op, &basic, &size)) &&
+            !(rc = lay_out(basic, size, in, n, NULL, 0, &l)))
+            rc = MPI_Accumulate(l.in, n / size, basic, t, disp, tn, tt, op, w);
         break;
     case MPCR_WIN_GET_ACC:
-        if (!(rc = acc_args(wc, tt, &op, &basic, &size)))
-            rc = MPI_Get_accumulate(in, n / size, basic, out, on / size, basic, t, disp, tn, tt,
-                                    op, w);
+        if (!(rc = acc_args(wc, tt, &op, &basic, &size)) &&
+            !(rc = lay_out(basic, size, in, n, out, on, &l)))
+            rc = MPI_Get_accumulate(l.in, n / size, basic, l.out, on / size, basic, t, disp, tn,
+                                    tt, op, w);
         break;
     case MPCR_WIN_FETCH_OP:
     case MPCR_WIN_CAS: {
@@ -191,13 +254,17 @@ static int transfer(MPI_Win w, MPI_Aint disp, struct mpcr_win_call *wc)
             rc = MPI_ERR_TYPE;
             break;
         }
-        rc = cas ? MPI_Compare_and_swap(in, (char *)in + size, out, tt, t, disp, w)
-                 : MPI_Fetch_and_op(in ? in : out, out, tt, t, disp, op, w);
+        if ((rc = lay_out(tt, size, in, n, out, on, &l))) break;
+        MPI_Aint at = l.extent ? l.extent : size; /* the compared element's place */
+        rc = cas ? MPI_Compare_and_swap(l.in, l.in + at, l.out, tt, t, disp, w)
+                 : MPI_Fetch_and_op(l.in ? l.in : l.out, l.out, tt, t, disp, op, w);
         break;
     }
     default: rc = MPI_ERR_ARG;
     }
-    return rc ? rc : MPI_Win_flush(t, w);
+    if (!rc) rc = MPI_Win_flush(t, w); /* the results are there after it */
+    gather_back(&l, rc);
+    return rc;
 }
 
 static int serve_win(struct mpcr_win_call *wc)
