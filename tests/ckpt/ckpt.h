@@ -35,6 +35,21 @@ static inline uint64_t mix2(uint64_t a, uint64_t b)
     return mix64(a ^ mix64(b));
 }
 
+/* h with the n values at v mixed in, in order. */
+static inline uint64_t fold64(uint64_t h, const int64_t *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        h = mix2(h, (uint64_t)v[i]);
+    return h;
+}
+
+/* A value of 20 bits for step s, rank r, slot i: what the one-sided
+ * programs put and accumulate. */
+static inline int64_t step_value(long s, int r, int i)
+{
+    return (int64_t)(mix2((uint64_t)s, (uint64_t)(r * 1000 + i)) & 0xfffff);
+}
+
 /* Pure computation, no MPI and no memory traffic: UNITS units (the unit of
  * the programs' UNITS arguments), about 0.6 ms each on one core of the CI
  * machine, built with -O2 (as CMakeLists.txt does, whatever the build

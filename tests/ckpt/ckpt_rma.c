@@ -25,18 +25,6 @@
 #define M 512  /* of B */
 #define COUNTER (N - 1)
 
-static uint64_t fold(uint64_t h, const int64_t *v, int n)
-{
-    for (int i = 0; i < n; i++)
-        h = mix2(h, (uint64_t)v[i]);
-    return h;
-}
-
-static int64_t value(long s, int r, int i)
-{
-    return (int64_t)(mix2((uint64_t)s, (uint64_t)(r * 1000 + i)) & 0xfffff);
-}
-
 /* The window's properties, as MPI defines them. */
 static void check_window(MPI_Win w, void *base, MPI_Aint size, int unit, int flavor)
 {
@@ -104,7 +92,7 @@ int main(int argc, char **argv)
         if (s == steps / 2) midway_for_harness(rank); /* between epochs; the others wait in a fence */
         int64_t out[16], in[8];
         for (int i = 0; i < 16; i++)
-            out[i] = value(s, rank, i);
+            out[i] = step_value(s, rank, i);
         /* fence epoch: put, accumulates, a computation inside it */
         MPI_Aint at = (MPI_Aint)((s * 8) % (N / 2 - 8));
         MPI_Win_fence(MPI_MODE_NOPRECEDE, wa); /* (lock epochs come between: MPI 4.0 12.5.1) */
@@ -119,7 +107,7 @@ int main(int argc, char **argv)
         /* our own put, read back from the next rank; the previous rank's, here */
         check(!memcmp(in, out, sizeof in), "step %ld: get from rank %d is not what was put", s,
               next);
-        gets = fold(gets, a + at, 8);
+        gets = fold64(gets, a + at, 8);
 
         /* the created window: derived target, MAX and REPLACE accumulates, local stores */
         b[M - 1 - rank] = s; /* between epochs: the program's own store */
@@ -178,8 +166,8 @@ int main(int argc, char **argv)
         } else {
             MPI_Win_wait(wb);
         }
-        check(!memcmp(b + 450 + (s % 8) * 4, (int64_t[4]){value(s, prev, 8), value(s, prev, 9),
-                                                            value(s, prev, 10), value(s, prev, 11)},
+        check(!memcmp(b + 450 + (s % 8) * 4, (int64_t[4]){step_value(s, prev, 8), step_value(s, prev, 9),
+                                                            step_value(s, prev, 10), step_value(s, prev, 11)},
                       4 * sizeof *b),
               "step %ld: the previous rank's put in a post/wait epoch is not here", s);
         MPI_Group_free(&world), MPI_Group_free(&from), MPI_Group_free(&to);
@@ -194,7 +182,7 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
         if (s % 10 == 9) progress("step %ld\n", s + 1);
     }
-    uint64_t v[4] = {fold(0, a, N), fold(0, b, M), gets, (uint64_t)a[COUNTER - 1]};
+    uint64_t v[4] = {fold64(0, a, N), fold64(0, b, M), gets, (uint64_t)a[COUNTER - 1]};
     const char *names[4] = {"a", "b", "gets", "acc"};
     report("rma", names, v, 4);
     MPI_Type_free(&vec);

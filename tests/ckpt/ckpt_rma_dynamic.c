@@ -23,13 +23,6 @@
 
 static int64_t table[S];
 
-static uint64_t fold(uint64_t h, const int64_t *v, int n)
-{
-    for (int i = 0; i < n; i++)
-        h = mix2(h, (uint64_t)v[i]);
-    return h;
-}
-
 /* Every rank's address of its region at p. */
 static void addresses(void *p, MPI_Aint *all)
 {
@@ -98,13 +91,13 @@ int main(int argc, char **argv)
         MPI_Win_lock(MPI_LOCK_SHARED, prev, 0, w);
         MPI_Get(in, S, MPI_INT64_T, prev, at_table[prev], S, MPI_INT64_T, w);
         MPI_Win_unlock(prev, w);
-        gets = mix2(fold(gets, in, S), compute((uint64_t)s, units));
+        gets = mix2(fold64(gets, in, S), compute((uint64_t)s, units));
         MPI_Barrier(MPI_COMM_WORLD); /* no rank reads while another still accumulates */
     }
     check(tickets == (uint64_t)steps, "a ticket out of range");
     hold_for_harness(rank);
     static const char *const names[] = {"table", "heap", "moving", "gets", "counter"};
-    uint64_t mine[5] = {fold(0, table, S), fold(0, heap, H), fold(0, moving, B), gets,
+    uint64_t mine[5] = {fold64(0, table, S), fold64(0, heap, H), fold64(0, moving, B), gets,
                         (uint64_t)heap[0]}; /* rank 0's counter: steps * size */
     report("rma_dynamic", names, mine, 5);
     MPI_Win_detach(w, table);

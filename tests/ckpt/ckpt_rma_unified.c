@@ -25,18 +25,6 @@
 
 static int64_t data_arr[K] = {1}; /* initialised: in the executable's data pages */
 
-static uint64_t fold(uint64_t h, const int64_t *v, int n)
-{
-    for (int i = 0; i < n; i++)
-        h = mix2(h, (uint64_t)v[i]);
-    return h;
-}
-
-static int64_t value(long s, int r, int i)
-{
-    return (int64_t)(mix2((uint64_t)s, (uint64_t)(r * 1000 + i)) & 0xfffff);
-}
-
 static void check_unified(MPI_Win w, const char *what)
 {
     int *model, flag;
@@ -91,32 +79,32 @@ int main(int argc, char **argv)
             heap = fresh;
             wheap = create(heap, "a new heap block");
         }
-        put_one(wheap, next, i, value(s, rank, 0));
-        put_one(wdata, next, i, value(s, rank, 1));
-        put_one(wstack, next, i, value(s, rank, 2));
+        put_one(wheap, next, i, step_value(s, rank, 0));
+        put_one(wdata, next, i, step_value(s, rank, 1));
+        put_one(wstack, next, i, step_value(s, rank, 2));
         MPI_Sendrecv(NULL, 0, MPI_BYTE, next, 0, NULL, 0, MPI_BYTE, prev, 0, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
-        check(heap[i] == value(s, prev, 0), "step %ld: the put to the heap window is not there", s);
-        check(data_arr[i] == value(s, prev, 1), "step %ld: the put to the static window is not there",
+        check(heap[i] == step_value(s, prev, 0), "step %ld: the put to the heap window is not there", s);
+        check(data_arr[i] == step_value(s, prev, 1), "step %ld: the put to the static window is not there",
               s);
-        check(on_stack[i] == value(s, prev, 2), "step %ld: the put to the stack window is not there",
+        check(on_stack[i] == step_value(s, prev, 2), "step %ld: the put to the stack window is not there",
               s);
 
         /* the program's own store, read by the previous rank */
-        data_arr[K - 1] = value(s, rank, 3);
+        data_arr[K - 1] = step_value(s, rank, 3);
         gets = mix2(gets, compute((uint64_t)s, units));
         MPI_Barrier(MPI_COMM_WORLD);
         int64_t got;
         MPI_Win_lock(MPI_LOCK_SHARED, next, 0, wdata);
         MPI_Get(&got, 1, MPI_INT64_T, next, K - 1, 1, MPI_INT64_T, wdata);
         MPI_Win_unlock(next, wdata);
-        check(got == value(s, next, 3), "step %ld: the next rank's own store is not in its window",
+        check(got == step_value(s, next, 3), "step %ld: the next rank's own store is not in its window",
               s);
         gets = mix2(gets, (uint64_t)got);
         MPI_Barrier(MPI_COMM_WORLD); /* before the next step's store */
 
         /* the window over shared memory, in fence epochs, and the program's own stores */
-        int64_t v = value(s, rank, 4);
+        int64_t v = step_value(s, rank, 4);
         mapped[K - 1] = s;
         MPI_Win_fence(MPI_MODE_NOPRECEDE, wmapped);
         MPI_Accumulate(&v, 1, MPI_INT64_T, next, i, 1, MPI_INT64_T, MPI_SUM, wmapped);
@@ -127,8 +115,8 @@ int main(int argc, char **argv)
     }
     MPI_Win_free(&wmapped);
     MPI_Win_free(&wheap), MPI_Win_free(&wdata), MPI_Win_free(&wstack);
-    uint64_t v[5] = {fold(0, heap, K), fold(0, data_arr, K), fold(0, on_stack, K),
-                     fold(0, mapped, K), gets};
+    uint64_t v[5] = {fold64(0, heap, K), fold64(0, data_arr, K), fold64(0, on_stack, K),
+                     fold64(0, mapped, K), gets};
     const char *names[5] = {"heap", "data", "stack", "mapped", "gets"};
     report("rma_unified", names, v, 5);
     free(heap);
