@@ -194,8 +194,7 @@ static int accept_channel(int sock)
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
         if (err) return -1;
-        reserve = mmap(NULL, STAGING_RESERVE, PROT_NONE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        reserve = proxy_reserve(STAGING_RESERVE, PROXY_RESERVE_STAGING);
         proxy.staging_size = hello.staging_size; /* 0, except after a restart */
         proxy.chan = hello.staging_size > MPCR_SHARED_BASE
                          ? MAP_FAILED

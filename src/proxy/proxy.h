@@ -20,6 +20,8 @@
 
 #include "channel.h"
 
+#include <sys/mman.h>
+
 struct proxy {
     int rank, size;
     pid_t child;             /* the application */
@@ -35,6 +37,22 @@ struct proxy {
     int tag_ub; /* this MPI's MPI_TAG_UB (map_init) */
 };
 extern struct proxy proxy;
+
+/* The proxy's large address reservations (the staging area, the window
+ * reservation: hundreds of GiB) are placed from this address up, far from
+ * where the kernel puts a program's heap (just above its executable) and
+ * mappings (below its stack): a window's pages are mapped at the program's
+ * address in the proxy (docs/one-sided.md), which must be free there. With
+ * the kernel's choice a program's large malloc fell inside the proxy's
+ * reservations about one run in three. A hint only: the kernel chooses
+ * elsewhere if it is taken. */
+#define MPCR_PROXY_RESERVE_HINT (16ull << 40)
+enum { PROXY_RESERVE_STAGING, PROXY_RESERVE_WINDOWS }; /* a TiB apart */
+static inline void *proxy_reserve(uint64_t bytes, int which)
+{
+    return mmap((void *)(MPCR_PROXY_RESERVE_HINT + ((uint64_t)which << 40)), bytes, PROT_NONE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+}
 
 /* Set by the SIGCHLD handler; checked wherever the proxy waits. */
 extern volatile sig_atomic_t child_exited;

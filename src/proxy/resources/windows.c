@@ -54,7 +54,7 @@ static int loaded_started; /* the state file says so: made again before the prog
 
 void windows_init(void)
 {
-    reserve = mmap(NULL, MPCR_WIN_RESERVE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    reserve = proxy_reserve(MPCR_WIN_RESERVE, PROXY_RESERVE_WINDOWS);
     bases = calloc((size_t)proxy.size, sizeof *bases);
     /* probe_comm is made at the first window (windows_progress): each
      * communicator costs a context id of the real MPI's, of which MPICH has
