@@ -206,15 +206,15 @@ for d in "${dirs[@]}"; do
 done
 flock -u 9
 
-# The mpcr tested, named in the results: MPCR_REVISION, or this tree's commit
-# (with "+" when its working tree differs from it) when MPCR is its build's.
+# The mpcr tested, named in the results: MPCR_REVISION, or the commit of the
+# tree MPCR was built in (with "+" when its working tree differs from it).
+# A build elsewhere (MPCR=/elsewhere/build/bin/mpcr) is named by its own tree's commit.
 if [ -z "${MPCR_REVISION:-}" ]; then
-    MPCR_REVISION=unknown
-    case $mpcr in "$root"/*)
-        MPCR_REVISION=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-        git -C "$root" diff --quiet HEAD -- src 2>/dev/null || MPCR_REVISION+="+"
-        ;;
-    esac
+    tree=$root
+    case $mpcr in "$root"/*) ;; *) tree=$(cd "$(dirname "$mpcr")/../.." 2>/dev/null && pwd) ;; esac
+    MPCR_REVISION=$(git -C "$tree" rev-parse --short HEAD 2>/dev/null || echo unknown)
+    [ "$MPCR_REVISION" = unknown ] || git -C "$tree" diff --quiet HEAD -- src 2>/dev/null ||
+        MPCR_REVISION+="+"
 fi
 [ -n "$mpi" ] && MPCR_REVISION+="@$mpi"
 export MPCR_REVISION
