@@ -67,9 +67,9 @@ int main(int argc, char **argv)
     }
     MPI_Win_free(&shared);
 
-    int all, all_null;
-    MPI_Reduce(&errors, &all, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&empty_null, &all_null, 1, MPI_INT, MPI_LAND, 0, MPI_COMM_WORLD);
+    int all, all_null; /* every rank's exit status says it */
+    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&empty_null, &all_null, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (rank == 0)
         printf("many_windows: %d windows at once, %d wrong values; empty shared parts: %s\n",
                WINDOWS, all, all_null ? "NULL" : "not NULL");

@@ -90,8 +90,8 @@ int main(int argc, char **argv)
     MPI_Win_free(&created_shared);
     MPI_Win_free(&allocated);
     MPI_Win_free(&shared);
-    int all;
-    MPI_Reduce(&errors, &all, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    int all; /* every rank's exit status says it */
+    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) printf("win_over_window: %d ranks, %d errors\n", size, all);
     MPI_Finalize();
     return all != 0;
