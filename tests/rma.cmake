@@ -125,10 +125,18 @@ if(TARGET mpcr-proxy-openmpi)
 endif()
 
 # tests/mpi/rma_pairs.c: Accumulate, Get_accumulate and Fetch_and_op on MPI_SHORT_INT and
-# MPI_LONG_INT (pair types with a hole: the proxy lays their packed bytes out at their extent).
-# Against native MPICH; not on Open MPI's proxy (Open MPI 4.1.4's osc/rdma garbles them on dynamic
-# windows, natively too).
+# MPI_LONG_INT (pair types with a hole: the proxy lays their packed bytes out at their extent),
+# then MPI_MAXLOC (`maxloc`). Against native MPICH; under Open MPI's proxy MPI_REPLACE and
+# MPI_NO_OP go as the members' bytes (Open MPI 4.1.4's osc/rdma garbles the pair types on created
+# and dynamic windows, natively too) and MPI_MAXLOC is refused by name.
 mpi_program(t_rma_pairs mpi/rma_pairs.c)
-mpi_test(mpi.rma_pairs 2 t_rma_pairs)
+mpi_test(mpi.rma_pairs 2 t_rma_pairs maxloc)
+if(TARGET mpcr-proxy-openmpi)
+    openmpi_test(rma_pairs 2 t_rma_pairs)
+    add_test(NAME openmpi.rma_pairs_maxloc_refused
+        COMMAND ${MPCR_EXE} run --mpi openmpi -n 2 $<TARGET_FILE:t_rma_pairs> maxloc)
+    set_tests_properties(openmpi.rma_pairs_maxloc_refused PROPERTIES RESOURCE_LOCK cores TIMEOUT 120
+        PASS_REGULAR_EXPRESSION "mpcr: MPI_MAXLOC, MPI_MINLOC or a derived target datatype on MPI_SHORT_INT[^\n]* under Open MPI's proxy[^\n]* is not supported")
+endif()
 
 mpcr_label_family(onesided)

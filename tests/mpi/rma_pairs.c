@@ -5,10 +5,13 @@
  * The library hands the proxy their bytes packed; the proxy lays them out
  * at the type's extent for the real MPI and packs the results back
  * (src/proxy/serve/serve_win.c). Rank 1 prints what it read, rank 0 its
- * window: the same natively. (Open MPI 4.1.4's osc/rdma garbles these on
- * dynamic windows, natively too; docs/one-sided.md.) */
+ * window: the same natively. With the argument "maxloc", an MPI_MAXLOC
+ * accumulate follows (a tie included), which Open MPI's proxy refuses by
+ * name (Open MPI 4.1.4's osc/rdma garbles it on created and dynamic
+ * windows, natively too; docs/one-sided.md). */
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 
 typedef struct {
     short a;
@@ -56,6 +59,17 @@ int main(int argc, char **argv)
             printf("read %d: %d %d, %ld %d\n", i, sr[i].a, sr[i].b, lr[i].a, lr[i].b);
         printf("fetched: %d %d, %ld %d\n", sf.a, sf.b, lf.a, lf.b);
         fflush(stdout);
+        if (argc > 1 && !strcmp(argv[1], "maxloc")) {
+            /* the window holds (10 + i, 100 + i): 11 wins, ties on 11 and the larger stay */
+            for (int i = 0; i < 4; i++)
+                so[i].a = 11, so[i].b = 50 + i, lo[i].a = 1000000000001l, lo[i].b = 60 + i;
+            MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, ws);
+            MPI_Accumulate(so, 4, MPI_SHORT_INT, 0, 0, 4, MPI_SHORT_INT, MPI_MAXLOC, ws);
+            MPI_Win_unlock(0, ws);
+            MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, wl);
+            MPI_Accumulate(lo, 4, MPI_LONG_INT, 0, 0, 4, MPI_LONG_INT, MPI_MAXLOC, wl);
+            MPI_Win_unlock(0, wl);
+        }
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)

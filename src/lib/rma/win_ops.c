@@ -11,6 +11,7 @@
 #include "comm/comm.h"
 #include "datatype/dtype.h"
 #include "datatype/real_type.h"
+#include "env/errors.h"
 #include "pt2pt/request.h"
 #include "win.h"
 
@@ -57,6 +58,12 @@ static int operate(enum mpcr_win_op op, const struct mpcr_win_io *io, const stru
                                    .tcount = (uint64_t)t->count,
                                    .absolute = absolute};
         err = mpcr_win_call(&wc, io);
+        if (err == MPI_ERR_UNSUPPORTED_OPERATION) /* src/proxy/serve/serve_win.c, acc_types */
+            mpcr_unsupported_feature("MPI_MAXLOC, MPI_MINLOC or a derived target datatype on "
+                                     "MPI_SHORT_INT, MPI_LONG_INT, MPI_DOUBLE_INT or "
+                                     "MPI_LONG_DOUBLE_INT in one-sided accumulates under Open "
+                                     "MPI's proxy (Open MPI 4.1's osc/rdma garbles them; "
+                                     "MPICH's proxy, --mpi mpich, has them)");
         /* a restart between the definition and its use: defined again, asked again */
         if (!wc.unknown_type || again) return err;
         if ((err = mpcr_real_type_redefine(t->type))) return err;

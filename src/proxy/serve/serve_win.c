@@ -210,6 +210,58 @@ static void gather_back(struct laid_out *l, int rc)
     free(l->in), free(l->out);
 }
 
+#ifdef OPEN_MPI
+/* Open MPI 4.1.4's osc/rdma makes an accumulating operation on a
+ * predefined type by its fast path, which moves count * size bytes, not
+ * count * extent: elements of a pair type with a hole come out shifted (a
+ * native Open MPI program reads wrong values from a created or dynamic
+ * window; its allocated windows on one node take another path, and every
+ * window of this proxy is an attachment of a dynamic one). Its path for a
+ * derived type made of bytes is right, so MPI_REPLACE and MPI_NO_OP, which
+ * only move the members, are made on the members' bytes (`members`): the
+ * whole operation is still under the target's accumulate lock, as atomic as
+ * before. MPI_MAXLOC and MPI_MINLOC cannot be, nor a derived target type of
+ * such pairs (its path is wrong too): refused, the library names them
+ * (MPI_ERR_UNSUPPORTED_OPERATION). Under MPICH, none of this. */
+static MPI_Datatype members(MPI_Datatype pair, int size, MPI_Aint extent)
+{
+    static struct {
+        MPI_Datatype pair, bytes;
+    } made[4];
+    int i = 0;
+    for (; i < 4 && made[i].pair; i++) /* Open MPI's handles are pointers */
+        if (made[i].pair == pair) return made[i].bytes;
+    if (i == 4) return MPI_DATATYPE_NULL;
+    int first = size - (int)sizeof(int), lengths[2] = {first, (int)sizeof(int)};
+    int at[2] = {0, (first + 3) / 4 * 4}; /* as pairs_copy */
+    MPI_Datatype fields, bytes;
+    if (MPI_Type_indexed(2, lengths, at, MPI_BYTE, &fields)) return MPI_DATATYPE_NULL;
+    int rc = MPI_Type_create_resized(fields, 0, extent, &bytes);
+    MPI_Type_free(&fields);
+    if (rc || MPI_Type_commit(&bytes)) return MPI_DATATYPE_NULL;
+    made[i].pair = pair, made[i].bytes = bytes;
+    return bytes;
+}
+#endif
+
+/* The types an accumulating operation on elements of `basic` is made
+ * with: basic itself at the origin and the result, tt at the target; under
+ * Open MPI, for a pair type with a hole (l: laid out at its extent), the
+ * members' bytes (above). An MPI error class. */
+static int acc_types(const struct laid_out *l, MPI_Op op, MPI_Datatype *basic, MPI_Datatype *tt)
+{
+#ifdef OPEN_MPI
+    if (!l->extent) return MPI_SUCCESS;
+    if ((op != MPI_REPLACE && op != MPI_NO_OP) || *tt != *basic) return MPI_ERR_UNSUPPORTED_OPERATION;
+    MPI_Datatype bytes = members(*basic, l->size, l->extent);
+    if (bytes == MPI_DATATYPE_NULL) return MPI_ERR_INTERN;
+    *basic = *tt = bytes;
+#else
+    (void)l, (void)op, (void)basic, (void)tt;
+#endif
+    return MPI_SUCCESS;
+}
+
 /* Every operation that moves data, to or from the target. */
 static int transfer(MPI_Win w, MPI_Aint disp, struct mpcr_win_call *wc)
 {
@@ -230,12 +282,12 @@ static int transfer(MPI_Win w, MPI_Aint disp, struct mpcr_win_call *wc)
     case MPCR_WIN_GET: rc = MPI_Get(out, on, MPI_BYTE, t, disp, tn, tt, w); break;
     case MPCR_WIN_ACC:
         if (!(rc = acc_args(wc, tt, &op, &basic, &size)) &&
-            !(rc = lay_out(basic, size, in, n, NULL, 0, &l)))
+            !(rc = lay_out(basic, size, in, n, NULL, 0, &l)) && !(rc = acc_types(&l, op, &basic, &tt)))
             rc = MPI_Accumulate(l.in, n / size, basic, t, disp, tn, tt, op, w);
         break;
     case MPCR_WIN_GET_ACC:
         if (!(rc = acc_args(wc, tt, &op, &basic, &size)) &&
-            !(rc = lay_out(basic, size, in, n, out, on, &l)))
+            !(rc = lay_out(basic, size, in, n, out, on, &l)) && !(rc = acc_types(&l, op, &basic, &tt)))
             rc = MPI_Get_accumulate(l.in, n / size, basic, l.out, on / size, basic, t, disp, tn,
                                     tt, op, w);
         break;
@@ -256,8 +308,15 @@ static int transfer(MPI_Win w, MPI_Aint disp, struct mpcr_win_call *wc)
         }
         if ((rc = lay_out(tt, size, in, n, out, on, &l))) break;
         MPI_Aint at = l.extent ? l.extent : size; /* the compared element's place */
-        rc = cas ? MPI_Compare_and_swap(l.in, l.in + at, l.out, tt, t, disp, w)
-                 : MPI_Fetch_and_op(l.in ? l.in : l.out, l.out, tt, t, disp, op, w);
+        MPI_Datatype as = tt, pair = tt;
+        if (cas)
+            rc = MPI_Compare_and_swap(l.in, l.in + at, l.out, tt, t, disp, w);
+        else if ((rc = acc_types(&l, op, &as, &tt)))
+            break;
+        else if (tt != pair) /* the members' bytes: a fetch-and-op takes no derived type */
+            rc = MPI_Get_accumulate(l.in, l.in ? 1 : 0, tt, l.out, 1, tt, t, disp, 1, tt, op, w);
+        else
+            rc = MPI_Fetch_and_op(l.in ? l.in : l.out, l.out, tt, t, disp, op, w);
         break;
     }
     default: rc = MPI_ERR_ARG;
