@@ -15,7 +15,19 @@
  * piece joins or leaves it. A region of the program may lie on two pieces
  * (its first page shared already by an earlier region, the next one new);
  * Open MPI checks that an operation lies inside one attachment and refused
- * a Put over two ("RMA access out of window range"), MPICH did not. */
+ * a Put over two ("RMA access out of window range"), MPICH did not.
+ *
+ * A run that grows is attached whole before the runs it joins are
+ * detached (make before break): meanwhile an origin's operation on a
+ * neighbouring region of the program finds it in either (MPICH's
+ * linked_list_bench_lock_all attaches list elements while the others read
+ * the older ones; detached first, Open MPI refused those reads). Both MPIs
+ * take overlapping attachments; a detach names its attachment by address
+ * only, so the new one starts a byte after the old one where both would
+ * start together (`base`): both MPIs count whole pages anyway (Open MPI
+ * checks operations against its page-aligned regions; MPICH does not
+ * check). A run that shrinks (a piece given back) is detached first: Open
+ * MPI refuses an attachment inside one it has. */
 #include "windows_attached.h"
 #include "report.h"
 #include "resource.h"
@@ -38,6 +50,7 @@ static uint32_t count, cap;
 
 struct run {
     uint64_t at, length;
+    uint64_t base; /* the real attachment's address: at, or at + 1 (above) */
 };
 static struct run *runs; /* the real window's attachments, in address order */
 static uint32_t nruns, runs_cap;
@@ -85,7 +98,7 @@ static void detach_runs(uint64_t *lo, uint64_t *hi)
     for (uint32_t i = 0; i < nruns; i++) {
         struct run r = runs[i];
         if (r.at <= *hi && *lo <= r.at + r.length) {
-            if (real != MPI_WIN_NULL) MPI_Win_detach(real, (void *)(uintptr_t)r.at);
+            if (real != MPI_WIN_NULL) MPI_Win_detach(real, (void *)(uintptr_t)r.base);
             if (r.at < *lo) *lo = r.at;
             if (r.at + r.length > *hi) *hi = r.at + r.length;
         } else {
@@ -93,6 +106,17 @@ static void detach_runs(uint64_t *lo, uint64_t *hi)
         }
     }
     nruns = kept;
+}
+
+/* Puts r among the runs, in address order (room made by the caller). */
+static void insert_run(struct run r)
+{
+    uint32_t k = 0;
+    while (k < nruns && runs[k].at < r.at)
+        k++;
+    memmove(&runs[k + 1], &runs[k], (nruns - k) * sizeof *runs);
+    runs[k] = r;
+    nruns++;
 }
 
 /* Attaches each maximal run of adjacent mapped pieces inside [lo, hi) as
@@ -106,37 +130,46 @@ static int attach_runs(uint64_t lo, uint64_t hi)
             i++;
             continue;
         }
-        struct run r = {table[i].at, table[i].length};
+        struct run r = {table[i].at, table[i].length, table[i].at};
         for (i++; i < count && table[i].attached && table[i].at == r.at + r.length && table[i].at < hi; i++)
             r.length += table[i].length;
         if (grow_array(&runs, &runs_cap, nruns, 8, sizeof *runs)) return -ENOMEM;
         if (MPI_Win_attach(real, (void *)(uintptr_t)r.at, (MPI_Aint)r.length)) return -EINVAL;
-        uint32_t k = 0;
-        while (k < nruns && runs[k].at < r.at)
-            k++;
-        memmove(&runs[k + 1], &runs[k], (nruns - k) * sizeof *runs);
-        runs[k] = r;
-        nruns++;
+        insert_run(r);
     }
     return 0;
 }
 
-/* Maps p and attaches it within its run: 0, or -errno (EEXIST: something
- * of this proxy's is there), -EINVAL when the real MPI refuses. */
+/* Maps p and attaches the run it makes with the runs beside it, then
+ * detaches those (make before break, above): 0, or -errno (EEXIST:
+ * something of this proxy's is there), -EINVAL when the real MPI refuses
+ * (the runs as they were). */
 static int map_attach(struct piece *p)
 {
-    if (windows_real() == MPI_WIN_NULL) return -EINVAL;
+    MPI_Win real = windows_real();
+    if (real == MPI_WIN_NULL) return -EINVAL;
     int rc = map_piece(p);
     if (rc) return rc;
-    uint64_t lo = p->at, hi = p->at + p->length;
-    detach_runs(&lo, &hi);
-    if ((rc = attach_runs(lo, hi))) { /* p out again; its neighbours as they were */
-        detach_runs(&lo, &hi);
+    struct run r = {p->at, p->length, p->at};
+    for (uint32_t i = 0; i < nruns; i++) /* the runs it joins: adjacent ones */
+        if (runs[i].at <= p->at + p->length && p->at <= runs[i].at + runs[i].length) {
+            if (runs[i].at < r.at) r.length += r.at - runs[i].at, r.at = r.base = runs[i].at;
+            if (runs[i].at + runs[i].length > r.at + r.length) r.length = runs[i].at + runs[i].length - r.at;
+        }
+    for (uint32_t i = 0; i < nruns; i++)
+        if (runs[i].base == r.base) r.base = r.at + 1;
+    rc = grow_array(&runs, &runs_cap, nruns, 8, sizeof *runs) ? -ENOMEM
+         : MPI_Win_attach(real, (void *)(uintptr_t)r.base, (MPI_Aint)(r.length - (r.base - r.at))) ? -EINVAL
+                                                                                                     : 0;
+    if (rc) {
         munmap((void *)(uintptr_t)p->at, p->length);
         p->attached = 0;
-        attach_runs(lo, hi);
+        return rc;
     }
-    return rc;
+    uint64_t lo = r.at, hi = r.at + r.length;
+    detach_runs(&lo, &hi);
+    insert_run(r);
+    return 0;
 }
 
 int attached_memory(uint64_t at, uint64_t length, int *fd)
