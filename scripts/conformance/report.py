@@ -123,9 +123,10 @@ program's build time) in the cache directory.
 
 Time limits: natively, the test's `timeLimit` (180 s by default), times
 NP/2 when a test asks more ranks than the 2 cores (MPICH busy-polls, so
-oversubscription is slow), 600 s at most; under mpcr the same limit (a test
-of millions of tiny one-sided operations takes minutes where each is a round
-trip to the proxy: the times are in the results). Every process of
+oversubscription is slow), 600 s at most; under mpcr that limit at least (a
+test of millions of tiny one-sided operations takes minutes where each is a
+round trip to the proxy: the times are in the results), ten times the native
+run plus 30 s for a test long natively, three times the native limit at most. Every process of
 a run carries a mark in its environment, by which the harness ends what a
 timed-out or broken run left behind (only its own processes).
 

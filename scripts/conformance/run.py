@@ -470,15 +470,15 @@ def main():
                 save(t.key, common.result(t, "fail", "skip", "native", native_why + "; not run under mpcr", nsecs, 0))
                 print("%-60s native FAIL %4.1fs  (%s; not run under mpcr)" % (t.key[:60], nsecs, native_why), flush=True)
                 continue
-            # Under mpcr each test gets the limit it gets natively, MPICH's
-            # harness's (180 s unless the testlist says, more for more ranks
-            # than cores): the yardstick is MPICH's "passes", and a test of
-            # millions of tiny operations (rma/atomic_get_*: 2.4 million
-            # accumulates, 0.6 s natively) takes minutes where each is a
-            # round trip to the proxy. The time each took is recorded beside.
-            # (The rule before, ten times the native run and a minute at
-            # least, called those timeouts.)
-            mlimit = limit
+            # Under mpcr each test gets at least the limit it gets natively,
+            # MPICH's harness's (180 s unless the testlist says, more for
+            # more ranks than cores): the yardstick is MPICH's "passes", and
+            # a test of millions of tiny operations (rma/atomic_get_*: 2.4
+            # million accumulates, 0.6 s natively) takes minutes where each
+            # is a round trip to the proxy (the time each took is recorded
+            # beside). A test long natively gets ten times its native run
+            # plus 30 s, three times the native limit at most.
+            mlimit = max(limit, min(limit * 3, 30 + 10 * nsecs))
             subprocess.run(["rm", "-rf", os.path.join(scratch, "ck")])
             rc, msecs, to, out, note, ckfail = mpcr_run(t, a.suite, scratch, a.mode, a.mpcr, mlimit, nsecs, rng, a.mpi)
             ok, why = judge(t, rc, out)
