@@ -139,4 +139,18 @@ if(TARGET mpcr-proxy-openmpi)
         PASS_REGULAR_EXPRESSION "mpcr: MPI_MAXLOC, MPI_MINLOC or a derived target datatype on MPI_SHORT_INT[^\n]* under Open MPI's proxy[^\n]* is not supported")
 endif()
 
+# tests/mpi/rma_gacc_types.c: MPI_Get_accumulate into derived target datatypes (contiguous ones,
+# and with `vector` a strided one). Against native MPICH; under Open MPI's proxy the contiguous
+# ones go as MPI_INT elements (Open MPI 4.1.4's osc/rdma answers garbage for a derived target type
+# on created and dynamic windows, natively too) and the strided one is refused by name.
+mpi_program(t_rma_gacc_types mpi/rma_gacc_types.c)
+mpi_test(mpi.rma_gacc_types 2 t_rma_gacc_types vector)
+if(TARGET mpcr-proxy-openmpi)
+    openmpi_test(rma_gacc_types 2 t_rma_gacc_types)
+    add_test(NAME openmpi.rma_gacc_types_vector_refused
+        COMMAND ${MPCR_EXE} run --mpi openmpi -n 2 $<TARGET_FILE:t_rma_gacc_types> vector)
+    set_tests_properties(openmpi.rma_gacc_types_vector_refused PROPERTIES RESOURCE_LOCK cores TIMEOUT 120
+        PASS_REGULAR_EXPRESSION "mpcr: MPI_Get_accumulate into a derived target datatype with holes under Open MPI's proxy[^\n]* is not supported")
+endif()
+
 mpcr_label_family(onesided)

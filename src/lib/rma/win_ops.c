@@ -59,11 +59,15 @@ static int operate(enum mpcr_win_op op, const struct mpcr_win_io *io, const stru
                                    .absolute = absolute};
         err = mpcr_win_call(&wc, io);
         if (err == MPI_ERR_UNSUPPORTED_OPERATION) /* src/proxy/serve/serve_win.c, acc_types */
-            mpcr_unsupported_feature("MPI_MAXLOC, MPI_MINLOC or a derived target datatype on "
-                                     "MPI_SHORT_INT, MPI_LONG_INT, MPI_DOUBLE_INT or "
-                                     "MPI_LONG_DOUBLE_INT in one-sided accumulates under Open "
-                                     "MPI's proxy (Open MPI 4.1's osc/rdma garbles them; "
-                                     "MPICH's proxy, --mpi mpich, has them)");
+            mpcr_unsupported_feature(op != MPCR_WIN_GET_ACC || tt->combiner == MPCR_COMBINER_NAMED
+                                         ? "MPI_MAXLOC, MPI_MINLOC or a derived target datatype on "
+                                           "MPI_SHORT_INT, MPI_LONG_INT, MPI_DOUBLE_INT or "
+                                           "MPI_LONG_DOUBLE_INT in one-sided accumulates under Open "
+                                           "MPI's proxy (Open MPI 4.1's osc/rdma garbles them; "
+                                           "MPICH's proxy, --mpi mpich, has them)"
+                                         : "MPI_Get_accumulate into a derived target datatype with "
+                                           "holes under Open MPI's proxy (Open MPI 4.1's osc/rdma "
+                                           "answers garbage; MPICH's proxy, --mpi mpich, has it)");
         /* a restart between the definition and its use: defined again, asked again */
         if (!wc.unknown_type || again) return err;
         if ((err = mpcr_real_type_redefine(t->type))) return err;
