@@ -155,6 +155,24 @@ class Job:
         return rc, elapsed, timed_out
 
 
+def read_output(path, head=1 << 20, tail=1 << 16):
+    """A run's output as text: all of it, or its first MiB and last 64 KiB
+    with a line between that says how much was left out (a wrong run of
+    rma/atomic_rmw_gacc printed gigabytes of error lines, and reading them
+    whole took this harness to 7 GB)."""
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        f.seek(0)
+        if size <= head + tail:
+            return f.read().decode(errors="replace")
+        first = f.read(head)
+        f.seek(size - tail)
+        last = f.read()
+    return (first.decode(errors="replace") + "\n[... %d bytes of output left out ...]\n" % (size - head - tail)
+            + last.decode(errors="replace"))
+
+
 # ---------------------------------------------------------------- judging
 
 
@@ -218,7 +236,7 @@ def native_run(test, suite, scratch, timeout, launcher):
     env["MPIEXEC_TIMEOUT"] = str(int(timeout))
     job = Job(argv, os.path.join(suite, test.dir), env, os.path.join(scratch, "native.out"))
     rc, secs, timed_out = job.wait(timeout + 10)
-    out = open(os.path.join(scratch, "native.out"), errors="replace").read()
+    out = read_output(os.path.join(scratch, "native.out"))
     return rc, secs, timed_out, out
 
 
@@ -238,7 +256,7 @@ def mpcr_run(test, suite, scratch, mode, mpcr, timeout, native_secs, rng, mpi=No
     job = Job(run_argv, cwd, env, out1)
     if mode == "plain":
         rc, secs, timed_out = job.wait(timeout)
-        return rc, secs, timed_out, open(out1, errors="replace").read(), "", ""
+        return rc, secs, timed_out, read_output(out1), "", ""
 
     def checkpoint(extra):
         """0 taken, 1 refused (or the job ended), 2 failed (message in the log)."""
@@ -273,7 +291,7 @@ def mpcr_run(test, suite, scratch, mode, mpcr, timeout, native_secs, rng, mpi=No
             # Refused (MPI_Init not reached yet): asked again at once.
             delay = rng.uniform(0.1, max(0.3, native_secs / 3)) if st == 0 else 0.05
         rc, secs, timed_out = job.wait(timeout)
-        output = open(out1, errors="replace").read()
+        output = read_output(out1)
         return rc, secs, timed_out, output, "%d checkpoints" % taken, failure
 
     # restart: one --exit checkpoint, then mpcr restart.
@@ -288,7 +306,7 @@ def mpcr_run(test, suite, scratch, mode, mpcr, timeout, native_secs, rng, mpi=No
             break
         time.sleep(0.1)
     rc, secs, timed_out = job.wait(timeout)
-    output = open(out1, errors="replace").read()
+    output = read_output(out1)
     if not taken or failure or timed_out:
         return rc, secs, timed_out, output, "no checkpoint landed" if not taken else "", failure
     if rc != 0:
@@ -296,7 +314,7 @@ def mpcr_run(test, suite, scratch, mode, mpcr, timeout, native_secs, rng, mpi=No
     out2 = os.path.join(scratch, "restart.out")
     rjob = Job([mpcr, "restart"] + proxy_mpi + [ckdir], cwd, env, out2)
     rc, secs2, timed_out = rjob.wait(max(30, timeout - secs))
-    output += open(out2, errors="replace").read()
+    output += read_output(out2)
     return rc, secs + secs2, timed_out, output, "restarted", ""
 
 
