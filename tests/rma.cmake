@@ -124,6 +124,14 @@ if(TARGET mpcr-proxy-openmpi)
     openmpi_test(many_windows 2 t_many_windows)
 endif()
 
+# openmpi_refused(NAME PROGRAM ARG WHAT): `mpcr run --mpi openmpi -n 2 PROGRAM ARG` ends the job
+# with the message "WHAT ... is not supported" (a case Open MPI's proxy refuses by name).
+function(openmpi_refused name prog arg what)
+    add_test(NAME openmpi.${name} COMMAND ${MPCR_EXE} run --mpi openmpi -n 2 $<TARGET_FILE:${prog}> ${arg})
+    set_tests_properties(openmpi.${name} PROPERTIES RESOURCE_LOCK cores TIMEOUT 120
+        PASS_REGULAR_EXPRESSION "${what}[^\n]* is not supported")
+endfunction()
+
 # tests/mpi/rma_pairs.c: Accumulate, Get_accumulate and Fetch_and_op on MPI_SHORT_INT and
 # MPI_LONG_INT (pair types with a hole: the proxy lays their packed bytes out at their extent),
 # then MPI_MAXLOC (`maxloc`). Against native MPICH; under Open MPI's proxy MPI_REPLACE and
@@ -133,10 +141,8 @@ mpi_program(t_rma_pairs mpi/rma_pairs.c)
 mpi_test(mpi.rma_pairs 2 t_rma_pairs maxloc)
 if(TARGET mpcr-proxy-openmpi)
     openmpi_test(rma_pairs 2 t_rma_pairs)
-    add_test(NAME openmpi.rma_pairs_maxloc_refused
-        COMMAND ${MPCR_EXE} run --mpi openmpi -n 2 $<TARGET_FILE:t_rma_pairs> maxloc)
-    set_tests_properties(openmpi.rma_pairs_maxloc_refused PROPERTIES RESOURCE_LOCK cores TIMEOUT 120
-        PASS_REGULAR_EXPRESSION "mpcr: MPI_MAXLOC, MPI_MINLOC or a derived target datatype on MPI_SHORT_INT[^\n]* under Open MPI's proxy[^\n]* is not supported")
+    openmpi_refused(rma_pairs_maxloc_refused t_rma_pairs maxloc
+        "mpcr: MPI_MAXLOC, MPI_MINLOC or a derived target datatype on MPI_SHORT_INT[^\n]* under Open MPI's proxy")
 endif()
 
 # tests/mpi/rma_gacc_types.c: MPI_Get_accumulate into derived target datatypes (contiguous ones,
@@ -147,10 +153,8 @@ mpi_program(t_rma_gacc_types mpi/rma_gacc_types.c)
 mpi_test(mpi.rma_gacc_types 2 t_rma_gacc_types vector)
 if(TARGET mpcr-proxy-openmpi)
     openmpi_test(rma_gacc_types 2 t_rma_gacc_types)
-    add_test(NAME openmpi.rma_gacc_types_vector_refused
-        COMMAND ${MPCR_EXE} run --mpi openmpi -n 2 $<TARGET_FILE:t_rma_gacc_types> vector)
-    set_tests_properties(openmpi.rma_gacc_types_vector_refused PROPERTIES RESOURCE_LOCK cores TIMEOUT 120
-        PASS_REGULAR_EXPRESSION "mpcr: MPI_Get_accumulate into a derived target datatype with holes under Open MPI's proxy[^\n]* is not supported")
+    openmpi_refused(rma_gacc_types_vector_refused t_rma_gacc_types vector
+        "mpcr: MPI_Get_accumulate into a derived target datatype with holes under Open MPI's proxy")
 endif()
 
 mpcr_label_family(onesided)
