@@ -5,10 +5,12 @@
  * The library hands the proxy their bytes packed; the proxy lays them out
  * at the type's extent for the real MPI and packs the results back
  * (src/proxy/serve/serve_win.c). Rank 1 prints what it read, rank 0 its
- * window: the same natively. With the argument "maxloc", an MPI_MAXLOC
- * accumulate follows (a tie included), which Open MPI's proxy refuses by
- * name (Open MPI 4.1.4's osc/rdma garbles it on created and dynamic
- * windows, natively too; docs/one-sided.md). */
+ * window: the same natively. With the argument "maxloc", MPI_MAXLOC
+ * accumulates follow (a tie included), of MPI_LONG_INT then of
+ * MPI_SHORT_INT ("maxloc_long": MPI_LONG_INT only); Open MPI's proxy makes
+ * the first and refuses the second by name (Open MPI 4.1.4's osc/rdma
+ * garbles both on created and dynamic windows, natively too;
+ * docs/one-sided.md). */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,16 +61,20 @@ int main(int argc, char **argv)
             printf("read %d: %d %d, %ld %d\n", i, sr[i].a, sr[i].b, lr[i].a, lr[i].b);
         printf("fetched: %d %d, %ld %d\n", sf.a, sf.b, lf.a, lf.b);
         fflush(stdout);
-        if (argc > 1 && !strcmp(argv[1], "maxloc")) {
-            /* the window holds (10 + i, 100 + i): 11 wins, ties on 11 and the larger stay */
+        int both = argc > 1 && !strcmp(argv[1], "maxloc");
+        if (both || (argc > 1 && !strcmp(argv[1], "maxloc_long"))) {
+            /* the windows hold (10 + i, 100 + i) and (10^12 + i, 200 + i): the origin's
+               11 and 10^12 + 1 win below, tie at 11 and 10^12 + 1, lose above */
             for (int i = 0; i < 4; i++)
                 so[i].a = 11, so[i].b = 50 + i, lo[i].a = 1000000000001l, lo[i].b = 60 + i;
-            MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, ws);
-            MPI_Accumulate(so, 4, MPI_SHORT_INT, 0, 0, 4, MPI_SHORT_INT, MPI_MAXLOC, ws);
-            MPI_Win_unlock(0, ws);
             MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, wl);
             MPI_Accumulate(lo, 4, MPI_LONG_INT, 0, 0, 4, MPI_LONG_INT, MPI_MAXLOC, wl);
             MPI_Win_unlock(0, wl);
+        }
+        if (both) {
+            MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, ws);
+            MPI_Accumulate(so, 4, MPI_SHORT_INT, 0, 0, 4, MPI_SHORT_INT, MPI_MAXLOC, ws);
+            MPI_Win_unlock(0, ws);
         }
     }
     MPI_Barrier(MPI_COMM_WORLD);

@@ -60,10 +60,11 @@ static int operate(enum mpcr_win_op op, const struct mpcr_win_io *io, const stru
         err = mpcr_win_call(&wc, io);
         if (err == MPI_ERR_UNSUPPORTED_OPERATION) /* src/proxy/serve/serve_win.c, acc_types */
             mpcr_unsupported_feature(op != MPCR_WIN_GET_ACC || tt->combiner == MPCR_COMBINER_NAMED
-                                         ? "MPI_MAXLOC, MPI_MINLOC or a derived target datatype on "
-                                           "MPI_SHORT_INT, MPI_LONG_INT, MPI_DOUBLE_INT or "
-                                           "MPI_LONG_DOUBLE_INT in one-sided accumulates under Open "
-                                           "MPI's proxy (Open MPI 4.1's osc/rdma garbles them; "
+                                         ? "MPI_MAXLOC or MPI_MINLOC on MPI_SHORT_INT or with results "
+                                           "of a pair type with a hole (MPI_SHORT_INT, MPI_LONG_INT, "
+                                           "MPI_DOUBLE_INT, MPI_LONG_DOUBLE_INT), or a derived target "
+                                           "datatype of MPI_SHORT_INT, in one-sided accumulates under "
+                                           "Open MPI's proxy (Open MPI 4.1's osc/rdma garbles them; "
                                            "MPICH's proxy, --mpi mpich, has them)"
                                          : "MPI_Get_accumulate into a derived target datatype with "
                                            "holes under Open MPI's proxy (Open MPI 4.1's osc/rdma "

@@ -211,40 +211,56 @@ static void gather_back(struct laid_out *l, int rc)
 }
 
 #ifdef OPEN_MPI
-/* Open MPI 4.1.4's osc/rdma makes an accumulating operation on a
- * predefined type by its fast path, which moves count * size bytes, not
- * count * extent: elements of a pair type with a hole come out shifted (a
- * native Open MPI program reads wrong values from a created or dynamic
- * window; its allocated windows on one node take another path, and every
- * window of this proxy is an attachment of a dynamic one). Its path for a
- * derived type made of bytes is right, so MPI_REPLACE and MPI_NO_OP, which
- * only move the members, are made on the members' bytes (`members`): the
- * whole operation is still under the target's accumulate lock, as atomic as
- * before. MPI_MAXLOC and MPI_MINLOC cannot be, nor a derived target type of
- * such pairs (its path is wrong too): refused, the library names them
- * (MPI_ERR_UNSUPPORTED_OPERATION). Under MPICH, none of this. */
-static MPI_Datatype members(MPI_Datatype pair, int size, MPI_Aint extent)
+/* Open MPI 4.1.4's osc/rdma and the pair types with a hole, on created and
+ * dynamic windows (natively too; every window of this proxy is an
+ * attachment of a dynamic one; its allocated windows on one node take
+ * another path), as tried with two-rank programs (docs/one-sided.md):
+ *   - its fast path for a predefined target type moves count * size bytes,
+ *     not count * extent: elements after the first come out shifted;
+ *   - its path for a derived target type splits the elements into the
+ *     runs of bytes their members make and counts whole elements in each:
+ *     right for MPI_LONG_INT, MPI_DOUBLE_INT, MPI_LONG_DOUBLE_INT (padding
+ *     at the end only: one run), nothing done for MPI_SHORT_INT (the int
+ *     after padding: two runs shorter than an element);
+ *   - a type of MPI_BYTE blocks at the members' places, resized to the
+ *     pair's extent (`members`), is right, results too, for MPI_REPLACE and
+ *     MPI_NO_OP, which only move the members; the whole operation stays
+ *     under the target's accumulate lock, as atomic as a pair's.
+ * So MPI_REPLACE and MPI_NO_OP on a predefined pair go as its members'
+ * bytes; other operations without results go as a derived type
+ * (contiguous(1, pair): `single`) where the pair has one run; the rest
+ * (MPI_MAXLOC/MPI_MINLOC with results or on MPI_SHORT_INT, and derived
+ * target types with results or of MPI_SHORT_INT) are refused, and the
+ * library names them (MPI_ERR_UNSUPPORTED_OPERATION). */
+struct pair_types {
+    MPI_Datatype pair, bytes, single;
+};
+static const struct pair_types *pair_types(MPI_Datatype pair, int size, MPI_Aint extent)
 {
-    static struct {
-        MPI_Datatype pair, bytes;
-    } made[4];
+    static struct pair_types made[4];
     int i = 0;
     for (; i < 4 && made[i].pair; i++) /* Open MPI's handles are pointers */
-        if (made[i].pair == pair) return made[i].bytes;
-    if (i == 4) return MPI_DATATYPE_NULL;
+        if (made[i].pair == pair) return &made[i];
+    if (i == 4) return NULL;
     int first = size - (int)sizeof(int), lengths[2] = {first, (int)sizeof(int)};
     int at[2] = {0, (first + 3) / 4 * 4}; /* as pairs_copy */
-    MPI_Datatype fields, bytes;
-    if (MPI_Type_indexed(2, lengths, at, MPI_BYTE, &fields)) return MPI_DATATYPE_NULL;
+    MPI_Datatype fields, bytes, single;
+    if (MPI_Type_indexed(2, lengths, at, MPI_BYTE, &fields)) return NULL;
     int rc = MPI_Type_create_resized(fields, 0, extent, &bytes);
     MPI_Type_free(&fields);
-    if (rc || MPI_Type_commit(&bytes)) return MPI_DATATYPE_NULL;
-    made[i].pair = pair, made[i].bytes = bytes;
-    return bytes;
+    if (rc || MPI_Type_commit(&bytes)) return NULL;
+    if (MPI_Type_contiguous(1, pair, &single) || MPI_Type_commit(&single)) return NULL;
+    made[i] = (struct pair_types){pair, bytes, single};
+    return &made[i];
 }
-#endif
 
-#ifdef OPEN_MPI
+/* Whether the pair's members make one run of bytes (padding at the end only). */
+static int one_run(const struct laid_out *l)
+{
+    int first = l->size - (int)sizeof(int);
+    return (first + 3) / 4 * 4 == first;
+}
+
 /* Whether tcount elements of derived type tt are tcount * size / bsize
  * elements of its basic type side by side from its start: no hole, no
  * gap between elements, nothing before the start. */
@@ -260,30 +276,36 @@ static int solid(MPI_Datatype tt, int bsize)
 
 /* The types an accumulating operation on elements of `basic` is made
  * with: basic itself at the origin and the result, tcount of tt at the
- * target. Under Open MPI: for a pair type with a hole (l: laid out at its
- * extent), the members' bytes (above); and a derived target type goes as
- * its basic type where it is that type side by side (`solid`): Open MPI
- * 4.1.4's osc/rdma answers an MPI_Get_accumulate into a derived target
- * type on a created or dynamic window with garbage (natively too: MPICH's
- * rma/atomic_rmw_gacc, contiguous(10, MPI_INT)); where it is not, such a
- * get-accumulate is refused (the library names it). An MPI error class. */
+ * target. Under Open MPI: the pair types with a hole (l: laid out at
+ * their extent) as above; and a derived target type of other basic types
+ * goes as its basic type where it is that type side by side (`solid`):
+ * Open MPI 4.1.4's osc/rdma answers an MPI_Get_accumulate into a derived
+ * target type on a created or dynamic window with garbage (natively too:
+ * MPICH's rma/atomic_rmw_gacc, contiguous(10, MPI_INT)); where it is not,
+ * such a get-accumulate is refused (the library names it). An MPI error
+ * class. */
 static int acc_types(const struct laid_out *l, MPI_Op op, int results, MPI_Datatype *basic,
                      MPI_Datatype *tt, int *tcount)
 {
 #ifdef OPEN_MPI
+    int predefined = *tt == *basic;
     if (!l->extent) {
         int bsize, tsize;
-        if (*tt == *basic || MPI_Type_size(*basic, &bsize) || MPI_Type_size(*tt, &tsize)) return MPI_SUCCESS;
+        if (predefined || MPI_Type_size(*basic, &bsize) || MPI_Type_size(*tt, &tsize)) return MPI_SUCCESS;
         if (solid(*tt, bsize) && (int64_t)*tcount * (tsize / bsize) <= INT_MAX) {
             *tcount *= tsize / bsize, *tt = *basic;
             return MPI_SUCCESS;
         }
         return results ? MPI_ERR_UNSUPPORTED_OPERATION : MPI_SUCCESS;
     }
-    if ((op != MPI_REPLACE && op != MPI_NO_OP) || *tt != *basic) return MPI_ERR_UNSUPPORTED_OPERATION;
-    MPI_Datatype bytes = members(*basic, l->size, l->extent);
-    if (bytes == MPI_DATATYPE_NULL) return MPI_ERR_INTERN;
-    *basic = *tt = bytes;
+    const struct pair_types *p = pair_types(*basic, l->size, l->extent);
+    if (!p) return MPI_ERR_INTERN;
+    if (predefined && (op == MPI_REPLACE || op == MPI_NO_OP)) {
+        *basic = *tt = p->bytes;
+        return MPI_SUCCESS;
+    }
+    if (results || !one_run(l)) return MPI_ERR_UNSUPPORTED_OPERATION;
+    if (predefined) *tt = p->single;
 #else
     (void)l, (void)op, (void)results, (void)basic, (void)tt, (void)tcount;
 #endif
