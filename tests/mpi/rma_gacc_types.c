@@ -12,6 +12,19 @@
 
 enum { SLOTS = 20 };
 
+/* One line in one write: the native launcher forwards each rank's output
+ * as it comes, and a line written in pieces was cut by another rank's. */
+static void print_ints(const char *what, const int *v, int n)
+{
+    char line[512];
+    int at = snprintf(line, sizeof line, "%s:", what);
+    for (int i = 0; i < n && at < (int)sizeof line - 12; i++)
+        at += snprintf(line + at, sizeof line - (size_t)at, " %d", v[i]);
+    line[at++] = '\n'; /* (printf("%s\n") became puts: two writes where stdout is unbuffered) */
+    fwrite(line, 1, (size_t)at, stdout);
+    fflush(stdout);
+}
+
 static void fetch(MPI_Datatype target, int count, MPI_Win w, const char *what)
 {
     int one[SLOTS], got[SLOTS];
@@ -23,11 +36,7 @@ static void fetch(MPI_Datatype target, int count, MPI_Win w, const char *what)
     MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w);
     MPI_Get_accumulate(one, n, MPI_INT, got, n, MPI_INT, 0, 0, count, target, MPI_SUM, w);
     MPI_Win_unlock(0, w);
-    printf("%s fetched:", what);
-    for (int i = 0; i < n; i++)
-        printf(" %d", got[i]);
-    printf("\n");
-    fflush(stdout);
+    print_ints(what, got, n);
 }
 
 int main(int argc, char **argv)
@@ -51,17 +60,12 @@ int main(int argc, char **argv)
     MPI_Type_commit(&strided);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1) {
-        fetch(five, 1, w, "contiguous(5)");
-        fetch(ten, 2, w, "2 x contiguous(2, contiguous(5))");
-        if (argc > 1 && !strcmp(argv[1], "vector")) fetch(strided, 1, w, "vector(5, 1, 2)");
+        fetch(five, 1, w, "contiguous(5) fetched");
+        fetch(ten, 2, w, "2 x contiguous(2, contiguous(5)) fetched");
+        if (argc > 1 && !strcmp(argv[1], "vector")) fetch(strided, 1, w, "vector(5, 1, 2) fetched");
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 0) {
-        printf("window:");
-        for (int i = 0; i < SLOTS; i++)
-            printf(" %d", t[i]);
-        printf("\n");
-    }
+    if (rank == 0) print_ints("window", t, SLOTS);
     MPI_Type_free(&five);
     MPI_Type_free(&ten);
     MPI_Type_free(&strided);
